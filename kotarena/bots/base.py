@@ -1,0 +1,49 @@
+"""The bot contract: one required method, ``choose(view) -> action``."""
+
+from __future__ import annotations
+
+import abc
+import random
+from typing import ClassVar
+
+from kotarena.engine.actions import Action
+from kotarena.engine.view import View
+
+ALL_GAMES: frozenset[str] = frozenset({"kot"})
+
+
+class Bot(abc.ABC):
+    """One seat's decision maker. Subclass it and implement :meth:`choose`.
+
+    A fresh instance is made for every seat of every game, with a ``seed`` for the
+    bot's own randomness (use ``self.rng`` or ``self.random``, never the global
+    ``random`` module, so the same seed plays the same game) and the parameters a
+    ladder file or the command line gives (``self.params``).
+    """
+
+    #: The bot's name in ladders, ratings and on the command line.
+    name: ClassVar[str] = ""
+    #: One line saying how the bot plays (defaults to the docstring's first line).
+    description: ClassVar[str] = ""
+    #: The games the bot can play.
+    games: ClassVar[frozenset[str]] = ALL_GAMES
+
+    def __init__(self, *, seed: int | None = None, **params: object) -> None:
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.random = self.rng.random
+        self.params = params
+
+    @abc.abstractmethod
+    def choose(self, view: View) -> Action:
+        """Return one action of ``view.legal`` (the pending decision is in ``view.kind``)."""
+
+    def start(self, view: View) -> None:
+        """Called once before the game's first decision, with this seat's view."""
+
+    def finish(self, view: View) -> None:
+        """Called once when the game is over; ``view.outcome`` says how it ended."""
+
+    def pick(self, options):
+        """A uniformly random element of ``options``, the same on every Python version."""
+        return options[int(self.random() * len(options))]

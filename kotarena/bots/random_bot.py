@@ -1,0 +1,17 @@
+"""The built-in random bot: every legal action equally likely."""
+
+from __future__ import annotations
+
+from kotarena.bots.base import Bot
+from kotarena.engine.actions import Action
+from kotarena.engine.view import View
+
+
+class RandomBot(Bot):
+    """Picks uniformly among the legal actions (a baseline and a fuzzer)."""
+
+    name = "random"
+
+    def choose(self, view: View) -> Action:
+        legal = view.legal
+        return legal[int(self.random() * len(legal))]

@@ -1,0 +1,80 @@
+"""The ``kotarena`` command line: a root group whose commands load on demand.
+
+Each command lives in its own module under ``kotarena/cli/`` and is imported only when
+it runs (or when help lists it), so ``kotarena --help`` stays fast and a broken
+command module cannot take the others down.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+
+import click
+
+#: command name -> "module:attribute", in the order help lists them.
+COMMANDS: dict[str, str] = {
+    "play": "kotarena.cli.play:play",
+    "match": "kotarena.cli.play:match",
+    "replay": "kotarena.cli.replay:replay",
+    "scenario": "kotarena.cli.scenario:scenario",
+    "bench": "kotarena.cli.bench:bench",
+}
+
+
+class LazyGroup(click.Group):
+    """A group that imports a command's module only when the command is needed."""
+
+    def __init__(self, *args, lazy: dict[str, str] | None = None, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy = dict(lazy or {})
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(self.lazy) + sorted(set(super().list_commands(ctx)) - set(self.lazy))
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name in self.lazy:
+            module_name, attribute = self.lazy[name].split(":")
+            try:
+                return getattr(importlib.import_module(module_name), attribute)
+            except Exception as error:  # noqa: BLE001 - report it when the command is used
+                return _broken_command(name, f"{type(error).__name__}: {error}")
+        return super().get_command(ctx, name)
+
+
+def _broken_command(name: str, problem: str) -> click.Command:
+    """A stand-in for a command whose module failed to import: it says why and fails."""
+
+    def run() -> None:
+        raise click.ClickException(f"the '{name}' command could not be loaded ({problem})")
+
+    return click.Command(name, callback=run, help=f"(could not be loaded: {problem})")
+
+
+@click.group(
+    cls=LazyGroup,
+    lazy=COMMANDS,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+@click.version_option(package_name="kotarena")
+def cli() -> None:
+    """An arena for King of Tokyo bots.
+
+    \b
+    Examples:
+      kotarena match --bot random --bot random --seed 7
+      kotarena play --bot random --bot random
+      kotarena scenario run scenarios/
+    """
+
+
+def main() -> None:
+    """The console script: run the CLI; errors are one line unless KOTARENA_DEBUG=1."""
+    try:
+        cli.main(standalone_mode=True)
+    except Exception as error:  # noqa: BLE001 - the last line of defence against tracebacks
+        if os.environ.get("KOTARENA_DEBUG"):
+            raise
+        click.echo(f"Error: {error}", err=True)
+        sys.exit(1)

@@ -1,0 +1,148 @@
+"""The action vocabulary: small immutable values with one text form.
+
+Every choice a player makes is an :class:`Action`. Bots return them, the human prompt
+parses them, replay and scenario files store their text. ``str(action)`` is the
+canonical text and :func:`parse_action` its inverse; both round-trip exactly.
+
+Actions are interned: ``parse_action("reroll 1 2")`` returns the very object the
+engine lists among the legal actions, so comparing and hashing are cheap on the hot
+path.
+
+Text forms (dice positions count from 1, market slots from 1):
+
+=================  ============================================================
+``stop``           keep the dice as they are and go on to resolving them
+``reroll 1 4 5``   reroll the dice at these positions (kept dice are the others)
+``stay``           stay in Tokyo after being attacked
+``yield``          leave Tokyo to the attacker
+``buy 2``          buy the card in market slot 2
+``sweep``          pay 2 energy to discard the market and reveal three new cards
+``done``           end the buy step
+=================  ============================================================
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+STOP = "stop"
+REROLL = "reroll"
+STAY = "stay"
+YIELD = "yield"
+BUY = "buy"
+SWEEP = "sweep"
+DONE = "done"
+
+#: Kinds whose arguments are integers (dice positions, market slots).
+_INT_ARGS = {REROLL, BUY}
+#: Kinds that take no argument at all.
+_NO_ARGS = {STOP, STAY, YIELD, SWEEP, DONE}
+
+
+class ActionError(ValueError):
+    """Text that is not an action of the vocabulary."""
+
+
+class Action:
+    """One choice: a kind and its arguments, with a canonical text form.
+
+    Build actions with :func:`parse_action` or :meth:`Action.of`; never mutate them.
+    """
+
+    __slots__ = ("kind", "args", "text", "_hash")
+
+    kind: str
+    args: tuple
+    text: str
+
+    def __init__(self, kind: str, args: tuple = ()) -> None:
+        self.kind = kind
+        self.args = args
+        self.text = " ".join((kind, *map(str, args)))
+        self._hash = hash(self.text)
+
+    @staticmethod
+    def of(kind: str, *args: object) -> Action:
+        """The interned action with this kind and these arguments."""
+        text = " ".join((kind, *map(str, args)))
+        action = _INTERNED.get(text)
+        if action is None:
+            action = _INTERNED[text] = Action(kind, tuple(args))
+        return action
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"Action({self.text!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (isinstance(other, Action) and other.text == self.text)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __reduce__(self):
+        # Unpickling goes through parse_action so the copy is the interned object.
+        return (parse_action, (self.text,))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if hasattr(self, "_hash"):
+            raise AttributeError("actions are immutable")
+        object.__setattr__(self, name, value)
+
+
+_INTERNED: dict[str, Action] = {}
+
+
+def parse_action(text: str) -> Action:
+    """Parse the text form of an action (extra spaces and case are forgiven).
+
+    >>> parse_action("reroll 4 1")
+    Action('reroll 1 4')
+
+    Raises :class:`ActionError` with a readable message for anything else.
+    """
+    words = text.strip().lower().split()
+    if not words:
+        raise ActionError("empty action; type an action such as 'stop' or 'reroll 1 2'")
+    kind, rest = words[0], words[1:]
+    if kind in _NO_ARGS:
+        if rest:
+            raise ActionError(f"'{kind}' takes no arguments (got {' '.join(rest)!r})")
+        return Action.of(kind)
+    if kind in _INT_ARGS:
+        try:
+            numbers = [int(word) for word in rest]
+        except ValueError:
+            raise ActionError(f"'{kind}' takes numbers, got {' '.join(rest)!r}") from None
+        if kind == BUY:
+            if len(numbers) != 1:
+                raise ActionError("'buy' takes one market slot, e.g. 'buy 2'")
+            return Action.of(BUY, numbers[0])
+        if not numbers:
+            raise ActionError("'reroll' needs dice positions, e.g. 'reroll 1 4'; use 'stop' to keep all dice")
+        if len(set(numbers)) != len(numbers):
+            raise ActionError("'reroll' names a die twice")
+        return Action.of(REROLL, *sorted(numbers))
+    action = _INTERNED.get(" ".join(words))
+    if action is not None:  # an action some card registered
+        return action
+    raise ActionError(f"unknown action {text.strip()!r}")
+
+
+def reroll_table(dice_count: int) -> tuple[Action, ...]:
+    """``stop`` followed by every non-empty reroll of ``dice_count`` dice."""
+    positions = range(1, dice_count + 1)
+    table = [Action.of(STOP)]
+    for size in range(1, dice_count + 1):
+        table.extend(Action.of(REROLL, *combo) for combo in combinations(positions, size))
+    return tuple(table)
+
+
+STOP_ACTION = Action.of(STOP)
+STAY_ACTION = Action.of(STAY)
+YIELD_ACTION = Action.of(YIELD)
+SWEEP_ACTION = Action.of(SWEEP)
+DONE_ACTION = Action.of(DONE)
+BUY_ACTIONS = (Action.of(BUY, 1), Action.of(BUY, 2), Action.of(BUY, 3))

@@ -1,0 +1,54 @@
+"""How a game ended, and the engine's error family."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+
+class Termination(str, Enum):
+    """Why a game is over."""
+
+    STARS = "stars"                    #: a monster ended a turn alive with 20 stars or more
+    LAST_STANDING = "last_standing"    #: every other monster was eliminated
+    ALL_ELIMINATED = "all_eliminated"  #: the last monsters were eliminated at once: nobody wins
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The result of a finished game.
+
+    ``ranks[p]`` is player ``p``'s finishing place, 0 for the best; equal numbers are
+    ties. The winner (if any) is alone in place 0; the other survivors follow by
+    stars (equal stars tie); then the eliminated, the last eliminated first
+    (monsters eliminated by the same damage tie).
+    """
+
+    winner: int | None
+    termination: Termination
+    ranks: tuple[int, ...]
+    turns: int
+
+    def to_json(self) -> dict:
+        return {
+            "winner": self.winner,
+            "termination": self.termination.value,
+            "ranks": list(self.ranks),
+            "turns": self.turns,
+        }
+
+
+class EngineError(ValueError):
+    """Base class of the errors the engine raises for bad input."""
+
+
+class IllegalActionError(EngineError):
+    """An action that is not among the legal actions of the pending decision."""
+
+
+class GameOverError(EngineError):
+    """An action given to a game that has ended."""
+
+
+class PositionError(EngineError):
+    """A described position that cannot exist (two monsters in Tokyo City, ...)."""

@@ -1,0 +1,159 @@
+"""Set up any position: monsters, Tokyo, market, deck top, whose turn.
+
+Scenarios and tests describe a table with :class:`MonsterSetup` values and get a
+:class:`~kotarena.engine.state.State` at the start of the given monster's turn.
+Positions that cannot exist in a game are refused with a :class:`PositionError`
+naming the problem.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from kotarena.cards import find_card, UnknownDeckError
+from kotarena.engine.dice import ScriptedDice
+from kotarena.engine.games import get_game
+from kotarena.engine.outcome import PositionError
+from kotarena.engine.state import BAY, BAY_MIN_PLAYERS, CITY, MARKET_SIZE, State
+
+
+@dataclass
+class MonsterSetup:
+    """One monster of a described position (defaults are a fresh monster)."""
+
+    name: str
+    health: int = 10
+    max_health: int = 10
+    stars: int = 0
+    energy: int = 0
+    tokyo: str | None = None  #: ``"city"``, ``"bay"`` or ``None``
+    alive: bool = True
+    cards: Sequence[str] = field(default_factory=tuple)  #: keep cards, by id or name
+
+
+def build_position(
+    monsters: Sequence[MonsterSetup],
+    *,
+    first: str | int,
+    game: str = "kot",
+    deck: str | None = "default",
+    market: Sequence[str] | None = None,
+    deck_top: Sequence[str] = (),
+    dice: ScriptedDice | None = None,
+    seed: int = 0,
+    record: bool = True,
+    pause_between_turns: bool = False,
+    begin: bool = True,
+) -> State:
+    """A state at the start of ``first``'s turn (or before it, with ``begin=False``).
+
+    ``market`` names the face-up cards (slot 1 first); ``deck_top`` the cards on top of
+    the deck, the next one to be revealed first. Other cards stay in the seeded
+    shuffled order below them.
+    """
+    spec = get_game(game)
+    names = [m.name for m in monsters]
+    spec.check_players(len(names))
+    state = State.blank(names, seed=seed, deck=spec.deck if deck == "default" else deck, dice=dice, record=record)
+    state.game = spec.name
+    state.pause_between_turns = pause_between_turns
+    alive_count = sum(1 for m in monsters if m.alive)
+    if alive_count < 2:
+        raise PositionError("a game in progress needs at least 2 monsters alive")
+    state.bay_open = len(names) >= BAY_MIN_PLAYERS and alive_count >= BAY_MIN_PLAYERS
+    state.alive_count = alive_count
+    for p, m in enumerate(monsters):
+        _place_monster(state, p, m)
+    if deck is not None and state.deck_name is not None:
+        _deal_cards(state, monsters, market, deck_top)
+    elif market or deck_top or any(m.cards for m in monsters):
+        raise PositionError("cards are named but the game has no deck")
+    if isinstance(first, str):
+        if first not in names:
+            raise PositionError(f"first monster {first!r} is not at the table ({', '.join(names)})")
+        first = names.index(first)
+    if begin:
+        state.begin(first)
+    else:
+        state.active = first
+    return state
+
+
+def _place_monster(state: State, p: int, m: MonsterSetup) -> None:
+    where = f"monster {m.name!r}"
+    if m.max_health < 1:
+        raise PositionError(f"{where}: max_health must be at least 1, not {m.max_health}")
+    if m.alive and not 1 <= m.health <= m.max_health:
+        raise PositionError(f"{where}: health {m.health} is outside 1..{m.max_health} for a living monster")
+    if not m.alive and m.health != 0:
+        raise PositionError(f"{where}: an eliminated monster has 0 health, not {m.health}")
+    if m.stars < 0 or m.energy < 0:
+        raise PositionError(f"{where}: stars and energy cannot be negative")
+    state.health[p] = m.health
+    state.max_health[p] = m.max_health
+    state.stars[p] = m.stars
+    state.energy[p] = m.energy
+    state.alive[p] = m.alive
+    if not m.alive:
+        state.eliminated_at[p] = (0, 0)
+    place = (m.tokyo or "").lower() or None
+    if place is None or place == "none":
+        return
+    if not m.alive:
+        raise PositionError(f"{where}: an eliminated monster cannot be in Tokyo")
+    if place == CITY:
+        if state.city >= 0:
+            raise PositionError(f"{where}: Tokyo City already holds {state.names[state.city]!r}")
+        state.city = p
+    elif place == BAY:
+        if not state.bay_open:
+            raise PositionError(f"{where}: Tokyo Bay is used only while 5 or more monsters are alive")
+        if state.bay >= 0:
+            raise PositionError(f"{where}: Tokyo Bay already holds {state.names[state.bay]!r}")
+        state.bay = p
+    else:
+        raise PositionError(f"{where}: tokyo must be 'city', 'bay' or 'none', not {m.tokyo!r}")
+
+
+def _deal_cards(
+    state: State,
+    monsters: Sequence[MonsterSetup],
+    market: Sequence[str] | None,
+    deck_top: Sequence[str],
+) -> None:
+    """Move the named cards out of the shuffled deck to where the position puts them."""
+    # Undo the market dealt by State.blank: the position says what is face up.
+    for slot in range(MARKET_SIZE):
+        if state.market[slot] >= 0:
+            state.deck.append(state.market[slot])
+        state.market[slot] = -1
+    if state.log is not None:
+        state.log.clear()
+
+    def take(key: str, where: str) -> int:
+        try:
+            info = find_card(state.deck_name, key)
+        except UnknownDeckError as error:
+            raise PositionError(f"{where}: {error}") from None
+        for i in range(len(state.deck) - 1, -1, -1):
+            if state.cards_info[state.deck[i]].id == info.id:
+                return state.deck.pop(i)
+        raise PositionError(f"{where}: no copy of {info.name!r} is left in the deck")
+
+    for p, m in enumerate(monsters):
+        for key in m.cards:
+            card = take(key, f"monster {m.name!r}")
+            if state.cards_info[card].type != "keep":
+                raise PositionError(f"monster {m.name!r}: {state.cards_info[card].name!r} is a discard card")
+            state.owned[p].append(card)
+    if market is not None:
+        if len(market) > MARKET_SIZE:
+            raise PositionError(f"market: at most {MARKET_SIZE} face-up cards, not {len(market)}")
+        for slot, key in enumerate(market):
+            state.market[slot] = take(key, "market")
+    top = [take(key, "deck_top") for key in deck_top]
+    state.deck.extend(reversed(top))  # the deck's top is the end of the list
+    if market is None:
+        for slot in range(MARKET_SIZE):
+            state._reveal(slot)

@@ -1,0 +1,668 @@
+"""The game state and the turn machine of classic King of Tokyo.
+
+A :class:`State` holds the whole table. It always either waits for one player's
+decision (``to_move``, ``kind``, ``legal``) or is over (``outcome``). ``apply(action)``
+checks the action against the legal list, carries it out and runs the game forward to
+the next decision, so between two calls the state is always at a decision point.
+
+Design notes (why it looks like this):
+
+* Per-player facts live in parallel lists indexed by seat, so a copy is a handful of
+  list copies and the hot path touches no per-monster objects.
+* Legal action lists are precomputed tuples shared by every game (one per dice count,
+  one per combination of affordable market slots); the engine never builds an action
+  on the hot path.
+* Chance comes from a seeded ``random.Random`` (only ``random()`` is used, whose
+  output is the same on every platform and Python version) or from
+  :class:`~kotarena.engine.dice.ScriptedDice`.
+* The event log is a list of small tuples; formatting happens only when someone reads
+  it (:mod:`kotarena.engine.events`).
+"""
+
+from __future__ import annotations
+
+import random as _random_module
+from collections.abc import Sequence
+
+from kotarena.cards import CardInfo, KEEP, deck_cards
+from kotarena.engine.actions import (
+    BUY,
+    BUY_ACTIONS,
+    DONE_ACTION,
+    REROLL,
+    STAY_ACTION,
+    STOP,
+    SWEEP,
+    SWEEP_ACTION,
+    YIELD,
+    YIELD_ACTION,
+    Action,
+    reroll_table,
+)
+from kotarena.engine.dice import CLAW, ENERGY, HEART, ScriptedDice
+from kotarena.engine.view import View, build_view
+from kotarena.engine.outcome import (
+    GameOverError,
+    IllegalActionError,
+    Outcome,
+    PositionError,
+    Termination,
+)
+
+# Decision kinds: what question the pending decision asks.
+ROLL = "roll"      #: after a roll with rerolls left: ``stop`` or ``reroll ...``
+YIELD_TOKYO = "yield"  #: attacked in Tokyo: ``stay`` or ``yield``
+BUY_CARDS = "buy"  #: the buy step: ``buy N``, ``sweep`` or ``done``
+
+CITY = "city"
+BAY = "bay"
+
+MAX_STARS_TO_WIN = 20
+STARTING_HEALTH = 10
+DICE_COUNT = 6
+REROLLS = 2
+SWEEP_COST = 2
+MARKET_SIZE = 3
+BAY_MIN_PLAYERS = 5
+
+MONSTERS = ("Alienoid", "Cyber Bunny", "Giga Zaur", "Kraken", "Meka Dragon", "The King")
+
+_REROLL_TABLES: dict[int, tuple[tuple[Action, ...], frozenset[Action]]] = {}
+
+
+def _reroll_legal(dice_count: int) -> tuple[tuple[Action, ...], frozenset[Action]]:
+    entry = _REROLL_TABLES.get(dice_count)
+    if entry is None:
+        table = reroll_table(dice_count)
+        entry = _REROLL_TABLES[dice_count] = (table, frozenset(table))
+    return entry
+
+
+def _buy_tables() -> list[tuple[tuple[Action, ...], frozenset[Action]]]:
+    """Index ``mask | sweep << 3``: bit ``s`` of ``mask`` set when slot ``s+1`` is affordable."""
+    tables = []
+    for index in range(16):
+        legal = [DONE_ACTION]
+        legal.extend(BUY_ACTIONS[s] for s in range(MARKET_SIZE) if index >> s & 1)
+        if index & 8:
+            legal.append(SWEEP_ACTION)
+        tables.append((tuple(legal), frozenset(legal)))
+    return tables
+
+
+_BUY_LEGAL = _buy_tables()
+_YIELD_LEGAL = ((STAY_ACTION, YIELD_ACTION), frozenset((STAY_ACTION, YIELD_ACTION)))
+_NO_LEGAL: tuple[tuple[Action, ...], frozenset[Action]] = ((), frozenset())
+
+
+def shuffle(items: list, random) -> None:
+    """Fisher-Yates with ``random()`` only, so a seed shuffles alike everywhere."""
+    for i in range(len(items) - 1, 0, -1):
+        j = int(random() * (i + 1))
+        items[i], items[j] = items[j], items[i]
+
+
+class State:
+    """The whole table of one classic King of Tokyo game. See the module docstring."""
+
+    __slots__ = (
+        "game", "n", "names", "seed", "deck_name", "cards_info",
+        "health", "max_health", "stars", "energy", "alive", "owned",
+        "city", "bay", "bay_open", "alive_count",
+        "active", "turn", "dice", "rolls_left",
+        "market", "deck", "discard",
+        "to_move", "kind", "legal", "_legal_set",
+        "outcome", "log", "history", "pause_between_turns", "between_turns",
+        "_rng", "_random", "_script",
+        "_attacker", "_yielders", "_hit", "_batch", "eliminated_at",
+    )
+
+    def __init__(self) -> None:  # use new_game() or State.from_position()
+        self.to_move = -1
+        self.kind = None
+        self.legal = ()
+        self._legal_set = frozenset()
+        self.outcome = None
+
+    # ------------------------------------------------------------------ setup
+
+    @classmethod
+    def blank(
+        cls,
+        players: int | Sequence[str],
+        *,
+        seed: int | None = None,
+        deck: str | None = "kot",
+        dice: ScriptedDice | None = None,
+        record: bool = True,
+    ) -> State:
+        """A table before the first turn: monsters set up, deck shuffled, market dealt.
+
+        Nobody has been chosen to start yet; :func:`new_game` does the roll-off.
+        """
+        names = tuple(players) if not isinstance(players, int) else MONSTERS[:players]
+        n = len(names)
+        if not 2 <= n <= 6:
+            raise PositionError(f"King of Tokyo is for 2 to 6 players, not {n}")
+        if len(set(names)) != n:
+            raise PositionError("two monsters have the same name")
+        if seed is None:
+            seed = _random_module.SystemRandom().randrange(2**63)
+        s = cls()
+        s.game = "kot"
+        s.n = n
+        s.names = names
+        s.seed = seed
+        s.deck_name = deck
+        s.health = [STARTING_HEALTH] * n
+        s.max_health = [STARTING_HEALTH] * n
+        s.stars = [0] * n
+        s.energy = [0] * n
+        s.alive = [True] * n
+        s.owned = [[] for _ in range(n)]
+        s.alive_count = n
+        s.city = -1
+        s.bay = -1
+        s.bay_open = n >= BAY_MIN_PLAYERS
+        s.active = 0
+        s.turn = 0
+        s.dice = []
+        s.rolls_left = 0
+        s._rng = _random_module.Random(seed)
+        s._random = s._rng.random
+        s._script = dice
+        s.log = [] if record else None
+        s.history = []
+        s.pause_between_turns = False
+        s.between_turns = False
+        s._attacker = -1
+        s._yielders = []
+        s._hit = []
+        s._batch = 0
+        s.eliminated_at = [None] * n
+        s.market = [-1] * MARKET_SIZE
+        s.discard = []
+        if deck is None:
+            s.cards_info = ()
+            s.deck = []
+        else:
+            s.cards_info = deck_cards(deck)
+            s.deck = list(range(len(s.cards_info)))
+            shuffle(s.deck, s._random)
+            for slot in range(MARKET_SIZE):
+                s._reveal(slot)
+        return s
+
+    def roll_off(self) -> int:
+        """Everyone rolls six dice; most claws starts, ties roll again among themselves."""
+        contenders = [p for p in range(self.n) if self.alive[p]]
+        while len(contenders) > 1:
+            claws = {p: self._roll(DICE_COUNT).count(CLAW) for p in contenders}
+            best = max(claws.values())
+            if self.log is not None:
+                self.log.append(("rolloff", tuple(sorted(claws.items()))))
+            contenders = [p for p in contenders if claws[p] == best]
+        return contenders[0]
+
+    def begin(self, first: int) -> None:
+        """Start the first turn with monster ``first``."""
+        if not (0 <= first < self.n and self.alive[first]):
+            raise PositionError(f"monster #{first} cannot take the first turn")
+        self.active = first
+        self._start_turn()
+
+    # ----------------------------------------------------------- the public API
+
+    @property
+    def is_over(self) -> bool:
+        return self.outcome is not None
+
+    @property
+    def decision(self):
+        """The pending :class:`~kotarena.engine.decisions.Decision`, or ``None``."""
+        from kotarena.engine.decisions import Decision
+
+        if self.to_move < 0:
+            return None
+        return Decision(self.to_move, self.kind, self.legal)
+
+    def apply(self, action: Action | str) -> None:
+        """Carry out the deciding player's action and run on to the next decision.
+
+        Raises :class:`IllegalActionError` if the action is not legal now; the state is
+        then unchanged.
+        """
+        if action.__class__ is not Action:
+            from kotarena.engine.actions import parse_action
+
+            action = parse_action(action)
+        if action not in self._legal_set:
+            if self.outcome is not None:
+                raise GameOverError("the game is over; no action is legal")
+            if self.between_turns:
+                raise IllegalActionError("the game is paused between turns; call next_turn() first")
+            legal = ", ".join(a.text for a in self.legal[:12])
+            more = f" and {len(self.legal) - 12} more" if len(self.legal) > 12 else ""
+            raise IllegalActionError(
+                f"{action.text!r} is not legal for {self.names[self.to_move]} now ({self.kind}); "
+                f"legal: {legal}{more}"
+            )
+        player = self.to_move
+        self.history.append((player, action))
+        if self.log is not None:
+            self.log.append(("act", player, action.text))
+        kind = action.kind
+        if kind == REROLL:
+            self._reroll(action.args)
+        elif kind == STOP:
+            self._resolve()
+        elif kind == YIELD:
+            self._yield(player)
+        elif kind == BUY:
+            self._buy(action.args[0] - 1)
+        elif kind == SWEEP:
+            self._sweep()
+        elif kind == "done":
+            self._end_turn()
+        else:  # stay
+            self._ask_yield()
+
+    def next_turn(self) -> None:
+        """Start the next turn of a game paused between turns (see ``pause_between_turns``)."""
+        if not self.between_turns:
+            raise IllegalActionError("the game is not paused between turns")
+        self.between_turns = False
+        self._start_turn()
+
+    def view(self, player: int) -> View:
+        """What seat ``player`` may see now (see :mod:`kotarena.engine.view`)."""
+        return build_view(self, player)
+
+    def in_tokyo(self, player: int) -> bool:
+        return player == self.city or player == self.bay
+
+    def place_of(self, player: int) -> str | None:
+        """``"city"``, ``"bay"`` or ``None``."""
+        if player == self.city:
+            return CITY
+        if player == self.bay:
+            return BAY
+        return None
+
+    def card(self, index: int) -> CardInfo:
+        """The card behind a physical card index (market, deck, owned cards)."""
+        return self.cards_info[index]
+
+    # ------------------------------------------------------------ the turn
+
+    def _decide(self, player: int, kind: str, table: tuple[tuple[Action, ...], frozenset[Action]]) -> None:
+        self.to_move = player
+        self.kind = kind
+        self.legal, self._legal_set = table
+
+    def _roll(self, count: int) -> list[int]:
+        if self._script is not None:
+            return self._script.roll(count)
+        random = self._random
+        return [int(random() * 6) for _ in range(count)]
+
+    def _start_turn(self) -> None:
+        p = self.active
+        self.turn += 1
+        log = self.log
+        if log is not None:
+            log.append(("turn", p, self.turn))
+        if p == self.city or p == self.bay:
+            self._gain_stars(p, 2, "start in tokyo")
+        self.dice = self._roll(DICE_COUNT)
+        if log is not None:
+            log.append(("roll", p, tuple(self.dice), ()))
+        self.rolls_left = REROLLS
+        self._decide(p, ROLL, _reroll_legal(len(self.dice)))
+
+    def _reroll(self, positions: tuple[int, ...]) -> None:
+        faces = self._roll(len(positions))
+        dice = self.dice
+        for position, face in zip(positions, faces):
+            dice[position - 1] = face
+        if self.log is not None:
+            self.log.append(("roll", self.active, tuple(dice), positions))
+        self.rolls_left -= 1
+        if self.rolls_left == 0:
+            self._resolve()
+
+    def _resolve(self) -> None:
+        """Resolve the dice: numbers, energy, hearts, then claws (see docs/rules.md)."""
+        p = self.active
+        dice = self.dice
+        stars = 0
+        for face in (0, 1, 2):
+            count = dice.count(face)
+            if count >= 3:
+                stars += face + count - 2
+        if stars:
+            self._gain_stars(p, stars, "dice")
+        count = dice.count(ENERGY)
+        if count:
+            self.energy[p] += count
+            if self.log is not None:
+                self.log.append(("energy", p, count))
+        count = dice.count(HEART)
+        if count and p != self.city and p != self.bay:
+            self._heal(p, count)
+        count = dice.count(CLAW)
+        if count:
+            self._claws(p, count)
+        else:
+            self._buy_step()
+
+    def _claws(self, p: int, count: int) -> None:
+        city, bay = self.city, self.bay
+        from_tokyo = p == city or p == bay
+        if from_tokyo:
+            alive = self.alive
+            targets = [q for q in range(self.n) if alive[q] and q != city and q != bay]
+        elif city < 0 and bay < 0:
+            # An empty Tokyo is taken without dealing damage.
+            self._enter(p, CITY)
+            self._buy_step()
+            return
+        else:
+            targets = [q for q in (city, bay) if q >= 0]
+        self._batch += 1
+        hit = []
+        for q in targets:
+            if self._damage(q, count, p):
+                hit.append(q)
+        if self.alive_count <= 1:
+            self._finish_last_standing()
+            return
+        if from_tokyo or not hit:
+            self._buy_step()
+            return
+        self._attacker = p
+        self._hit = hit
+        self._yielders = [q for q in hit if self.alive[q]]
+        self._ask_yield()
+
+    def _ask_yield(self) -> None:
+        """Offer the next damaged monster still in Tokyo the choice to yield."""
+        yielders = self._yielders
+        while yielders:
+            q = yielders.pop(0)
+            if q == self.city or q == self.bay:
+                self._decide(q, YIELD_TOKYO, _YIELD_LEGAL)
+                return
+        self._attacker_moves_in()
+
+    def _yield(self, player: int) -> None:
+        self._leave(player, "yield")
+        self._ask_yield()
+
+    def _attacker_moves_in(self) -> None:
+        """After an attack from outside, the attacker takes an empty place, City first."""
+        p = self._attacker
+        self._attacker = -1
+        if self.city < 0:
+            self._enter(p, CITY)
+        elif self.bay_open and self.bay < 0:
+            self._enter(p, BAY)
+        self._buy_step()
+
+    def _buy_step(self) -> None:
+        if self.deck_name is None:
+            self._end_turn()
+            return
+        self._decide(self.active, BUY_CARDS, self._buy_table())
+
+    def _buy_table(self) -> tuple[tuple[Action, ...], frozenset[Action]]:
+        energy = self.energy[self.active]
+        market = self.market
+        info = self.cards_info
+        index = 0
+        for slot in range(MARKET_SIZE):
+            card = market[slot]
+            if card >= 0 and info[card].cost <= energy:
+                index |= 1 << slot
+        if energy >= SWEEP_COST and (market[0] >= 0 or market[1] >= 0 or market[2] >= 0):
+            index |= 8
+        return _BUY_LEGAL[index]
+
+    def _restore_decision(self) -> None:
+        """Recompute the legal list of the pending decision from ``kind`` and the table."""
+        if self.kind == ROLL:
+            table = _reroll_legal(len(self.dice))
+        elif self.kind == YIELD_TOKYO:
+            table = _YIELD_LEGAL
+        elif self.kind == BUY_CARDS:
+            table = self._buy_table()
+        else:
+            table = _NO_LEGAL
+        self._decide(self.to_move, self.kind, table)
+
+    def _buy(self, slot: int) -> None:
+        p = self.active
+        card = self.market[slot]
+        info = self.cards_info[card]
+        self.energy[p] -= info.cost
+        if self.log is not None:
+            self.log.append(("buy", p, info.id, slot + 1, info.cost))
+        if info.type == KEEP:
+            self.owned[p].append(card)
+        else:
+            self.discard.append(card)
+        self._reveal(slot)
+        self._buy_step()
+
+    def _sweep(self) -> None:
+        p = self.active
+        self.energy[p] -= SWEEP_COST
+        if self.log is not None:
+            self.log.append(("sweep", p))
+        for slot in range(MARKET_SIZE):
+            if self.market[slot] >= 0:
+                self.discard.append(self.market[slot])
+                self.market[slot] = -1
+        for slot in range(MARKET_SIZE):
+            self._reveal(slot)
+        self._buy_step()
+
+    def _reveal(self, slot: int) -> None:
+        """Fill a market slot from the deck; an empty deck is the shuffled discard pile."""
+        if not self.deck and self.discard:
+            self.deck = self.discard
+            self.discard = []
+            shuffle(self.deck, self._random)
+            if self.log is not None:
+                self.log.append(("reshuffle", len(self.deck)))
+        card = self.deck.pop() if self.deck else -1
+        self.market[slot] = card
+        if card >= 0 and self.log is not None:
+            self.log.append(("reveal", slot + 1, self.cards_info[card].id))
+
+    def _end_turn(self) -> None:
+        alive = self.alive
+        stars = self.stars
+        n = self.n
+        p = self.active
+        best = -1
+        for step in range(n):
+            q = (p + step) % n
+            if alive[q] and stars[q] >= MAX_STARS_TO_WIN and stars[q] > (stars[best] if best >= 0 else -1):
+                best = q
+        if best >= 0:
+            self._finish(best, Termination.STARS)
+            return
+        q = (p + 1) % n
+        while not alive[q]:
+            q = (q + 1) % n
+        self.active = q
+        if self.pause_between_turns:
+            self.between_turns = True
+            self._decide(-1, None, _NO_LEGAL)
+            return
+        self._start_turn()
+
+    # --------------------------------------------------------- effects
+
+    def _gain_stars(self, p: int, amount: int, reason: str) -> None:
+        self.stars[p] += amount
+        if self.log is not None:
+            self.log.append(("stars", p, amount, reason))
+
+    def _heal(self, p: int, amount: int) -> None:
+        gained = min(amount, self.max_health[p] - self.health[p])
+        if gained > 0:
+            self.health[p] += gained
+            if self.log is not None:
+                self.log.append(("heal", p, gained))
+
+    def _damage(self, q: int, amount: int, source: int) -> int:
+        """Deal damage to ``q``; returns the damage dealt (0 if none)."""
+        if amount <= 0 or not self.alive[q]:
+            return 0
+        self.health[q] -= amount
+        if self.log is not None:
+            self.log.append(("damage", q, amount, source))
+        if self.health[q] <= 0:
+            self.health[q] = 0
+            self._eliminate(q)
+        return amount
+
+    def _eliminate(self, q: int) -> None:
+        self.alive[q] = False
+        self.alive_count -= 1
+        self.eliminated_at[q] = (self.turn, self._batch)
+        if self.log is not None:
+            self.log.append(("eliminated", q))
+        if q == self.city or q == self.bay:
+            self._leave(q, "eliminated")
+        if self.owned[q]:
+            self.discard.extend(self.owned[q])
+            self.owned[q] = []
+        if self.bay_open and self.alive_count < BAY_MIN_PLAYERS:
+            self.bay_open = False
+            if self.log is not None:
+                self.log.append(("bay closed",))
+            if self.bay >= 0:
+                self._leave(self.bay, "bay closed")
+
+    def _enter(self, p: int, place: str) -> None:
+        if place == CITY:
+            self.city = p
+        else:
+            self.bay = p
+        if self.log is not None:
+            self.log.append(("enter", p, place))
+        self._gain_stars(p, 1, "take tokyo")
+
+    def _leave(self, p: int, reason: str) -> None:
+        if p == self.city:
+            self.city = -1
+            place = CITY
+        else:
+            self.bay = -1
+            place = BAY
+        if self.log is not None:
+            self.log.append(("leave", p, place, reason))
+
+    # --------------------------------------------------------- game end
+
+    def _finish_last_standing(self) -> None:
+        if self.alive_count == 1:
+            self._finish(self.alive.index(True), Termination.LAST_STANDING)
+        else:
+            self._finish(None, Termination.ALL_ELIMINATED)
+
+    def _finish(self, winner: int | None, termination: Termination) -> None:
+        self.outcome = Outcome(winner, termination, self._ranks(winner), self.turn)
+        self._decide(-1, None, _NO_LEGAL)
+        if self.log is not None:
+            self.log.append(("over", winner, termination.value))
+
+    def _ranks(self, winner: int | None) -> tuple[int, ...]:
+        # Sort keys: winner first, then survivors by stars, then the eliminated,
+        # later eliminations first. Equal keys are ties.
+        def key(p: int) -> tuple:
+            if p == winner:
+                return (0,)
+            if self.alive[p]:
+                return (1, -self.stars[p])
+            turn, batch = self.eliminated_at[p]
+            return (2, -turn, -batch)
+
+        keys = [key(p) for p in range(self.n)]
+        # Competition ranking ("1224"): a place counts the players strictly ahead.
+        return tuple(sum(1 for k in keys if k < mine) for mine in keys)
+
+    # --------------------------------------------------------- copies
+
+    def clone(self, *, record: bool = False) -> State:
+        """A deep, independent copy, cheap enough for search (no event log by default).
+
+        The copy draws its dice from a copy of this game's random generator, so it
+        rolls exactly what this game would roll. Use :meth:`reseed` on a copy to make
+        its future differ.
+        """
+        s = State.__new__(State)
+        s.game = self.game
+        s.n = self.n
+        s.names = self.names
+        s.seed = self.seed
+        s.deck_name = self.deck_name
+        s.cards_info = self.cards_info
+        s.health = self.health[:]
+        s.max_health = self.max_health[:]
+        s.stars = self.stars[:]
+        s.energy = self.energy[:]
+        s.alive = self.alive[:]
+        s.owned = [cards[:] for cards in self.owned]
+        s.city = self.city
+        s.bay = self.bay
+        s.bay_open = self.bay_open
+        s.alive_count = self.alive_count
+        s.active = self.active
+        s.turn = self.turn
+        s.dice = self.dice[:]
+        s.rolls_left = self.rolls_left
+        s.market = self.market[:]
+        s.deck = self.deck[:]
+        s.discard = self.discard[:]
+        s.to_move = self.to_move
+        s.kind = self.kind
+        s.legal = self.legal
+        s._legal_set = self._legal_set
+        s.outcome = self.outcome
+        s.log = list(self.log) if record and self.log is not None else None
+        s.history = list(self.history) if record else []
+        s.pause_between_turns = self.pause_between_turns
+        s.between_turns = self.between_turns
+        s._rng = _random_module.Random()
+        s._rng.setstate(self._rng.getstate())
+        s._random = s._rng.random
+        s._script = None if self._script is None else _copy_script(self._script)
+        s._attacker = self._attacker
+        s._yielders = self._yielders[:]
+        s._hit = self._hit[:]
+        s._batch = self._batch
+        s.eliminated_at = self.eliminated_at[:]
+        return s
+
+    def reseed(self, seed: int) -> None:
+        """Draw future dice and shuffles from a new seed (and drop scripted dice)."""
+        self._rng = _random_module.Random(seed)
+        self._random = self._rng.random
+        self._script = None
+
+    def child(self, action: Action | str) -> State:
+        """A copy with ``action`` applied; this state is unchanged."""
+        copy = self.clone()
+        copy.apply(action)
+        return copy
+
+
+def _copy_script(script: ScriptedDice) -> ScriptedDice:
+    copy = ScriptedDice()
+    copy.groups = script.groups[:]
+    copy.used = script.used
+    return copy

@@ -1,0 +1,167 @@
+"""What one player may see: public facts plus that player's own secrets.
+
+A :class:`View` is an immutable snapshot (a named tuple of tuples), so a bot may keep
+it, change nothing through it, pickle it to another process or turn it into JSON. It
+never holds the order of the deck, the game's seed or its random generator.
+
+Search bots rebuild a playable game from a view with :meth:`View.sample_game`, which
+deals the cards the player cannot see in a random order (a "determinization") and
+draws future dice from a seed of the bot's choosing.
+"""
+
+from __future__ import annotations
+
+import random as _random_module
+from typing import TYPE_CHECKING, NamedTuple
+
+from kotarena.engine.actions import Action
+
+if TYPE_CHECKING:
+    from kotarena.engine.state import State
+
+
+class View(NamedTuple):
+    """One seat's view of the table at a decision point.
+
+    Per-player tuples are indexed by seat. ``cards`` holds each monster's keep cards
+    by card id; ``market`` the face-up cards by id (``None`` for an empty slot).
+    ``legal`` is non-empty only in the view of the player who must decide.
+    """
+
+    player: int
+    game: str
+    deck: str | None
+    names: tuple[str, ...]
+    health: tuple[int, ...]
+    max_health: tuple[int, ...]
+    stars: tuple[int, ...]
+    energy: tuple[int, ...]
+    alive: tuple[bool, ...]
+    cards: tuple[tuple[str, ...], ...]
+    city: int
+    bay: int
+    bay_open: bool
+    active: int
+    turn: int
+    dice: tuple[int, ...]
+    rolls_left: int
+    market: tuple[str | None, ...]
+    deck_size: int
+    discard: tuple[str, ...]
+    to_move: int
+    kind: str | None
+    legal: tuple[Action, ...]
+    attacker: int
+    yielders: tuple[int, ...]
+    eliminated_at: tuple
+    between_turns: bool
+    outcome: object
+    private: tuple = ()
+
+    @property
+    def me(self) -> int:
+        """The seat this view belongs to (same as ``player``)."""
+        return self.player
+
+    def in_tokyo(self, player: int) -> bool:
+        return player == self.city or player == self.bay
+
+    def to_json(self) -> dict:
+        """A JSON-ready dict; actions appear in their text form."""
+        data = self._asdict()
+        data["legal"] = [a.text for a in self.legal]
+        data["outcome"] = self.outcome.to_json() if self.outcome is not None else None
+        data["eliminated_at"] = [list(e) if e else None for e in self.eliminated_at]
+        for key in ("names", "health", "max_health", "stars", "energy", "alive", "dice",
+                    "market", "discard", "yielders", "private"):
+            data[key] = list(data[key])
+        data["cards"] = [list(c) for c in self.cards]
+        return data
+
+    def sample_game(self, seed: int | None = None) -> State:
+        """A playable game consistent with this view; hidden parts are sampled.
+
+        The deck is dealt in a random order from the cards this player cannot see,
+        and dice are drawn from ``seed``. The result is an ordinary :class:`State`
+        (without an event log) at the same decision point as the view.
+        """
+        from kotarena.cards import deck_cards
+        from kotarena.engine.state import State, _buy_tables, shuffle  # noqa: F401
+
+        rng = _random_module.Random(seed)
+        s = State.__new__(State)
+        s.game = self.game
+        s.n = len(self.names)
+        s.names = self.names
+        s.seed = seed
+        s.deck_name = self.deck
+        s.cards_info = deck_cards(self.deck) if self.deck else ()
+        # Physical card indices by id, so copies of a card stay distinct.
+        unseen: dict[str, list[int]] = {}
+        for index, info in enumerate(s.cards_info):
+            unseen.setdefault(info.id, []).append(index)
+
+        def take(card_id: str) -> int:
+            return unseen[card_id].pop()
+
+        s.owned = [[take(c) for c in cards] for cards in self.cards]
+        s.market = [take(c) if c is not None else -1 for c in self.market]
+        s.discard = [take(c) for c in self.discard]
+        s.deck = [i for indices in unseen.values() for i in indices]
+        s.deck.sort()
+        shuffle(s.deck, rng.random)
+        del s.deck[self.deck_size:]
+        s.health = list(self.health)
+        s.max_health = list(self.max_health)
+        s.stars = list(self.stars)
+        s.energy = list(self.energy)
+        s.alive = list(self.alive)
+        s.alive_count = sum(self.alive)
+        s.city = self.city
+        s.bay = self.bay
+        s.bay_open = self.bay_open
+        s.active = self.active
+        s.turn = self.turn
+        s.dice = list(self.dice)
+        s.rolls_left = self.rolls_left
+        s.outcome = self.outcome
+        s.log = None
+        s.history = []
+        s.pause_between_turns = False
+        s.between_turns = self.between_turns
+        s._rng = rng
+        s._random = rng.random
+        s._script = None
+        s._attacker = self.attacker
+        s._yielders = list(self.yielders)
+        s._hit = []
+        s._batch = max((e[1] for e in self.eliminated_at if e), default=0)
+        s.eliminated_at = list(self.eliminated_at)
+        s.to_move = self.to_move
+        s.kind = self.kind
+        s.legal = ()
+        s._legal_set = frozenset()
+        s._restore_decision()
+        return s
+
+
+def build_view(state: State, player: int) -> View:
+    """Snapshot what seat ``player`` may see of ``state``."""
+    s = state
+    info = s.cards_info
+    if info:
+        cards = tuple(tuple(info[c].id for c in owned) for owned in s.owned)
+        market = tuple(info[c].id if c >= 0 else None for c in s.market)
+        discard = tuple(info[c].id for c in s.discard)
+    else:
+        cards = ((),) * s.n
+        market = (None, None, None)
+        discard = ()
+    return View(
+        player, s.game, s.deck_name, s.names,
+        tuple(s.health), tuple(s.max_health), tuple(s.stars), tuple(s.energy), tuple(s.alive),
+        cards, s.city, s.bay, s.bay_open, s.active, s.turn, tuple(s.dice), s.rolls_left,
+        market, len(s.deck), discard,
+        s.to_move, s.kind, s.legal if s.to_move == player else (),
+        s._attacker, tuple(s._yielders), tuple(s.eliminated_at), s.between_turns, s.outcome,
+    )
