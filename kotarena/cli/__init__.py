@@ -20,6 +20,8 @@ COMMANDS: dict[str, str] = {
     "replay": "kotarena.cli.replay:replay",
     "scenario": "kotarena.cli.scenario:scenario",
     "bench": "kotarena.cli.bench:bench",
+    "bots": "kotarena.cli.bots:bots",
+    "plugins": "kotarena.cli.bots:plugins",
 }
 
 
@@ -69,9 +71,23 @@ def cli() -> None:
     """
 
 
+def add_plugin_commands(group: click.Group) -> None:
+    """Let each plugin add its commands; a plugin that raises is recorded, not fatal."""
+    from kotarena import plugins
+
+    registry = plugins.registry()
+    for impl in registry.pm.hook.register_commands.get_hookimpls():
+        try:
+            impl.function(**({"cli": group} if "cli" in impl.argnames else {}))
+        except Exception as error:  # noqa: BLE001
+            plugins.add_error(plugins.PluginError(
+                impl.plugin_name, "?", f"register_commands raised {type(error).__name__}: {error}"))
+
+
 def main() -> None:
     """The console script: run the CLI; errors are one line unless KOTARENA_DEBUG=1."""
     try:
+        add_plugin_commands(cli)
         cli.main(standalone_mode=True)
     except Exception as error:  # noqa: BLE001 - the last line of defence against tracebacks
         if os.environ.get("KOTARENA_DEBUG"):

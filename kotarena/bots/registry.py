@@ -1,0 +1,130 @@
+"""Installed bots by name, gathered from every plugin's ``register_bots`` hook.
+
+Each plugin's hook is called on its own, so a plugin that raises loses only its own
+bots, and each bot knows the package and version it came from. A second bot with a
+name already taken is refused (names key ratings, so no silent renaming) and shows up
+as an error naming both packages.
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass
+
+from kotarena import plugins
+from kotarena.bots.base import Bot
+
+
+class UnknownBotError(ValueError):
+    """A bot name that no installed bot answers to."""
+
+
+@dataclass(frozen=True)
+class BotInfo:
+    """An installed bot: its class and where it came from."""
+
+    name: str
+    cls: type[Bot]
+    plugin: str
+    package: str
+    version: str
+    games: tuple[str, ...]
+    description: str
+
+    def make(self, *, seed: int | None = None, **params: object) -> Bot:
+        """A fresh bot for one seat of one game."""
+        return self.cls(seed=seed, **params)
+
+    def to_json(self) -> dict:
+        return {
+            "name": self.name,
+            "package": self.package,
+            "version": self.version,
+            "plugin": self.plugin,
+            "games": list(self.games),
+            "description": self.description,
+        }
+
+
+_BOTS: dict[str, BotInfo] | None = None
+
+
+def reset() -> None:
+    global _BOTS
+    _BOTS = None
+
+
+def _describe(cls: type) -> str:
+    text = getattr(cls, "description", "") or inspect.getdoc(cls) or ""
+    return text.strip().splitlines()[0] if text.strip() else ""
+
+
+def _collect() -> dict[str, BotInfo]:
+    registry = plugins.registry()
+    found: dict[str, BotInfo] = {}
+    by_module = {id(p.module): p for p in registry.plugins}
+    for impl in registry.pm.hook.register_bots.get_hookimpls():
+        info = by_module.get(id(impl.plugin))
+        plugin_name = impl.plugin_name
+        package = info.package if info else "?"
+        package_version = info.version if info else "?"
+
+        def register(cls: type, *, name: str | None = None, description: str | None = None,
+                     _plugin=plugin_name, _package=package, _version=package_version) -> None:
+            if not (isinstance(cls, type) and issubclass(cls, Bot)):
+                raise TypeError(f"register() needs a Bot subclass, got {cls!r}")
+            bot_name = name or getattr(cls, "name", "") or ""
+            if not bot_name:
+                raise ValueError(f"bot class {cls.__name__} has no name")
+            if bot_name in found:
+                other = found[bot_name]
+                plugins.add_error(plugins.PluginError(
+                    _plugin, _package,
+                    f"bot name {bot_name!r} is already taken by package {other.package!r}; this one is ignored",
+                ))
+                return
+            games = tuple(sorted(getattr(cls, "games", ()) or ()))
+            found[bot_name] = BotInfo(bot_name, cls, _plugin, _package, _version, games,
+                                      description or _describe(cls))
+
+        try:
+            kwargs = {"register": register} if "register" in impl.argnames else {}
+            impl.function(**kwargs)
+        except Exception as error:  # noqa: BLE001 - a raising plugin loses only its own bots
+            plugins.add_error(plugins.PluginError(
+                plugin_name, package, f"register_bots raised {type(error).__name__}: {error}"))
+    # Built-in plugins are called last by pluggy (registered first); list them first.
+    return dict(sorted(found.items(), key=lambda item: (item[1].package != "kotarena", item[0])))
+
+
+def get_bots() -> dict[str, BotInfo]:
+    """Every installed bot by name (built-in bots first)."""
+    global _BOTS
+    if _BOTS is None:
+        _BOTS = _collect()
+    return dict(_BOTS)
+
+
+def bot_names() -> list[str]:
+    return list(get_bots())
+
+
+def get_bot(name: str) -> BotInfo:
+    """The installed bot called ``name``."""
+    bots = get_bots()
+    try:
+        return bots[name]
+    except KeyError:
+        import difflib
+
+        hint = difflib.get_close_matches(name, bots, n=1)
+        suggestion = f" Did you mean {hint[0]!r}?" if hint else ""
+        raise UnknownBotError(
+            f"unknown bot {name!r}.{suggestion} Installed bots: {', '.join(bots) or 'none'} "
+            "(see 'kotarena bots')"
+        ) from None
+
+
+def get_bot_class(name: str) -> type[Bot]:
+    """The class of the installed bot called ``name``."""
+    return get_bot(name).cls
