@@ -15,6 +15,12 @@ Design notes (why it looks like this):
 * Chance comes from a seeded ``random.Random`` (only ``random()`` is used, whose
   output is the same on every platform and Python version) or from
   :class:`~kotarena.engine.dice.ScriptedDice`.
+* Dice do not depend on decisions: at the start of each turn the engine draws one
+  block of faces per possible roll, one face per die position, and a roll takes the
+  faces of the positions it rolls. Whatever a player keeps, the die at position 3 of
+  the second roll of turn 12 shows the same face. Replaying a seed with the seats
+  rotated ("duplicate" play) therefore hands every seat the same luck. Deck
+  reshuffles draw from their own stream for the same reason.
 * The event log is a list of small tuples; formatting happens only when someone reads
   it (:mod:`kotarena.engine.events`).
 """
@@ -60,6 +66,10 @@ BAY = "bay"
 MAX_STARS_TO_WIN = 20
 STARTING_HEALTH = 10
 DICE_COUNT = 6
+#: Faces drawn per roll at the start of a turn: room for the most dice a monster
+#: can roll (six black and two green), so cards never change other rolls' faces.
+DIE_SLOTS = 8
+_FIRST_ROLL = {count: tuple(range(1, count + 1)) for count in range(1, DIE_SLOTS + 1)}
 REROLLS = 2
 SWEEP_COST = 2
 MARKET_SIZE = 3
@@ -113,7 +123,7 @@ class State:
         "market", "deck", "discard",
         "to_move", "kind", "legal", "_legal_set",
         "outcome", "log", "history", "pause_between_turns", "between_turns",
-        "_rng", "_random", "_script",
+        "_rng", "_random", "_script", "_turn_dice", "_roll_no", "_reshuffles",
         "_attacker", "_yielders", "_hit", "_batch", "eliminated_at",
     )
 
@@ -171,6 +181,9 @@ class State:
         s._rng = _random_module.Random(seed)
         s._random = s._rng.random
         s._script = dice
+        s._turn_dice = []
+        s._roll_no = 0
+        s._reshuffles = 0
         s.log = [] if record else None
         s.history = []
         s.pause_between_turns = False
@@ -197,7 +210,7 @@ class State:
         """Everyone rolls six dice; most claws starts, ties roll again among themselves."""
         contenders = [p for p in range(self.n) if self.alive[p]]
         while len(contenders) > 1:
-            claws = {p: self._roll(DICE_COUNT).count(CLAW) for p in contenders}
+            claws = {p: self._roll_off_dice().count(CLAW) for p in contenders}
             best = max(claws.values())
             if self.log is not None:
                 self.log.append(("rolloff", tuple(sorted(claws.items()))))
@@ -300,11 +313,29 @@ class State:
         self.kind = kind
         self.legal, self._legal_set = table
 
-    def _roll(self, count: int) -> list[int]:
+    def _roll_off_dice(self) -> list[int]:
         if self._script is not None:
-            return self._script.roll(count)
+            return self._script.roll(DICE_COUNT)
         random = self._random
-        return [int(random() * 6) for _ in range(count)]
+        return [int(random() * 6) for _ in range(DICE_COUNT)]
+
+    def _draw_turn_dice(self) -> None:
+        """Draw this turn's faces: a block of ``DIE_SLOTS`` per roll a turn normally has."""
+        random = self._random
+        self._turn_dice = [int(random() * 6) for _ in range(DIE_SLOTS * (REROLLS + 1))]
+        self._roll_no = 0
+
+    def _roll(self, positions: tuple[int, ...] | range) -> list[int]:
+        """Faces for the dice at ``positions`` (from 1) in the turn's next roll."""
+        if self._script is not None:
+            return self._script.roll(len(positions))
+        block = self._roll_no * DIE_SLOTS - 1
+        self._roll_no += 1
+        faces = self._turn_dice
+        if block + DIE_SLOTS >= len(faces):  # a roll beyond the usual three (cards)
+            random = self._random
+            faces.extend(int(random() * 6) for _ in range(DIE_SLOTS))
+        return [faces[block + i] for i in positions]
 
     def _start_turn(self) -> None:
         p = self.active
@@ -314,14 +345,16 @@ class State:
             log.append(("turn", p, self.turn))
         if p == self.city or p == self.bay:
             self._gain_stars(p, 2, "start in tokyo")
-        self.dice = self._roll(DICE_COUNT)
+        if self._script is None:
+            self._draw_turn_dice()
+        self.dice = self._roll(_FIRST_ROLL[DICE_COUNT])
         if log is not None:
             log.append(("roll", p, tuple(self.dice), ()))
         self.rolls_left = REROLLS
         self._decide(p, ROLL, _reroll_legal(len(self.dice)))
 
     def _reroll(self, positions: tuple[int, ...]) -> None:
-        faces = self._roll(len(positions))
+        faces = self._roll(positions)
         dice = self.dice
         for position, face in zip(positions, faces):
             dice[position - 1] = face
@@ -472,7 +505,9 @@ class State:
         if not self.deck and self.discard:
             self.deck = self.discard
             self.discard = []
-            shuffle(self.deck, self._random)
+            self._reshuffles += 1
+            stream = _random_module.Random(self.seed * 1_000_003 + self._reshuffles if self.seed else self._reshuffles)
+            shuffle(self.deck, stream.random)
             if self.log is not None:
                 self.log.append(("reshuffle", len(self.deck)))
         card = self.deck.pop() if self.deck else -1
@@ -641,6 +676,9 @@ class State:
         s._rng.setstate(self._rng.getstate())
         s._random = s._rng.random
         s._script = None if self._script is None else _copy_script(self._script)
+        s._turn_dice = self._turn_dice[:]
+        s._roll_no = self._roll_no
+        s._reshuffles = self._reshuffles
         s._attacker = self._attacker
         s._yielders = self._yielders[:]
         s._hit = self._hit[:]
@@ -653,6 +691,13 @@ class State:
         self._rng = _random_module.Random(seed)
         self._random = self._rng.random
         self._script = None
+        self.seed = seed
+        # The rest of this turn's dice are redrawn too: a reseeded copy must not
+        # know what the original will roll.
+        if self._turn_dice:
+            roll_no = self._roll_no
+            self._draw_turn_dice()
+            self._roll_no = roll_no
 
     def child(self, action: Action | str) -> State:
         """A copy with ``action`` applied; this state is unchanged."""

@@ -132,6 +132,12 @@ class View(NamedTuple):
         s._rng = rng
         s._random = rng.random
         s._script = None
+        s._turn_dice = []
+        s._roll_no = 0
+        s._reshuffles = 0
+        # Future rolls of this turn come from the bot's seed, not the real game.
+        s._draw_turn_dice()
+        s._roll_no = 1 + (2 - self.rolls_left)
         s._attacker = self.attacker
         s._yielders = list(self.yielders)
         s._hit = []
