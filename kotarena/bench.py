@@ -1,0 +1,114 @@
+"""Engine speed: seeded random-bot games timed on one core.
+
+The functions here only play and time games; printing belongs to ``kotarena bench``
+and ``benchmarks/engine_speed.py``. Games go through :func:`kotarena.match.play`, the
+same loop matches and ladders use, so the figures include building each decision's
+view and the bot's choice, not just the rules.
+
+Game ``i`` of a run uses seed ``seed + i`` and bot seeds from
+:func:`kotarena.match.bot_seed`, so two runs play exactly the same games.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass
+
+from kotarena.bots.random_bot import RandomBot
+from kotarena.engine import new_game
+from kotarena.match import bot_seed, play
+
+
+@dataclass(frozen=True)
+class BenchResult:
+    """What one timed run measured."""
+
+    players: int
+    deck: bool
+    record: bool
+    games: int
+    seconds: float
+    turns: int
+    decisions: int
+
+    @property
+    def games_per_s(self) -> float:
+        return self.games / self.seconds if self.seconds else float("inf")
+
+    @property
+    def turns_per_s(self) -> float:
+        return self.turns / self.seconds if self.seconds else float("inf")
+
+    @property
+    def decisions_per_s(self) -> float:
+        return self.decisions / self.seconds if self.seconds else float("inf")
+
+    @property
+    def mean_turns(self) -> float:
+        return self.turns / self.games
+
+    def to_json(self) -> dict:
+        data = asdict(self)
+        data.update(
+            games_per_s=round(self.games_per_s, 1),
+            turns_per_s=round(self.turns_per_s, 1),
+            decisions_per_s=round(self.decisions_per_s, 1),
+            mean_turns=round(self.mean_turns, 2),
+        )
+        return data
+
+
+def play_games(players: int, games: int, *, deck: bool = False, record: bool = False, seed: int = 0) -> tuple[int, int]:
+    """Play ``games`` seeded random-bot games; returns ``(turns, decisions)``."""
+    turns = decisions = 0
+    deck_name = "default" if deck else None
+    for index in range(games):
+        game_seed = seed + index
+        state = new_game("kot", players=players, seed=game_seed, deck=deck_name, record=record)
+        play(state, [RandomBot(seed=bot_seed(game_seed, seat)) for seat in range(players)])
+        turns += state.outcome.turns
+        decisions += len(state.history)
+    return turns, decisions
+
+
+def time_games(
+    players: int,
+    games: int,
+    *,
+    deck: bool = False,
+    record: bool = False,
+    seed: int = 0,
+    warmup: int = 20,
+) -> BenchResult:
+    """Time ``games`` games at ``players`` players on this core.
+
+    ``warmup`` games (with other seeds) are played first and not timed, so the figures
+    do not include imports, first-call caches or the CPU ramping up.
+    """
+    if games < 1:
+        raise ValueError("time at least one game")
+    if warmup:
+        play_games(players, warmup, deck=deck, record=record, seed=seed + games)
+    start = time.perf_counter()
+    turns, decisions = play_games(players, games, deck=deck, record=record, seed=seed)
+    seconds = time.perf_counter() - start
+    return BenchResult(players, deck, record, games, seconds, turns, decisions)
+
+
+def bench_engine(
+    player_counts: Iterable[int] = (2, 4, 6),
+    games: int = 1000,
+    *,
+    decks: Iterable[bool] = (False, True),
+    record: bool = False,
+    seed: int = 0,
+    warmup: int = 20,
+) -> list[BenchResult]:
+    """One :func:`time_games` run per player count and deck setting."""
+    decks = tuple(decks)
+    return [
+        time_games(players, games, deck=deck, record=record, seed=seed, warmup=warmup)
+        for players in player_counts
+        for deck in decks
+    ]

@@ -1,0 +1,91 @@
+"""``kotarena bench``: how fast the engine plays (``kotarena bench`` alone runs ``engine``)."""
+
+from __future__ import annotations
+
+import click
+
+from kotarena.cli.play import seed_option
+
+DEFAULT_SUBCOMMAND = "engine"
+
+
+class DefaultGroup(click.Group):
+    """A group that runs a default subcommand when the first argument names no other.
+
+    So ``kotarena bench`` and ``kotarena bench --games 100`` mean
+    ``kotarena bench engine ...``, while ``kotarena bench --help`` still shows the group.
+    """
+
+    def __init__(self, *args, default: str, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.default = default
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if not args or (args[0] not in self.commands and args[0] not in ctx.help_option_names):
+            args = [self.default, *args]
+        return super().parse_args(ctx, args)
+
+
+def parse_counts(ctx: click.Context, param: click.Parameter, value: str) -> tuple[int, ...]:
+    try:
+        counts = tuple(int(part) for part in value.split(",") if part.strip())
+    except ValueError:
+        raise click.ClickException(f"bad --players {value!r}: give player counts such as 2,4,6") from None
+    if not counts or any(not 2 <= n <= 6 for n in counts):
+        raise click.ClickException(f"bad --players {value!r}: player counts go from 2 to 6")
+    return counts
+
+
+@click.group(cls=DefaultGroup, default=DEFAULT_SUBCOMMAND)
+def bench() -> None:
+    """Benchmarks (``engine`` by default). Not part of the test suite."""
+
+
+@bench.command()
+@click.option("--players", default="2,4,6", show_default=True, callback=parse_counts, metavar="N,N,...",
+              help="Player counts to time, comma-separated.")
+@click.option("--games", type=click.IntRange(min=1), default=1000, show_default=True, metavar="N",
+              help="Timed games per player count and deck setting.")
+@click.option("--deck/--no-deck", default=None,
+              help="Time games with cards only, or without only. Default: both.")
+@click.option("--record/--no-record", default=False, show_default=True,
+              help="Keep the event log, as replays need (slower).")
+@click.option("--warmup", type=click.IntRange(min=0), default=20, show_default=True, metavar="N",
+              help="Untimed games played first, per setting.")
+@seed_option
+@click.option("--json", "json_", is_flag=True, help="Print JSON (the seed goes to stderr).")
+def engine(players: tuple[int, ...], games: int, deck: bool | None, record: bool, warmup: int,
+           seed: int | None, json_: bool) -> None:
+    """Games/s, turns/s and decisions/s of random bots, single process, one core.
+
+    Game i uses seed S+i (default S=0), so every run plays the same games.
+
+    \b
+    Examples:
+      kotarena bench
+      kotarena bench engine --players 4 --no-deck --games 5000
+      kotarena bench engine --json
+    """
+    from kotarena.bench import time_games
+    from kotarena.cli.output import echo_json, table_text
+
+    seed = 0 if seed is None else seed
+    click.echo(f"seed: {seed}", err=True)
+    decks = (False, True) if deck is None else (deck,)
+    results = []
+    for count in players:
+        for with_deck in decks:
+            result = time_games(count, games, deck=with_deck, record=record, seed=seed, warmup=warmup)
+            results.append(result)
+            if not json_:
+                click.echo(f"  {count} players, {'cards' if with_deck else 'no cards'}: "
+                           f"{result.games_per_s:,.0f} games/s", err=True)
+    if json_:
+        echo_json({"seed": seed, "bot": "random", "processes": 1, "results": [r.to_json() for r in results]})
+        return
+    rows = [
+        (r.players, "yes" if r.deck else "no", r.games, f"{r.games_per_s:,.0f}", f"{r.turns_per_s:,.0f}",
+         f"{r.decisions_per_s:,.0f}", f"{r.mean_turns:.1f}")
+        for r in results
+    ]
+    click.echo(table_text(("players", "cards", "games", "games/s", "turns/s", "decisions/s", "mean turns"), rows))

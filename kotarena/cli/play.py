@@ -1,0 +1,406 @@
+"""``kotarena play`` (a person against bots) and ``kotarena match`` (bots only).
+
+Both commands run games through :func:`kotarena.match.play`, the loop the tournament
+runner uses too. ``play`` wraps each bot so the events since the last decision are
+printed before the next one; that keeps a single game loop in the project.
+
+Seats count from 1 on the command line and in the output (JSON included); a seat's
+place is 1 for the winner.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import secrets
+from collections.abc import Callable, Sequence
+
+import click
+
+from kotarena.bots.base import Bot
+from kotarena.engine import MONSTERS, State, new_game
+from kotarena.engine.games import get_game
+from kotarena.match import BotMoveError, bot_seed
+from kotarena.match import play as play_game
+
+GAME = "kot"
+
+
+# ------------------------------------------------------------ shared options
+
+def parse_seed(ctx: click.Context, param: click.Parameter, value: str | None) -> int | None:
+    """``--seed`` as a whole number >= 0 (a one-line error otherwise)."""
+    if value is None:
+        return None
+    try:
+        seed = int(value.strip())
+    except ValueError:
+        raise click.ClickException(f"bad seed {value!r}: a seed is a whole number such as 42") from None
+    if seed < 0:
+        raise click.ClickException(f"bad seed {value!r}: a seed is a whole number >= 0")
+    return seed
+
+
+def pick_seed(seed: int | None) -> int:
+    """The given seed, or a fresh one small enough to type back in."""
+    return secrets.randbelow(10**9) if seed is None else seed
+
+
+seed_option = click.option(
+    "--seed", callback=parse_seed, metavar="S",
+    help="Seed for dice, deck and bots (a whole number); the same seed plays the same game. Default: a random one, printed.",
+)
+deck_option = click.option("--no-deck", is_flag=True, help="Play without cards: no market, no buy step.")
+monster_option = click.option(
+    "--monster", "monsters", multiple=True, metavar="NAME",
+    help="Monster name for the next seat (repeat; seats without one get the usual monsters).",
+)
+replay_option = click.option(
+    "--replay", "replay_path", type=click.Path(dir_okay=False, writable=True), metavar="FILE",
+    help="Write the game's replay to FILE.",
+)
+
+
+def monster_names(players: int, given: Sequence[str]) -> list[str]:
+    """``given`` names for the first seats, then the usual monsters not already taken."""
+    if len(given) > players:
+        raise click.ClickException(f"{len(given)} --monster names for {players} seats")
+    names = [name.strip() for name in given]
+    if any(not name for name in names):
+        raise click.ClickException("a --monster name is empty")
+    if len({name.lower() for name in names}) != len(names):
+        raise click.ClickException("two --monster names are the same; every monster needs its own name")
+    taken = {name.lower() for name in names}
+    spare = [m for m in MONSTERS if m.lower() not in taken]
+    return names + spare[: players - len(names)]
+
+
+def check_players(count: int, how: str = "") -> None:
+    spec = get_game(GAME)
+    if not spec.min_players <= count <= spec.max_players:
+        raise click.ClickException(
+            f"{count} players{f' ({how})' if how else ''}; {spec.title} is for "
+            f"{spec.min_players} to {spec.max_players} players"
+        )
+
+
+def bot_class(name: str) -> type[Bot]:
+    """The installed bot ``name`` (an unknown name is a one-line error)."""
+    from kotarena.bots.registry import get_bot_class
+
+    try:
+        return get_bot_class(name)
+    except ValueError as error:
+        raise click.ClickException(str(error)) from None
+
+
+def check_replay_support() -> None:
+    if importlib.util.find_spec("kotarena.replay") is None:
+        raise click.ClickException("--replay needs the kotarena.replay module, which this installation does not have")
+
+
+def save_replay(state: State, path: str, bot_names: Sequence[str]) -> None:
+    from kotarena.replay import write_replay
+
+    try:
+        write_replay(state, path, bots=list(bot_names))
+    except OSError as error:
+        raise click.ClickException(f"cannot write the replay to {path}: {error.strerror or error}") from None
+
+
+def start_game(names: Sequence[str], seed: int, no_deck: bool, record: bool) -> State:
+    try:
+        return new_game(GAME, players=list(names), seed=seed, deck=None if no_deck else "default", record=record)
+    except ValueError as error:
+        raise click.ClickException(str(error)) from None
+
+
+def run(state: State, bots: Sequence[Bot]) -> State:
+    try:
+        return play_game(state, bots)
+    except BotMoveError as error:
+        raise click.ClickException(str(error)) from None
+
+
+def summary(state: State, seed: int, bot_names: Sequence[str]) -> dict:
+    """The result of one finished game as JSON-ready data (seats and places from 1)."""
+    outcome = state.outcome
+    winner = outcome.winner
+    return {
+        "seed": seed,
+        "game": state.game,
+        "deck": state.deck_name,
+        "winner": None if winner is None else winner + 1,
+        "winner_monster": None if winner is None else state.names[winner],
+        "winner_bot": None if winner is None else bot_names[winner],
+        "termination": outcome.termination.value,
+        "turns": outcome.turns,
+        "seats": [
+            {
+                "seat": seat + 1,
+                "bot": bot_names[seat],
+                "monster": state.names[seat],
+                "stars": state.stars[seat],
+                "health": state.health[seat],
+                "alive": state.alive[seat],
+                "rank": outcome.ranks[seat] + 1,
+            }
+            for seat in range(state.n)
+        ],
+    }
+
+
+def summary_text(data: dict) -> str:
+    from kotarena.cli.output import table_text
+
+    if data["winner"] is None:
+        result = "winner: nobody (all eliminated)"
+    else:
+        result = f"winner: {data['winner_monster']} (seat {data['winner']}, {data['winner_bot']})"
+    rows = [(s["seat"], s["bot"], s["monster"], s["stars"], s["health"], s["rank"]) for s in data["seats"]]
+    return "\n".join([
+        result,
+        f"termination: {data['termination']}   turns: {data['turns']}   cards: {'yes' if data['deck'] else 'no'}",
+        table_text(("seat", "bot", "monster", "stars", "health", "rank"), rows),
+    ])
+
+
+# ------------------------------------------------------------ narration
+
+class Narrator:
+    """Prints the events a game logged since the last time it was asked."""
+
+    def __init__(self, state: State, echo: Callable[[str], None]) -> None:
+        self.state = state
+        self.echo = echo
+        self.seen = 0
+
+    def flush(self) -> None:
+        from kotarena.cli.render import event_lines
+
+        log = self.state.log
+        for line in event_lines(log[self.seen:], self.state.names):
+            self.echo(line)
+        self.seen = len(log)
+
+
+class Narrated(Bot):
+    """A bot that lets the narrator catch up before each of its decisions."""
+
+    def __init__(self, inner: Bot, narrator: Narrator) -> None:
+        super().__init__(seed=inner.seed)
+        self.inner = inner
+        self.narrator = narrator
+        self.name = inner.name or type(inner).__name__
+
+    def start(self, view):
+        self.inner.start(view)
+
+    def choose(self, view):
+        self.narrator.flush()
+        return self.inner.choose(view)
+
+    def finish(self, view):
+        self.inner.finish(view)
+
+
+# ------------------------------------------------------------ play
+
+@click.command()
+@click.option("--bot", "bots", multiple=True, metavar="NAME",
+              help="An opponent (repeat for more seats). Default: three 'random' bots.")
+@click.option("--seat", type=int, default=1, show_default=True, metavar="N", help="Your seat, counting from 1.")
+@seed_option
+@monster_option
+@deck_option
+@replay_option
+def play(bots: tuple[str, ...], seat: int, seed: int | None, monsters: tuple[str, ...],
+         no_deck: bool, replay_path: str | None) -> None:
+    """Play King of Tokyo at the terminal against bots.
+
+    You answer each decision with an action: 'reroll 1 4' (dice positions), 'stop',
+    'stay', 'yield', 'buy 2' (market slot), 'sweep', 'done'; '?' lists the legal ones.
+
+    \b
+    Examples:
+      kotarena play
+      kotarena play --bot random --bot random --seat 2 --seed 7
+      kotarena play --bot random --monster Gigazaur --no-deck
+    """
+    from kotarena.bots.human import HumanBot, NoTerminalError, require_terminal
+
+    opponents = list(bots) or ["random"] * 3
+    players = len(opponents) + 1
+    check_players(players, f"you and {len(opponents)} bot{'s' if len(opponents) != 1 else ''}")
+    if not 1 <= seat <= players:
+        raise click.ClickException(f"--seat {seat} is not a seat of a {players}-player game (1 to {players})")
+    classes = [bot_class(name) for name in opponents]
+    if replay_path:
+        check_replay_support()
+    try:
+        require_terminal()
+    except NoTerminalError as error:
+        raise click.ClickException(str(error)) from None
+
+    seed = pick_seed(seed)
+    names = monster_names(players, monsters)
+    bot_names = list(opponents)
+    bot_names.insert(seat - 1, "human")
+    classes.insert(seat - 1, HumanBot)
+
+    click.echo(f"seed: {seed}")
+    others = ", ".join(f"{names[s]} ({bot_names[s]})" for s in range(players) if s != seat - 1)
+    click.echo(f"You are {names[seat - 1]} (seat {seat}). Opponents: {others}.")
+    click.echo("Type ? at a prompt for the legal actions.")
+
+    state = start_game(names, seed, no_deck, record=True)
+    narrator = Narrator(state, click.echo)
+    seated = [Narrated(cls(seed=bot_seed(seed, s)), narrator) for s, cls in enumerate(classes)]
+    run(state, seated)
+    narrator.flush()
+
+    from kotarena.cli.render import outcome_text, render_table, standings
+
+    click.echo("")
+    click.echo(render_table(state.view(seat - 1), me=seat - 1))
+    click.echo("")
+    click.echo(standings(state))
+    click.echo(f"{outcome_text(state.outcome, state.names)}. (seed {seed})")
+    if replay_path:
+        save_replay(state, replay_path, bot_names)
+        click.echo(f"replay written to {replay_path}")
+
+
+# ------------------------------------------------------------ match
+
+def seat_bots(bots: Sequence[str], players: int | None) -> list[str]:
+    """The bot name of every seat: one per --bot, or one --bot copied to --players seats."""
+    names = list(bots) or ["random"]
+    if players is None:
+        players = len(names) if len(names) > 1 else 4
+    if len(names) == 1:
+        names = names * players
+    elif len(names) != players:
+        raise click.ClickException(
+            f"--players {players} but {len(names)} --bot options: give one --bot per seat, "
+            "or a single --bot to fill every seat"
+        )
+    check_players(len(names))
+    return names
+
+
+def tally(results: Sequence[dict]) -> dict:
+    """Wins and mean place per bot name over several games."""
+    by_bot: dict[str, dict] = {}
+    for result in results:
+        for seat in result["seats"]:
+            entry = by_bot.setdefault(seat["bot"], {"bot": seat["bot"], "seats": 0, "wins": 0, "rank_sum": 0})
+            entry["seats"] += 1
+            entry["rank_sum"] += seat["rank"]
+            if result["winner"] == seat["seat"]:
+                entry["wins"] += 1
+    games = len(results)
+    bots = []
+    for entry in by_bot.values():
+        bots.append({
+            "bot": entry["bot"],
+            "seats": entry["seats"] // games,
+            "wins": entry["wins"],
+            "win_rate": round(entry["wins"] / games, 4),
+            "mean_rank": round(entry["rank_sum"] / entry["seats"], 3),
+        })
+    seat_wins = [0] * len(results[0]["seats"])
+    for result in results:
+        if result["winner"] is not None:
+            seat_wins[result["winner"] - 1] += 1
+    return {
+        "bots": bots,
+        "seat_wins": seat_wins,
+        "no_winner": sum(1 for r in results if r["winner"] is None),
+        "mean_turns": round(sum(r["turns"] for r in results) / games, 2),
+    }
+
+
+def tally_text(data: dict) -> str:
+    from kotarena.cli.output import table_text
+
+    rows = [(b["bot"], b["seats"], b["wins"], f"{100 * b['win_rate']:.1f}%", f"{b['mean_rank']:.2f}")
+            for b in data["bots"]]
+    return "\n".join([
+        table_text(("bot", "seats", "wins", "win%", "mean rank"), rows),
+        "wins by seat: " + "  ".join(f"{seat}: {wins}" for seat, wins in enumerate(data["seat_wins"], start=1)),
+        f"no winner: {data['no_winner']}   mean turns: {data['mean_turns']}",
+    ])
+
+
+@click.command()
+@click.option("--bot", "bots", multiple=True, metavar="NAME",
+              help="The bot in the next seat (repeat). One --bot fills every seat. Default: random.")
+@click.option("--players", type=int, metavar="N",
+              help="Number of seats (2-6). Default: one per --bot, or 4 with a single bot.")
+@seed_option
+@click.option("--games", type=click.IntRange(min=1), default=1, show_default=True, metavar="N",
+              help="Play N games with seeds S, S+1, ... and print each bot's wins.")
+@monster_option
+@deck_option
+@click.option("--json", "json_", is_flag=True, help="Print JSON (the seed goes to stderr).")
+@click.option("-v", "--verbose", is_flag=True, help="Print every game's events.")
+@replay_option
+def match(bots: tuple[str, ...], players: int | None, seed: int | None, games: int, monsters: tuple[str, ...],
+          no_deck: bool, json_: bool, verbose: bool, replay_path: str | None) -> None:
+    """Play bots against each other and print the result.
+
+    \b
+    Examples:
+      kotarena match --bot random --bot random --bot random --seed 7
+      kotarena match --bot random --players 4 --games 100
+      kotarena match --bot random --bot random --json --replay game.jsonl
+    """
+    from kotarena.bots.human import HumanBot
+    from kotarena.cli.output import echo_json
+    from kotarena.cli.render import event_lines
+
+    seat_names = seat_bots(bots, players)
+    classes = [bot_class(name) for name in seat_names]
+    if any(issubclass(cls, HumanBot) for cls in classes):
+        raise click.ClickException("'kotarena match' is for bots only; play against them with 'kotarena play'")
+    if replay_path:
+        if games > 1:
+            raise click.ClickException("--replay writes one game; use it without --games")
+        check_replay_support()
+    names = monster_names(len(seat_names), monsters)
+    seed = pick_seed(seed)
+    seed_text = f"seed: {seed}" + (f" (games use seeds {seed} to {seed + games - 1})" if games > 1 else "")
+    click.echo(seed_text, err=json_)
+
+    results = []
+    for index in range(games):
+        game_seed = seed + index
+        state = start_game(names, game_seed, no_deck, record=verbose or bool(replay_path))
+        run(state, [cls(seed=bot_seed(game_seed, s)) for s, cls in enumerate(classes)])
+        if verbose:
+            if games > 1:
+                click.echo(f"=== game {index + 1} (seed {game_seed}) ===", err=json_)
+            for line in event_lines(state.log, state.names):
+                click.echo(line, err=json_)
+        results.append(summary(state, game_seed, seat_names))
+        if replay_path:
+            save_replay(state, replay_path, seat_names)
+
+    if games == 1:
+        data = results[0]
+        if replay_path:
+            data["replay"] = replay_path
+        if json_:
+            echo_json(data)
+        else:
+            click.echo(summary_text(data))
+            if replay_path:
+                click.echo(f"replay written to {replay_path}")
+        return
+    totals = tally(results)
+    if json_:
+        echo_json({"seed": seed, "games": games, "players": len(seat_names), "deck": results[0]["deck"],
+                   **totals, "results": results})
+        return
+    click.echo(f"{games} games, {len(seat_names)} players, {'with' if not no_deck else 'without'} cards")
+    click.echo(tally_text(totals))

@@ -1,0 +1,201 @@
+"""Plain-text pictures of the table and of what happened, for terminals and pipes.
+
+Everything here returns strings (no printing, no colour, no cursor tricks), so the
+same text works in a terminal, a log file and a test. Seats and dice positions are
+shown counting from 1, as players type them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from kotarena.cards import UnknownDeckError, find_card
+from kotarena.cli.output import table_text
+from kotarena.engine.dice import FACE_NAMES
+from kotarena.engine.state import State
+from kotarena.engine.view import View
+
+#: The question each decision kind asks, as a player would read it.
+QUESTIONS = {
+    "roll": "keep these dice or reroll some?",
+    "yield": "you were hit in Tokyo: stay or yield?",
+    "buy": "buy a card, sweep the market, or done?",
+}
+
+
+def card_label(deck: str | None, card_id: str) -> str:
+    """A card's display name (its id if the deck does not know it)."""
+    if deck is None:
+        return card_id
+    try:
+        return find_card(deck, card_id).name
+    except UnknownDeckError:
+        return card_id
+
+
+def card_cost(deck: str | None, card_id: str) -> int | None:
+    if deck is None:
+        return None
+    try:
+        return find_card(deck, card_id).cost
+    except UnknownDeckError:
+        return None
+
+
+def _as_view(table: View | State) -> View:
+    if isinstance(table, View):
+        return table
+    # A state's public picture: any seat's view shows the same public facts, and the
+    # seat that must decide also sees the legal actions.
+    return table.view(table.to_move if table.to_move >= 0 else 0)
+
+
+def where(view: View, seat: int) -> str:
+    """Where a monster stands: ``City``, ``Bay``, ``out`` or empty (outside Tokyo)."""
+    if not view.alive[seat]:
+        return "out"
+    if seat == view.city:
+        return "City"
+    if seat == view.bay:
+        return "Bay"
+    return ""
+
+
+def monsters_table(view: View, me: int | None = None) -> str:
+    """One row per monster: seat, name, health, stars, energy, place, cards."""
+    rows = []
+    for seat, name in enumerate(view.names):
+        marks = ("*" if seat == view.active and view.outcome is None else "") + (" (you)" if seat == me else "")
+        cards = ", ".join(card_label(view.deck, c) for c in view.cards[seat])
+        rows.append((
+            seat + 1,
+            f"{name}{marks}",
+            f"{view.health[seat]}/{view.max_health[seat]}",
+            view.stars[seat],
+            view.energy[seat],
+            where(view, seat),
+            cards,
+        ))
+    return table_text(("#", "monster", "health", "stars", "energy", "where", "cards"), rows)
+
+
+def tokyo_line(view: View) -> str:
+    city = view.names[view.city] if view.city >= 0 else "empty"
+    line = f"Tokyo City: {city}"
+    if view.bay_open:
+        bay = view.names[view.bay] if view.bay >= 0 else "empty"
+        line += f"   Tokyo Bay: {bay}"
+    return line
+
+
+def market_line(view: View) -> str:
+    if view.deck is None:
+        return "Market: none (playing without cards)"
+    slots = []
+    for slot, card_id in enumerate(view.market, start=1):
+        if card_id is None:
+            slots.append(f"[{slot}] (empty)")
+        else:
+            slots.append(f"[{slot}] {card_label(view.deck, card_id)} ({card_cost(view.deck, card_id)})")
+    return f"Market: {'  '.join(slots)}   deck: {view.deck_size} cards"
+
+
+def dice_line(dice: Sequence[int]) -> str:
+    """Dice with the positions ``reroll`` takes: ``[1] 3  [2] claw  [3] heart``."""
+    return "  ".join(f"[{position}] {FACE_NAMES[face]}" for position, face in enumerate(dice, start=1))
+
+
+def decision_line(view: View, me: int | None = None) -> str:
+    """Who must decide what, or how the game ended."""
+    if view.outcome is not None:
+        return f"Game over: {outcome_text(view.outcome, view.names)}"
+    if view.between_turns:
+        return f"Between turns; next up: {view.names[view.active]}"
+    seat = view.to_move
+    if seat < 0:
+        return ""
+    who = "You" if seat == me else view.names[seat]
+    question = QUESTIONS.get(view.kind, f"{view.kind} decision")
+    if view.kind == "roll":
+        rerolls = "reroll" if view.rolls_left == 1 else "rerolls"
+        question += f" ({view.rolls_left} {rerolls} left)"
+    if seat == me:
+        return f"Your decision ({view.names[seat]}): {question}"
+    return f"{who} to decide: {question}"
+
+
+def render_table(table: View | State, me: int | None = None) -> str:
+    """The whole table as text: turn, monsters, Tokyo, market, dice, decision.
+
+    ``me`` marks one seat as "(you)"; pass the seat of the viewing player.
+    """
+    view = _as_view(table)
+    lines = [
+        f"Turn {view.turn}: {view.names[view.active]}'s turn",
+        monsters_table(view, me),
+        tokyo_line(view),
+        market_line(view),
+    ]
+    if view.dice:
+        lines.append(f"Dice: {dice_line(view.dice)}")
+    decision = decision_line(view, me)
+    if decision:
+        lines.append(decision)
+    return "\n".join(lines)
+
+
+def outcome_text(outcome, names: Sequence[str]) -> str:
+    """``"Kraken wins (stars) after 23 turns"`` and the like."""
+    how = {
+        "stars": "by reaching 20 stars",
+        "last_standing": "as the last monster standing",
+        "all_eliminated": "",
+    }.get(outcome.termination.value, outcome.termination.value)
+    if outcome.winner is None:
+        return f"nobody wins: the last monsters were eliminated together, after {outcome.turns} turns"
+    return f"{names[outcome.winner]} wins {how} after {outcome.turns} turns"
+
+
+def standings(state: State) -> str:
+    """Final places (1 = best), with stars and health, once the game is over."""
+    outcome = state.outcome
+    order = sorted(range(state.n), key=lambda seat: (outcome.ranks[seat], seat))
+    rows = [
+        (outcome.ranks[seat] + 1, state.names[seat], state.stars[seat], state.health[seat],
+         "alive" if state.alive[seat] else "eliminated")
+        for seat in order
+    ]
+    return table_text(("place", "monster", "stars", "health", "status"), rows)
+
+
+# ------------------------------------------------------------------ events
+
+#: Actions whose effect the log shows on its own next line (the new dice, the purchase,
+#: leaving Tokyo), so narrating the choice too would say everything twice.
+_SHOWN_BY_EFFECT = ("reroll", "buy", "sweep", "yield")
+
+
+def _plain_event(event: tuple, names: Sequence[str]) -> str:
+    return " ".join(map(str, event))
+
+
+def _event_formatter():
+    """The engine's English event formatter, or the raw tuple text if it is missing."""
+    try:
+        from kotarena.engine.events import format_event
+    except ImportError:
+        return _plain_event
+    return format_event
+
+
+def event_lines(events: Iterable[tuple], names: Sequence[str]) -> list[str]:
+    """One line per event worth reading, in order, for narrating a game."""
+    format_event = _event_formatter()
+    lines = []
+    for event in events:
+        if event[0] == "act" and event[2].split()[0] in _SHOWN_BY_EFFECT:
+            continue
+        text = format_event(event, names)
+        if text:
+            lines.append(text)
+    return lines

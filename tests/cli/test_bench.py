@@ -1,0 +1,52 @@
+"""``kotarena bench`` and :mod:`kotarena.bench` run and report (timings are never asserted)."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from kotarena.bench import bench_engine, time_games
+from kotarena.cli import cli
+
+
+def invoke(args):
+    return CliRunner().invoke(cli, args, catch_exceptions=False)
+
+
+def test_bench_engine_runs_a_few_games_and_prints_a_table():
+    result = invoke(["bench", "engine", "--games", "5", "--warmup", "0"])
+    assert result.exit_code == 0, result.output
+    header = result.stdout.splitlines()[0].split()
+    assert header[:5] == ["players", "cards", "games", "games/s", "turns/s"]
+    rows = [line.split() for line in result.stdout.splitlines()[2:]]
+    assert [(row[0], row[1]) for row in rows] == [("2", "no"), ("2", "yes"), ("4", "no"), ("4", "yes"),
+                                                 ("6", "no"), ("6", "yes")]
+    assert "seed: 0" in result.stderr
+
+
+def test_bench_alone_runs_engine_and_speaks_json():
+    result = invoke(["bench", "--games", "2", "--warmup", "1", "--players", "4", "--no-deck", "--json"])
+    assert result.exit_code == 0, result.output
+    (run,) = json.loads(result.stdout)["results"]
+    assert run["players"] == 4 and run["deck"] is False and run["games"] == 2
+    assert run["turns"] > 0 and run["decisions"] >= run["turns"]
+
+
+def test_bench_rejects_impossible_player_counts():
+    result = invoke(["bench", "engine", "--players", "1,4"])
+    assert result.exit_code != 0
+    assert result.stderr.strip() == "Error: bad --players '1,4': player counts go from 2 to 6"
+
+
+def test_timed_games_count_turns_and_decisions_the_same_every_run():
+    first = time_games(3, 4, deck=True, record=True, seed=10, warmup=0)
+    second = time_games(3, 4, deck=True, record=True, seed=10, warmup=1)
+    assert (first.games, first.turns, first.decisions) == (second.games, second.turns, second.decisions)
+    assert first.mean_turns == first.turns / 4
+    assert first.to_json()["games"] == 4
+
+
+def test_bench_engine_covers_every_setting():
+    results = bench_engine((2, 5), 2, decks=(False,), warmup=0)
+    assert [(r.players, r.deck) for r in results] == [(2, False), (5, False)]
