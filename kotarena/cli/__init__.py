@@ -20,6 +20,11 @@ COMMANDS: dict[str, str] = {
     "replay": "kotarena.cli.replay:replay",
     "scenario": "kotarena.cli.scenario:scenario",
     "bench": "kotarena.cli.bench:bench",
+    "league": "kotarena.cli.league:league",
+    "leaderboard": "kotarena.cli.league:leaderboard",
+    "matches": "kotarena.cli.league:matches",
+    "history": "kotarena.cli.league:history",
+    "db": "kotarena.cli.league:db",
     "bots": "kotarena.cli.bots:bots",
     "plugins": "kotarena.cli.bots:plugins",
 }

@@ -1,0 +1,319 @@
+"""League commands: ``league run/status/rerate``, ``leaderboard``, ``matches``, ``history``, ``db``."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import click
+from sqlmodel import Session, select
+
+from kotarena.cli.output import csv_text, echo_json, table_text
+
+db_option = click.option(
+    "--db", "db", envvar="KOTARENA_DB", metavar="PATH_OR_URL",
+    help="Results database: a file path or SQLAlchemy URL (default: the user data directory; env KOTARENA_DB).",
+)
+
+
+def _engine(db: str | None):
+    from kotarena.storage import DatabaseError, open_db
+
+    try:
+        return open_db(db)
+    except DatabaseError as error:
+        raise click.ClickException(str(error)) from None
+
+
+def _load_ladder(path: str):
+    from kotarena.bots.registry import bot_names
+    from kotarena.tournament.ladder import LadderError, load_ladder
+
+    try:
+        return load_ladder(path, known_bots=bot_names())
+    except LadderError as error:
+        raise click.ClickException(str(error)) from None
+    except OSError as error:
+        raise click.ClickException(f"cannot read ladder file {path}: {error.strerror}") from None
+
+
+class Progress:
+    """Games done, rate and time left on stderr: redrawn in place on a terminal,
+    a line per tenth of the night otherwise."""
+
+    def __init__(self, quiet: bool) -> None:
+        self.quiet = quiet
+        self.tty = sys.stderr.isatty()
+        self.started = time.monotonic()
+        self.first_done: int | None = None
+        self.last_tenth = -1
+
+    def __call__(self, done: int, total: int, forfeits: int) -> None:
+        if self.quiet or total == 0:
+            return
+        if self.first_done is None:
+            self.first_done = done
+            if done:
+                click.echo(f"resuming: {done} of {total} matches already played", err=True)
+        elapsed = time.monotonic() - self.started
+        new = done - self.first_done
+        rate = new / elapsed if elapsed > 0 and new else 0.0
+        left = (total - done) / rate if rate else float("nan")
+        width = 30
+        filled = int(width * done / total)
+        eta = f"{left:5.0f}s left" if rate else "   ?s left"
+        line = (f"[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games  {rate:6.1f} games/s  "
+                f"{eta}  forfeits {forfeits}")
+        if self.tty:
+            click.echo("\r" + line, err=True, nl=done == total)
+        else:
+            tenth = done * 10 // total
+            if tenth != self.last_tenth:
+                self.last_tenth = tenth
+                click.echo(line, err=True)
+
+
+@click.group()
+def league() -> None:
+    """Run league nights from ladder files and manage their ratings."""
+
+
+@league.command("run")
+@click.argument("ladder_file", type=click.Path(dir_okay=False))
+@click.option("--workers", "-w", type=click.IntRange(min=0), default=None,
+              help="Worker processes (default: all cores; 0 plays in this process).")
+@click.option("--fresh", is_flag=True, help="Start a new night even if the last one is unfinished.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
+@db_option
+def league_run(ladder_file: str, workers: int | None, fresh: bool, quiet: bool, db: str | None) -> None:
+    """Play a league night from LADDER_FILE, then show the leaderboard.
+
+    Running the same command again after an interruption (Ctrl-C, kill -9) resumes the
+    unfinished night: no match is lost, played twice or rated twice.
+    """
+    from kotarena.tournament.night import NightError, run_night
+
+    ladder = _load_ladder(ladder_file)
+    engine = _engine(db)
+    workers = workers if workers is not None else ladder.workers
+    progress = Progress(quiet)
+    try:
+        report = run_night(engine, ladder, workers=workers, fresh=fresh, progress=progress)
+    except NightError as error:
+        raise click.ClickException(str(error)) from None
+    except KeyboardInterrupt:
+        from kotarena.tournament.night import open_night, stored_indexes
+
+        night = open_night(engine, ladder)
+        click.echo(
+            f"\ninterrupted: {len(stored_indexes(engine, night))} of {night.planned} matches of night "
+            f"{night.number} are stored; run the same command to resume", err=True,
+        )
+        sys.exit(130)
+    if not quiet:
+        click.echo(
+            f"night {report.night} of ladder {report.ladder!r}: {report.played} matches played now, "
+            f"{report.stored_before} before, {report.planned} planned, {report.forfeits} forfeits, "
+            f"{report.seconds:.1f}s", err=True,
+        )
+    click.echo(_leaderboard_text(engine, ladder.name))
+
+
+@league.command("status")
+@click.argument("ladder_name")
+@click.option("--json", "json_", is_flag=True, help="Print JSON.")
+@db_option
+def league_status(ladder_name: str, json_: bool, db: str | None) -> None:
+    """Show each night of a ladder: matches done, left and forfeited."""
+    from sqlmodel import func
+
+    from kotarena.storage.models import LadderRow, Match, Night, Seat
+
+    name = _ladder_name(ladder_name)
+    engine = _engine(db)
+    with Session(engine) as session:
+        ladder = session.exec(select(LadderRow).where(LadderRow.name == name)).first()
+        if ladder is None:
+            raise click.ClickException(f"no ladder named {name!r} in the database")
+        rows = []
+        for night in session.exec(select(Night).where(Night.ladder_id == ladder.id).order_by(Night.number)).all():
+            done = session.exec(select(func.count()).select_from(Match).where(Match.night_id == night.id)).one()
+            forfeits = session.exec(
+                select(func.count()).select_from(Seat).join(Match).where(Match.night_id == night.id,
+                                                                         Seat.forfeit.is_not(None))
+            ).one()
+            rows.append({"night": night.number, "status": night.status, "seed": night.seed, "planned": night.planned,
+                         "done": done, "left": max(night.planned - done, 0), "forfeits": forfeits})
+    if json_:
+        echo_json(rows)
+        return
+    click.echo(table_text(("night", "status", "seed", "planned", "done", "left", "forfeits"),
+                          [tuple(r.values()) for r in rows]))
+
+
+@league.command("rerate")
+@click.argument("ladder_name")
+@db_option
+def league_rerate(ladder_name: str, db: str | None) -> None:
+    """Recompute a ladder's ratings from its stored matches, then show the leaderboard."""
+    from kotarena.tournament.night import NightError, rerate
+
+    name = _ladder_name(ladder_name)
+    engine = _engine(db)
+    try:
+        count = rerate(engine, name)
+    except NightError as error:
+        raise click.ClickException(str(error)) from None
+    click.echo(f"rated {count} matches of ladder {name!r}", err=True)
+    click.echo(_leaderboard_text(engine, name))
+
+
+def _ladder_name(value: str) -> str:
+    """A ladder name, accepting a ladder file path for convenience."""
+    if value.endswith(".toml"):
+        from pathlib import Path
+
+        path = Path(value)
+        if path.exists():
+            return _load_ladder(value).name
+        return path.stem
+    return value
+
+
+def leaderboard_rows(engine, ladder_name: str) -> list[dict]:
+    """Rating rows of a ladder, best conservative estimate (mu - 3 sigma) first."""
+    from kotarena.storage.models import LadderRow, Rating
+
+    with Session(engine) as session:
+        ladder = session.exec(select(LadderRow).where(LadderRow.name == ladder_name)).first()
+        if ladder is None:
+            raise click.ClickException(f"no ladder named {ladder_name!r} in the database (run 'kotarena league run')")
+        ratings = session.exec(select(Rating).where(Rating.ladder_id == ladder.id)).all()
+    rows = [
+        {"entrant": r.entrant, "score": round(r.mu - 3 * r.sigma, 3), "mu": round(r.mu, 3),
+         "sigma": round(r.sigma, 3), "games": r.games, "wins": r.wins,
+         "win_share": round(r.wins / r.games, 3) if r.games else 0.0, "forfeits": r.forfeits}
+        for r in ratings
+    ]
+    rows.sort(key=lambda r: (-r["score"], r["entrant"]))
+    for place, row in enumerate(rows, 1):
+        row["rank"] = place
+    return rows
+
+
+_COLUMNS = ("rank", "entrant", "score", "mu", "sigma", "games", "wins", "win_share", "forfeits")
+
+
+def _leaderboard_text(engine, ladder_name: str) -> str:
+    rows = leaderboard_rows(engine, ladder_name)
+    title = f"Leaderboard: {ladder_name} (score = mu - 3*sigma)"
+    return title + "\n" + table_text(_COLUMNS, [[row[c] for c in _COLUMNS] for row in rows])
+
+
+@click.command()
+@click.argument("ladder_name", required=False)
+@click.option("--json", "json_", is_flag=True, help="Print JSON.")
+@click.option("--csv", "csv_", is_flag=True, help="Print CSV.")
+@db_option
+def leaderboard(ladder_name: str | None, json_: bool, csv_: bool, db: str | None) -> None:
+    """Show a ladder's ratings (every ladder's when none is named)."""
+    from kotarena.storage.models import LadderRow
+
+    engine = _engine(db)
+    if ladder_name:
+        names = [_ladder_name(ladder_name)]
+    else:
+        with Session(engine) as session:
+            names = [row.name for row in session.exec(select(LadderRow).order_by(LadderRow.name)).all()]
+        if not names:
+            raise click.ClickException("no ladders in the database yet; run 'kotarena league run ladders/quick.toml'")
+    if json_:
+        echo_json({name: leaderboard_rows(engine, name) for name in names})
+    elif csv_:
+        rows = [[name] + [row[c] for c in _COLUMNS] for name in names for row in leaderboard_rows(engine, name)]
+        click.echo(csv_text(("ladder",) + _COLUMNS, rows), nl=False)
+    else:
+        click.echo("\n\n".join(_leaderboard_text(engine, name) for name in names))
+
+
+@click.command()
+@click.option("--ladder", "ladder_name", help="Only this ladder's matches.")
+@click.option("--bot", "entrant", help="Only matches where this entrant sat.")
+@click.option("--night", type=int, help="Only this night (with --ladder).")
+@click.option("--limit", type=click.IntRange(min=1), default=50, show_default=True, help="At most this many.")
+@click.option("--json", "json_", is_flag=True, help="Print JSON.")
+@db_option
+def matches(ladder_name, entrant, night, limit, json_, db) -> None:
+    """List stored matches, newest first (filter by ladder, bot, night)."""
+    from kotarena.storage.models import LadderRow, Match, Night, Seat
+
+    engine = _engine(db)
+    with Session(engine) as session:
+        query = select(Match, Night, LadderRow).join(Night, Match.night_id == Night.id).join(
+            LadderRow, Night.ladder_id == LadderRow.id)
+        if ladder_name:
+            query = query.where(LadderRow.name == _ladder_name(ladder_name))
+        if night is not None:
+            query = query.where(Night.number == night)
+        if entrant:
+            query = query.where(Match.id.in_(select(Seat.match_id).where(Seat.entrant == entrant)))
+        found = session.exec(query.order_by(Match.id.desc()).limit(limit)).all()
+        rows = []
+        for match, night_row, ladder in found:
+            seats = session.exec(select(Seat).where(Seat.match_id == match.id).order_by(Seat.seat)).all()
+            rows.append({
+                "id": match.id, "ladder": ladder.name, "night": night_row.number, "index": match.index,
+                "seed": match.seed, "status": match.status, "termination": match.termination,
+                "winner": next((s.entrant for s in seats if s.seat == match.winner_seat), None),
+                "turns": match.turns, "duration": round(match.duration, 3),
+                "seats": [{"seat": s.seat, "entrant": s.entrant, "rank": s.rank, "stars": s.stars,
+                           "health": s.health, "forfeit": s.forfeit} for s in seats],
+            })
+    if json_:
+        echo_json(rows)
+        return
+    table = [(r["id"], r["ladder"], r["night"], r["index"], r["termination"], r["winner"] or "-", r["turns"],
+              " ".join(f"{s['entrant']}{'!' + s['forfeit'] if s['forfeit'] else ''}" for s in r["seats"]))
+             for r in rows]
+    click.echo(table_text(("id", "ladder", "night", "match", "end", "winner", "turns", "seats (! = forfeit)"), table))
+
+
+@click.command()
+@click.argument("entrant")
+@click.option("--ladder", "ladder_name", help="Only this ladder.")
+@click.option("--json", "json_", is_flag=True, help="Print JSON.")
+@db_option
+def history(entrant: str, ladder_name: str | None, json_: bool, db: str | None) -> None:
+    """Show an entrant's rating after each of its rated matches."""
+    from kotarena.storage.models import LadderRow, RatingHistory
+
+    engine = _engine(db)
+    with Session(engine) as session:
+        query = select(RatingHistory, LadderRow).join(LadderRow, RatingHistory.ladder_id == LadderRow.id).where(
+            RatingHistory.entrant == entrant)
+        if ladder_name:
+            query = query.where(LadderRow.name == _ladder_name(ladder_name))
+        found = session.exec(query.order_by(RatingHistory.id)).all()
+    if not found:
+        raise click.ClickException(f"no rated matches for {entrant!r}")
+    rows = [{"ladder": ladder.name, "match": h.match_id, "mu": round(h.mu, 3), "sigma": round(h.sigma, 3),
+             "score": round(h.mu - 3 * h.sigma, 3)} for h, ladder in found]
+    if json_:
+        echo_json(rows)
+        return
+    click.echo(table_text(("ladder", "match", "mu", "sigma", "score"), [tuple(r.values()) for r in rows]))
+
+
+@click.group()
+def db() -> None:
+    """The results database."""
+
+
+@db.command("path")
+@db_option
+def db_path(db: str | None) -> None:
+    """Print where the results database is (a path or URL)."""
+    from kotarena.storage import resolve_url
+
+    url = resolve_url(db)
+    click.echo(url[len("sqlite:///"):] if url.startswith("sqlite:///") else url)

@@ -1,0 +1,96 @@
+"""Opening the results database: where it lives, its schema version, SQLite settings.
+
+The database is any SQLAlchemy URL; the default is a SQLite file in the user's data
+directory (``platformdirs``). ``--db`` or ``KOTARENA_DB`` point elsewhere, with a
+plain file path or a URL such as ``postgresql://host/kotarena``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import platformdirs
+from sqlalchemy import event
+from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.exc import ArgumentError, OperationalError
+from sqlmodel import Session, SQLModel, create_engine, select
+
+from kotarena.storage import models
+
+#: Bump when the tables change, and teach ``_migrate`` how to get there.
+SCHEMA_VERSION = 1
+
+
+class DatabaseError(RuntimeError):
+    """The database cannot be opened or used as it is."""
+
+
+def default_db_path() -> Path:
+    return platformdirs.user_data_path("kotarena") / "kotarena.db"
+
+
+def resolve_url(db: str | os.PathLike | None = None) -> str:
+    """A SQLAlchemy URL from ``db``, ``KOTARENA_DB`` or the default path."""
+    value = str(db) if db is not None else os.environ.get("KOTARENA_DB") or str(default_db_path())
+    if "://" in value:
+        try:
+            make_url(value)
+        except ArgumentError as error:
+            raise DatabaseError(f"bad database URL {value!r}: {error}") from None
+        return value
+    path = Path(value).expanduser()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{path}"
+
+
+def _sqlite_pragmas(dbapi_connection, _record) -> None:
+    cursor = dbapi_connection.cursor()
+    # WAL lets readers work during a night; the busy timeout lets two writers queue
+    # instead of failing; foreign keys are off by default in SQLite.
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA busy_timeout=30000")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.close()
+
+
+def open_db(db: str | os.PathLike | None = None) -> Engine:
+    """Open (creating if needed) the results database and check its schema version."""
+    url = resolve_url(db)
+    is_sqlite = url.startswith("sqlite")
+    engine = create_engine(url, connect_args={"timeout": 30} if is_sqlite else {})
+    if is_sqlite:
+        event.listen(engine, "connect", _sqlite_pragmas)
+    try:
+        SQLModel.metadata.create_all(engine, tables=[models.Meta.__table__])
+        with Session(engine) as session:
+            row = session.get(models.Meta, "schema_version")
+            if row is None:
+                SQLModel.metadata.create_all(engine)
+                session.add(models.Meta(key="schema_version", value=str(SCHEMA_VERSION)))
+                session.commit()
+            else:
+                _check_version(int(row.value), url)
+    except OperationalError as error:
+        raise DatabaseError(f"cannot open database {url}: {error.orig}") from None
+    return engine
+
+
+def _check_version(found: int, url: str) -> None:
+    if found > SCHEMA_VERSION:
+        raise DatabaseError(
+            f"database {url} has schema version {found}, newer than this kotarena understands "
+            f"({SCHEMA_VERSION}); upgrade kotarena (pip install -U kotarena) or use another --db"
+        )
+    if found < SCHEMA_VERSION:
+        raise DatabaseError(
+            f"database {url} has schema version {found}, older than this kotarena's ({SCHEMA_VERSION}), "
+            "and no migration exists for it; keep the old kotarena for it or use another --db"
+        )
+
+
+def schema_version(engine: Engine) -> int:
+    with Session(engine) as session:
+        row = session.exec(select(models.Meta).where(models.Meta.key == "schema_version")).first()
+        return int(row.value) if row else 0

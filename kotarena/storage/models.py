@@ -1,0 +1,143 @@
+"""The tables of the results database (SQLModel). Tables only; logic lives elsewhere.
+
+Facts are stored, conclusions derived: matches and seats are the record; ratings are
+computed from them in a fixed order and can always be recomputed
+(``kotarena league rerate``).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from sqlalchemy import UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class Meta(SQLModel, table=True):
+    """Key/value facts about the database itself (the schema version)."""
+
+    __tablename__ = "kotarena_meta"
+
+    key: str = Field(primary_key=True)
+    value: str
+
+
+class BotVersion(SQLModel, table=True):
+    """A bot as installed when it played: name, package and package version."""
+
+    __tablename__ = "bot_version"
+    __table_args__ = (UniqueConstraint("name", "package", "version"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(index=True)
+    package: str
+    version: str
+
+
+class LadderRow(SQLModel, table=True):
+    """A ladder: one rating pool, named after its file."""
+
+    __tablename__ = "ladder"
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(unique=True, index=True)
+    game: str
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class Night(SQLModel, table=True):
+    """One league night: a schedule of matches from a ladder file and a seed."""
+
+    __tablename__ = "night"
+    __table_args__ = (UniqueConstraint("ladder_id", "number"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    ladder_id: int = Field(foreign_key="ladder.id", index=True)
+    number: int  #: 1 for the ladder's first night, and so on
+    seed: int
+    fingerprint: str  #: of the ladder file's content; a resume must match it
+    config: str  #: the ladder as JSON, for the record
+    planned: int  #: matches in the schedule
+    status: str = "running"  #: running, done
+    started_at: datetime = Field(default_factory=utcnow)
+    finished_at: datetime | None = None
+
+
+class Match(SQLModel, table=True):
+    """One played game of a night. ``(night_id, index)`` is unique: no match twice."""
+
+    __tablename__ = "match"
+    __table_args__ = (UniqueConstraint("night_id", "index"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    night_id: int = Field(foreign_key="night.id", index=True)
+    index: int
+    key: str
+    game: str
+    seed: int
+    first_player: int | None = None
+    rules_version: int
+    status: str  #: done (every seat finished) or forfeit (at least one seat forfeited)
+    termination: str
+    winner_seat: int | None = None
+    turns: int
+    duration: float  #: wall-clock seconds to play the match
+    replay: str
+    rated: bool = False
+    played_at: datetime = Field(default_factory=utcnow)
+
+
+class Seat(SQLModel, table=True):
+    """One seat of a match: who sat there and how they finished."""
+
+    __tablename__ = "seat"
+    __table_args__ = (UniqueConstraint("match_id", "seat"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    match_id: int = Field(foreign_key="match.id", index=True)
+    seat: int
+    entrant: str = Field(index=True)  #: the ladder's label for the bot
+    bot_version_id: int = Field(foreign_key="bot_version.id")
+    monster: str
+    rank: int  #: finishing place used for ratings, 0 = first; forfeits rank last
+    stars: int
+    health: int
+    alive: bool
+    forfeit: str | None = None  #: timeout, error, invalid, crash
+    forfeit_detail: str | None = None
+    decisions: int = 0
+    cpu_seconds: float = 0.0
+
+
+class Rating(SQLModel, table=True):
+    """An entrant's current rating in a ladder (derived from matches)."""
+
+    __tablename__ = "rating"
+    __table_args__ = (UniqueConstraint("ladder_id", "entrant"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    ladder_id: int = Field(foreign_key="ladder.id", index=True)
+    entrant: str
+    mu: float
+    sigma: float
+    games: int = 0
+    wins: int = 0
+    forfeits: int = 0
+
+
+class RatingHistory(SQLModel, table=True):
+    """An entrant's rating right after each of its rated matches."""
+
+    __tablename__ = "rating_history"
+
+    id: int | None = Field(default=None, primary_key=True)
+    ladder_id: int = Field(foreign_key="ladder.id", index=True)
+    entrant: str = Field(index=True)
+    match_id: int = Field(foreign_key="match.id")
+    mu: float
+    sigma: float
+    at: datetime = Field(default_factory=utcnow)

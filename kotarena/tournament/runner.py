@@ -1,0 +1,233 @@
+"""Playing scheduled matches in parallel, surviving bots that fail.
+
+A match is a :class:`MatchJob` (plain, picklable data) played by :func:`play_match` on
+any ``concurrent.futures.Executor``: a process pool by default, inline for debugging,
+or whatever executor a distributed engine provides (``KOTARENA_EXECUTOR``). Only the
+coordinator writes to the database; workers just play and return
+:class:`MatchResult` values.
+
+A seat whose bot fails (see :mod:`kotarena.tournament.seats`) forfeits: the failure is
+recorded, the bot is ranked last, and a deterministic autopilot (always the first legal
+action: stop rolling, stay, stop buying) plays the seat out so the other bots' game
+stays valid.
+"""
+
+from __future__ import annotations
+
+import importlib
+import io
+import os
+import time
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field, replace
+
+from kotarena.engine import get_game, new_game
+from kotarena.match import bot_seed
+from kotarena.tournament.seats import (
+    DEFAULT_MEMORY_MB,
+    BotFailure,
+    InProcessSeat,
+    IsolatedSeat,
+    SeatSpec,
+)
+
+
+@dataclass(frozen=True)
+class MatchJob:
+    """Everything a worker needs to play one match."""
+
+    index: int
+    key: str
+    game: str
+    deck: str | None
+    seed: int
+    first_player: int | None
+    seats: tuple[SeatSpec, ...]
+    time_limit: float
+    memory_mb: int = DEFAULT_MEMORY_MB
+    isolate_all: bool = False  #: run even trusted bots in their own processes
+
+
+@dataclass
+class SeatResult:
+    seat: int
+    entrant: str
+    bot: str
+    package: str
+    version: str
+    monster: str
+    rank: int
+    stars: int
+    health: int
+    alive: bool
+    forfeit: str | None = None
+    forfeit_detail: str | None = None
+    decisions: int = 0
+    cpu_seconds: float = 0.0
+
+
+@dataclass
+class MatchResult:
+    index: int
+    key: str
+    game: str
+    seed: int
+    first_player: int | None
+    rules_version: int
+    termination: str
+    winner_seat: int | None
+    turns: int
+    duration: float
+    replay: str
+    seats: list[SeatResult] = field(default_factory=list)
+
+    @property
+    def status(self) -> str:
+        return "forfeit" if any(s.forfeit for s in self.seats) else "done"
+
+
+# Isolated seat hosts live as long as the worker process, keyed by seat and bot.
+_ISOLATED: dict[tuple, IsolatedSeat] = {}
+
+
+def _seat_host(seat: int, spec: SeatSpec, job: MatchJob):
+    if spec.trusted and not job.isolate_all:
+        return InProcessSeat(spec, job.time_limit)
+    key = (seat, spec.bot, spec.params, job.time_limit, job.memory_mb)
+    host = _ISOLATED.get(key)
+    if host is None:
+        host = _ISOLATED[key] = IsolatedSeat(spec, job.time_limit, job.memory_mb)
+    host.cpu = 0.0
+    host.decisions = 0
+    return host
+
+
+def final_ranks(outcome_ranks: tuple[int, ...], forfeits: list[str | None]) -> list[int]:
+    """Finishing places with forfeited seats last (tied among themselves)."""
+    from kotarena.ratings import ranks_for
+
+    return list(ranks_for(outcome_ranks, forfeits))
+
+
+def play_match(job: MatchJob) -> MatchResult:
+    """Play one match to the end, whatever its bots do."""
+    from kotarena.bots.registry import get_bot
+    from kotarena.replay import write_replay
+
+    started = time.perf_counter()
+    names = None
+    state = new_game(job.game, players=len(job.seats), seed=job.seed, deck=job.deck,
+                     first_player=job.first_player)
+    names = state.names
+    hosts = [_seat_host(seat, spec, job) for seat, spec in enumerate(job.seats)]
+    failures: list[BotFailure | None] = [None] * state.n
+    for seat, host in enumerate(hosts):
+        try:
+            host.start(bot_seed(job.seed, seat), state.view(seat))
+        except BotFailure as failure:
+            failures[seat] = failure
+    while state.outcome is None:
+        seat = state.to_move
+        action = None
+        if failures[seat] is None:
+            try:
+                action = hosts[seat].choose(state.view(seat))
+            except BotFailure as failure:
+                failures[seat] = failure
+        if action is None:
+            action = state.legal[0]  # the autopilot
+        state.apply(action)
+    for seat, host in enumerate(hosts):
+        if failures[seat] is None:
+            host.finish(state.view(seat))
+        if isinstance(host, InProcessSeat):
+            host.close()
+    forfeits = [f.kind if f else None for f in failures]
+    ranks = final_ranks(state.outcome.ranks, forfeits)
+    buffer = io.StringIO()
+    write_replay(state, buffer, bots=[spec.bot for spec in job.seats])
+    seats = []
+    for seat, spec in enumerate(job.seats):
+        info = get_bot(spec.bot)
+        failure = failures[seat]
+        seats.append(SeatResult(
+            seat=seat, entrant=spec.entrant, bot=spec.bot, package=info.package, version=info.version,
+            monster=names[seat], rank=ranks[seat], stars=state.stars[seat], health=state.health[seat],
+            alive=state.alive[seat], forfeit=failure.kind if failure else None,
+            forfeit_detail=failure.detail[:500] if failure else None,
+            decisions=hosts[seat].decisions, cpu_seconds=round(hosts[seat].cpu, 6),
+        ))
+    outcome = state.outcome
+    return MatchResult(
+        index=job.index, key=job.key, game=job.game, seed=job.seed, first_player=job.first_player,
+        rules_version=get_game(job.game).rules_version, termination=outcome.termination.value,
+        winner_seat=outcome.winner, turns=outcome.turns, duration=time.perf_counter() - started,
+        replay=buffer.getvalue(), seats=seats,
+    )
+
+
+# ---------------------------------------------------------------- executors
+
+
+class InlineExecutor(Executor):
+    """Runs each job at once in the calling process (``--workers 0``): easy to debug."""
+
+    def submit(self, fn, /, *args, **kwargs) -> Future:
+        future: Future = Future()
+        try:
+            future.set_result(fn(*args, **kwargs))
+        except BaseException as error:  # noqa: BLE001 - delivered through the future
+            future.set_exception(error)
+        return future
+
+
+def make_executor(workers: int | None) -> Executor:
+    """The executor for a night: ``KOTARENA_EXECUTOR`` if set, else processes or inline.
+
+    ``KOTARENA_EXECUTOR=package.module:factory`` names a callable taking the number of
+    workers and returning a ``concurrent.futures.Executor`` (for example one backed by
+    a cluster); jobs and results are plain picklable data, so any such executor works.
+    """
+    factory = os.environ.get("KOTARENA_EXECUTOR")
+    if factory:
+        module_name, _, attribute = factory.partition(":")
+        try:
+            return getattr(importlib.import_module(module_name), attribute)(workers)
+        except Exception as error:  # noqa: BLE001
+            raise RuntimeError(f"KOTARENA_EXECUTOR={factory!r} did not give an executor: {error}") from None
+    if workers == 0:
+        return InlineExecutor()
+    return ProcessPoolExecutor(max_workers=workers or os.cpu_count() or 1)
+
+
+def run_jobs(
+    jobs: Iterable[MatchJob],
+    *,
+    workers: int | None = None,
+    executor_factory: Callable[[int | None], Executor] = make_executor,
+) -> Iterator[MatchResult]:
+    """Play jobs in parallel and yield results as they finish (in any order).
+
+    If a worker process dies (a trusted bot that crashed the whole process), the
+    jobs it took down are played again with every bot isolated in its own process,
+    so the crash is pinned on the bot that caused it and recorded as its forfeit.
+    """
+    pending = list(jobs)
+    while pending:
+        executor = executor_factory(workers)
+        broken: list[MatchJob] = []
+        try:
+            futures = {executor.submit(play_match, job): job for job in pending}
+            for future in as_completed(futures):
+                try:
+                    yield future.result()
+                except BrokenProcessPool:
+                    broken.append(futures[future])
+        finally:
+            executor.shutdown(wait=True, cancel_futures=True)
+        already_isolated = [job for job in broken if job.isolate_all]
+        if already_isolated:
+            raise RuntimeError(f"match {already_isolated[0].key} keeps killing its worker even with every bot isolated")
+        pending = [replace(job, isolate_all=True) for job in sorted(broken, key=lambda j: j.index)]
