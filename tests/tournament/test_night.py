@@ -1,0 +1,243 @@
+"""League nights: every match stored and rated exactly once, even across a kill -9."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from sqlmodel import Session, func, select
+
+from kotarena.storage import open_db
+from kotarena.storage.models import Match, Night, Rating, RatingHistory, Seat
+from kotarena.tournament.ladder import load_ladder
+from kotarena.tournament.night import NightError, rate_pending, rerate, run_night
+from kotarena.tournament.runner import InlineExecutor
+
+def ladder_file(tmp_path: Path, name: str = "night", games: int = 12, second: str = "random",
+                limit: float = 1.0, params: str = "") -> Path:
+    """A 3-player ladder of ``random`` (as ``random-a``) and ``second``."""
+    second_label = "random-b" if second == "random" else second
+    path = tmp_path / f"{name}.toml"
+    path.write_text(f"""
+name = "{name}"
+players = 3
+games = {games}
+seed = 7
+time_limit = {limit}
+allow_repeats = true
+
+[[bots]]
+name = "random"
+label = "random-a"
+
+[[bots]]
+name = "{second}"
+label = "{second_label}"
+{params}
+""")
+    return path
+
+
+def inline(workers):
+    return InlineExecutor()
+
+
+def ratings_of(engine, ladder: str = "night") -> dict[str, tuple[float, float, int, int]]:
+    from kotarena.storage.models import LadderRow
+
+    with Session(engine) as session:
+        ladder_id = session.exec(select(LadderRow.id).where(LadderRow.name == ladder)).one()
+        rows = session.exec(select(Rating).where(Rating.ladder_id == ladder_id)).all()
+        return {r.entrant: (round(r.mu, 9), round(r.sigma, 9), r.games, r.wins) for r in rows}
+
+
+def count(engine, table) -> int:
+    with Session(engine) as session:
+        return session.exec(select(func.count()).select_from(table)).one()
+
+
+def test_a_night_stores_every_match_with_its_seats_and_rates_them(tmp_path):
+    engine = open_db(tmp_path / "a.db")
+    ladder = load_ladder(ladder_file(tmp_path))
+    report = run_night(engine, ladder, executor_factory=inline)
+    assert report.finished and report.played == 12 and report.planned == 12
+    assert count(engine, Match) == 12
+    assert count(engine, Seat) == 36
+    with Session(engine) as session:
+        assert all(m.rated for m in session.exec(select(Match)).all())
+        assert session.exec(select(Night)).one().status == "done"
+        match = session.exec(select(Match)).first()
+        assert match.replay.startswith("kotarena-replay") and match.rules_version >= 1
+    ratings = ratings_of(engine)
+    assert set(ratings) == {"random-a", "random-b"}
+    assert sum(games for _, _, games, _ in ratings.values()) == 36
+
+
+def test_running_the_same_finished_ladder_again_plays_a_new_night(tmp_path):
+    engine = open_db(tmp_path / "a.db")
+    ladder = load_ladder(ladder_file(tmp_path, games=3))
+    first = run_night(engine, ladder, executor_factory=inline)
+    second = run_night(engine, ladder, executor_factory=inline)
+    assert (first.night, second.night) == (1, 2)
+    with Session(engine) as session:
+        seeds = [n.seed for n in session.exec(select(Night).order_by(Night.number)).all()]
+    assert seeds[0] != seeds[1]
+
+
+def test_an_interrupted_night_resumes_without_losing_or_repeating_a_match(tmp_path):
+    ladder = load_ladder(ladder_file(tmp_path))
+    whole = open_db(tmp_path / "whole.db")
+    run_night(whole, ladder, executor_factory=inline)
+
+    broken = open_db(tmp_path / "broken.db")
+
+    class Stop(Exception):
+        pass
+
+    def stop_after_five(done, total, forfeits):
+        if done == 5:
+            raise Stop()
+
+    with pytest.raises(Stop):
+        run_night(broken, ladder, executor_factory=inline, progress=stop_after_five)
+    assert count(broken, Match) == 5
+    report = run_night(broken, ladder, executor_factory=inline)
+    assert report.stored_before == 5 and report.played == 7 and report.finished
+    assert count(broken, Match) == 12
+    assert ratings_of(broken) == ratings_of(whole)
+
+
+def test_matches_stored_out_of_order_are_rated_in_schedule_order(tmp_path):
+    from kotarena.tournament import night as night_module
+
+    ladder = load_ladder(ladder_file(tmp_path, games=6))
+    in_order = open_db(tmp_path / "in.db")
+    run_night(in_order, ladder, executor_factory=inline)
+
+    shuffled = open_db(tmp_path / "out.db")
+    original = night_module.run_jobs
+
+    def reversed_jobs(jobs, **kwargs):
+        yield from reversed(list(original(jobs, **kwargs)))
+
+    night_module.run_jobs = reversed_jobs
+    try:
+        run_night(shuffled, ladder, executor_factory=inline)
+    finally:
+        night_module.run_jobs = original
+    assert ratings_of(shuffled) == ratings_of(in_order)
+
+
+def test_rerate_recomputes_the_same_ratings(tmp_path):
+    engine = open_db(tmp_path / "a.db")
+    ladder = load_ladder(ladder_file(tmp_path, games=6))
+    run_night(engine, ladder, executor_factory=inline)
+    before = ratings_of(engine)
+    history = count(engine, RatingHistory)
+    assert rerate(engine, "night") == 6
+    assert ratings_of(engine) == before
+    assert count(engine, RatingHistory) == history
+
+
+def test_a_stored_match_is_never_rated_twice(tmp_path):
+    engine = open_db(tmp_path / "a.db")
+    ladder = load_ladder(ladder_file(tmp_path, games=3))
+    run_night(engine, ladder, executor_factory=inline)
+    before = ratings_of(engine)
+    with Session(engine) as session:
+        night = session.exec(select(Night)).one()
+    from kotarena import ratings
+
+    assert rate_pending(engine, night, ratings.make_env()) == 0
+    assert ratings_of(engine) == before
+
+
+def test_a_changed_ladder_file_does_not_silently_resume(tmp_path):
+    engine = open_db(tmp_path / "a.db")
+    path = ladder_file(tmp_path)
+
+    class Stop(Exception):
+        pass
+
+    def stop(done, total, forfeits):
+        if done == 2:
+            raise Stop()
+
+    with pytest.raises(Stop):
+        run_night(engine, load_ladder(path), executor_factory=inline, progress=stop)
+    path.write_text(path.read_text().replace("games = 12", "games = 9"))
+    with pytest.raises(NightError, match="--fresh"):
+        run_night(engine, load_ladder(path), executor_factory=inline)
+    report = run_night(engine, load_ladder(path), executor_factory=inline, fresh=True)
+    assert report.night == 2 and report.finished
+
+
+def test_forfeits_are_stored_with_their_reason_and_rank_last(tmp_path, failbots):
+    engine = open_db(tmp_path / "a.db")
+    ladder = load_ladder(ladder_file(tmp_path, games=3, second="fail-raise", limit=0.5,
+                                     params='params = { fail_on = 1 }'))
+    run_night(engine, ladder, executor_factory=inline)
+    with Session(engine) as session:
+        seats = session.exec(select(Seat).where(Seat.entrant == "fail-raise")).all()
+        assert seats and all(s.forfeit == "error" and "broken on purpose" in s.forfeit_detail for s in seats)
+        for seat in seats:
+            others = session.exec(select(Seat).where(Seat.match_id == seat.match_id, Seat.seat != seat.seat)).all()
+            assert all(seat.rank > other.rank for other in others if other.forfeit is None)
+    assert ratings_of(engine)["fail-raise"][3] == 0  # no wins
+
+
+def run_cli(*args: str, env: dict) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "kotarena", *args], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def test_kill_9_mid_night_then_the_same_command_finishes_it_exactly_once(tmp_path, failbots):
+    """For real: a subprocess plays the night, is killed with SIGKILL, and is run again."""
+    games = 16
+    path = ladder_file(tmp_path, name="killed", games=games, second="sleepy", params="params = { ms = 4 }")
+    env = {**os.environ, "KOTARENA_DB": str(tmp_path / "killed.db")}
+    process = run_cli("league", "run", str(path), "--workers", "1", "-q", env=env)
+    engine = open_db(tmp_path / "killed.db")
+    deadline = time.monotonic() + 60
+    while count(engine, Match) < 3:
+        assert process.poll() is None, process.communicate()
+        assert time.monotonic() < deadline, "the night never got going"
+        time.sleep(0.05)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    stored = count(engine, Match)
+    assert 3 <= stored < games
+    resumed = run_cli("league", "run", str(path), "--workers", "2", env=env)
+    out, err = resumed.communicate(timeout=120)
+    assert resumed.returncode == 0, err
+    assert f"resuming: {stored} of {games}" in err
+    assert "Leaderboard: killed" in out
+    assert count(engine, Match) == games
+    with Session(engine) as session:
+        indexes = session.exec(select(Match.index)).all()
+    assert sorted(indexes) == list(range(games))
+
+    # The same night uninterrupted gives the very same ratings.
+    whole_env = {**env, "KOTARENA_DB": str(tmp_path / "whole.db")}
+    whole = run_cli("league", "run", str(path), "--workers", "2", "-q", env=whole_env)
+    whole.communicate(timeout=120)
+    assert ratings_of(open_db(tmp_path / "whole.db"), "killed") == ratings_of(engine, "killed")
+
+
+def test_two_processes_writing_one_database_do_not_corrupt_it(tmp_path):
+    env = {**os.environ, "KOTARENA_DB": str(tmp_path / "shared.db")}
+    first = ladder_file(tmp_path, name="one", games=10)
+    second = ladder_file(tmp_path, name="two", games=10)
+    runs = [run_cli("league", "run", str(p), "--workers", "1", "-q", env=env) for p in (first, second)]
+    for run in runs:
+        out, err = run.communicate(timeout=120)
+        assert run.returncode == 0, err
+    engine = open_db(tmp_path / "shared.db")
+    assert count(engine, Match) == 20
+    with engine.connect() as connection:
+        assert connection.exec_driver_sql("PRAGMA integrity_check").scalar() == "ok"

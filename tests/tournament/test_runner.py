@@ -1,0 +1,113 @@
+"""A match survives every way a bot can fail, and the failure is recorded by kind."""
+
+from __future__ import annotations
+
+import pytest
+
+from kotarena.tournament.runner import InlineExecutor, MatchJob, play_match, run_jobs
+from kotarena.tournament.seats import SeatSpec
+
+
+def job(*bots: str, trusted: bool = True, time_limit: float = 0.05, seed: int = 11, **params) -> MatchJob:
+    """A match of ``bots`` in seat order; ``params`` go to the first seat's bot."""
+    seats = tuple(
+        SeatSpec(entrant=f"{bot}#{seat}", bot=bot, params=tuple(sorted(params.items())) if seat == 0 else (),
+                 trusted=trusted)
+        for seat, bot in enumerate(bots)
+    )
+    return MatchJob(index=0, key=f"test-{seed}", game="kot", deck="kot", seed=seed, first_player=0,
+                    seats=seats, time_limit=time_limit)
+
+
+def forfeit_of(result, seat: int = 0):
+    return result.seats[seat].forfeit
+
+
+def test_a_clean_match_has_no_forfeits_and_a_replay(failbots):
+    result = play_match(job("random", "random", "random"))
+    assert result.status == "done"
+    assert all(seat.forfeit is None for seat in result.seats)
+    assert result.replay.startswith("kotarena-replay")
+    assert sorted(seat.rank for seat in result.seats)[0] == 0
+
+
+@pytest.mark.parametrize("trusted", [True, False], ids=["in-process", "isolated"])
+@pytest.mark.parametrize(
+    "bot, kind",
+    [
+        ("fail-raise", "error"),
+        ("fail-hang", "timeout"),
+        ("fail-slow", "timeout"),
+        ("fail-illegal", "invalid"),
+        ("fail-garbage", "invalid"),
+    ],
+)
+def test_a_failing_bot_forfeits_and_the_game_is_played_out(failbots, bot, kind, trusted):
+    result = play_match(job(bot, "random", "random", trusted=trusted))
+    assert forfeit_of(result) == kind, result.seats[0].forfeit_detail
+    assert result.seats[0].forfeit_detail
+    # Ranked last, the others' game finished normally.
+    assert result.seats[0].rank == max(seat.rank for seat in result.seats)
+    assert result.seats[0].rank > min(seat.rank for seat in result.seats)
+    assert all(seat.forfeit is None for seat in result.seats[1:])
+    assert result.status == "forfeit"
+
+
+def test_a_bot_that_blocks_without_using_cpu_is_stopped_by_the_wall_clock(failbots, monkeypatch):
+    from kotarena.tournament import seats
+
+    monkeypatch.setattr(seats, "WALL_GRACE", 0.5)
+    result = play_match(job("fail-sleep", "random", trusted=False))
+    assert forfeit_of(result) == "timeout"
+    assert "wall-clock" in result.seats[0].forfeit_detail
+
+
+def test_an_isolated_bot_that_kills_its_process_forfeits_as_crash(failbots):
+    result = play_match(job("fail-crash", "random", "random", trusted=False))
+    assert forfeit_of(result) == "crash"
+    assert "exit code 3" in result.seats[0].forfeit_detail
+
+
+def test_an_isolated_bot_cannot_reach_the_game_state(failbots):
+    result = play_match(job("peek", "random", trusted=False, time_limit=1.0))
+    assert forfeit_of(result) is None
+
+
+def test_a_trusted_bot_shares_the_match_process_and_could_peek(failbots):
+    # The trust boundary, documented: only isolation keeps hidden cards hidden.
+    result = play_match(job("peek", "random", trusted=True, time_limit=1.0))
+    assert forfeit_of(result) == "error"
+    assert "game state" in result.seats[0].forfeit_detail
+
+
+def test_cpu_time_not_wall_time_counts(failbots):
+    # 'sleepy' sleeps 20 ms per decision under a 10 ms CPU limit and never forfeits.
+    result = play_match(job("sleepy", "random", time_limit=0.01, seed=3, ms=20))
+    assert forfeit_of(result) is None
+
+
+def test_a_trusted_bot_that_kills_the_worker_is_replayed_isolated_and_forfeits(failbots):
+    from concurrent.futures import ProcessPoolExecutor
+
+    crashing = job("fail-crash", "random", "random", trusted=True)
+    clean = MatchJob(**{**crashing.__dict__, "index": 1, "key": "clean",
+                        "seats": job("random", "random", "random").seats})
+    results = {r.key: r for r in run_jobs([crashing, clean], workers=1,
+                                          executor_factory=lambda w: ProcessPoolExecutor(max_workers=1))}
+    assert set(results) == {"test-11", "clean"}
+    assert results["test-11"].seats[0].forfeit == "crash"
+    assert all(seat.forfeit is None for seat in results["clean"].seats)
+
+
+def test_the_same_job_plays_the_same_game(failbots):
+    first = play_match(job("random", "random", "random", seed=5))
+    second = play_match(job("random", "random", "random", seed=5))
+    assert first.replay == second.replay
+    assert [s.rank for s in first.seats] == [s.rank for s in second.seats]
+
+
+def test_inline_executor_delivers_results_and_exceptions():
+    executor = InlineExecutor()
+    assert executor.submit(lambda: 3).result() == 3
+    with pytest.raises(ZeroDivisionError):
+        executor.submit(lambda: 1 / 0).result()
