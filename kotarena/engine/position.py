@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from kotarena.cards import find_card, UnknownDeckError
+from kotarena.cards import UnknownDeckError, find_card
 from kotarena.engine.dice import ScriptedDice
 from kotarena.engine.games import get_game
 from kotarena.engine.outcome import PositionError
@@ -147,13 +147,15 @@ def _deal_cards(
             if state.cards_info[card].type != "keep":
                 raise PositionError(f"monster {m.name!r}: {state.cards_info[card].name!r} is a discard card")
             state.owned[p].append(card)
-    if market is not None:
-        if len(market) > MARKET_SIZE:
-            raise PositionError(f"market: at most {MARKET_SIZE} face-up cards, not {len(market)}")
-        for slot, key in enumerate(market):
-            state.market[slot] = take(key, "market")
+    if market is not None and len(market) > MARKET_SIZE:
+        raise PositionError(f"market: at most {MARKET_SIZE} face-up cards, not {len(market)}")
+    face_up = [take(key, "market") for key in market] if market is not None else []
     top = [take(key, "deck_top") for key in deck_top]
-    state.deck.extend(reversed(top))  # the deck's top is the end of the list
+    for slot, card in enumerate(face_up):
+        state.market[slot] = card
     if market is None:
+        # A market left unnamed is dealt from the shuffled rest of the deck, so the
+        # named deck_top cards stay on top, to be revealed next.
         for slot in range(MARKET_SIZE):
             state._reveal(slot)
+    state.deck.extend(reversed(top))  # the deck's top is the end of the list

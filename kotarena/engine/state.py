@@ -30,7 +30,7 @@ from __future__ import annotations
 import random as _random_module
 from collections.abc import Sequence
 
-from kotarena.cards import CardInfo, KEEP, deck_cards
+from kotarena.cards import KEEP, CardInfo, deck_cards
 from kotarena.engine.actions import (
     BUY,
     BUY_ACTIONS,
@@ -46,7 +46,6 @@ from kotarena.engine.actions import (
     reroll_table,
 )
 from kotarena.engine.dice import CLAW, ENERGY, HEART, ScriptedDice
-from kotarena.engine.view import View, build_view
 from kotarena.engine.outcome import (
     GameOverError,
     IllegalActionError,
@@ -54,6 +53,7 @@ from kotarena.engine.outcome import (
     PositionError,
     Termination,
 )
+from kotarena.engine.view import View, build_view
 
 # Decision kinds: what question the pending decision asks.
 ROLL = "roll"      #: after a roll with rerolls left: ``stop`` or ``reroll ...``
@@ -480,11 +480,13 @@ class State:
         self.energy[p] -= info.cost
         if self.log is not None:
             self.log.append(("buy", p, info.id, slot + 1, info.cost))
+        # The gap is refilled before the card is kept or discarded, so a discard card
+        # bought with the deck empty is not shuffled straight back into the market.
+        self._reveal(slot)
         if info.type == KEEP:
             self.owned[p].append(card)
         else:
             self.discard.append(card)
-        self._reveal(slot)
         self._buy_step()
 
     def _sweep(self) -> None:
@@ -516,6 +518,11 @@ class State:
             self.log.append(("reveal", slot + 1, self.cards_info[card].id))
 
     def _end_turn(self) -> None:
+        if self.alive_count <= 1:
+            # Eliminations outside the claws step (cards that hurt during the buy step,
+            # the active monster included) end the game here at the latest.
+            self._finish_last_standing()
+            return
         alive = self.alive
         stars = self.stars
         n = self.n
