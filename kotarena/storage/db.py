@@ -13,7 +13,7 @@ from pathlib import Path
 import platformdirs
 from sqlalchemy import event
 from sqlalchemy.engine import Engine, make_url
-from sqlalchemy.exc import ArgumentError, OperationalError
+from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError
 from sqlmodel import Session, SQLModel, create_engine, select
 
 from kotarena.storage import models
@@ -62,19 +62,28 @@ def open_db(db: str | os.PathLike | None = None) -> Engine:
     engine = create_engine(url, connect_args={"timeout": 30} if is_sqlite else {})
     if is_sqlite:
         event.listen(engine, "connect", _sqlite_pragmas)
-    try:
-        SQLModel.metadata.create_all(engine, tables=[models.Meta.__table__])
-        with Session(engine) as session:
-            row = session.get(models.Meta, "schema_version")
-            if row is None:
-                SQLModel.metadata.create_all(engine)
-                session.add(models.Meta(key="schema_version", value=str(SCHEMA_VERSION)))
-                session.commit()
-            else:
-                _check_version(int(row.value), url)
-    except OperationalError as error:
-        raise DatabaseError(f"cannot open database {url}: {error.orig}") from None
+    # Two processes may open a new database at once: whoever loses the race to
+    # create a table or the version row just tries again and finds them made.
+    for attempt in range(5):
+        try:
+            _initialize(engine, url)
+            return engine
+        except (OperationalError, IntegrityError) as error:
+            if attempt == 4 or "already exists" not in str(error) and not isinstance(error, IntegrityError):
+                raise DatabaseError(f"cannot open database {url}: {error.orig}") from None
     return engine
+
+
+def _initialize(engine: Engine, url: str) -> None:
+    SQLModel.metadata.create_all(engine, tables=[models.Meta.__table__])
+    with Session(engine) as session:
+        row = session.get(models.Meta, "schema_version")
+        if row is None:
+            SQLModel.metadata.create_all(engine)
+            session.add(models.Meta(key="schema_version", value=str(SCHEMA_VERSION)))
+            session.commit()
+        else:
+            _check_version(int(row.value), url)
 
 
 def _check_version(found: int, url: str) -> None:

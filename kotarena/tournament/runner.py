@@ -89,12 +89,18 @@ class MatchResult:
 
 
 # Isolated seat hosts live as long as the worker process, keyed by seat and bot.
+# A forked worker inherits its parent's table but not its children: start afresh.
 _ISOLATED: dict[tuple, IsolatedSeat] = {}
+_ISOLATED_OWNER = os.getpid()
 
 
 def _seat_host(seat: int, spec: SeatSpec, job: MatchJob):
+    global _ISOLATED_OWNER
     if spec.trusted and not job.isolate_all:
         return InProcessSeat(spec, job.time_limit)
+    if _ISOLATED_OWNER != os.getpid():
+        _ISOLATED.clear()
+        _ISOLATED_OWNER = os.getpid()
     key = (seat, spec.bot, spec.params, job.time_limit, job.memory_mb)
     host = _ISOLATED.get(key)
     if host is None:

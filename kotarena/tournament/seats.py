@@ -24,7 +24,6 @@ from __future__ import annotations
 import multiprocessing
 import pickle
 import signal
-import sys
 import threading
 import time
 from dataclasses import dataclass
@@ -55,8 +54,13 @@ class BotFailure(Exception):
 
 
 class _CpuTimeout(BaseException):
-    """Raised inside a bot's decision when its CPU timer fires (not an Exception, so
-    a bot's own ``except Exception`` cannot swallow it)."""
+    """Raised inside a bot's decision when a timer fires (not an Exception, so a
+    bot's own ``except Exception`` cannot swallow it). ``wall`` tells the wall-clock
+    backstop from the CPU limit."""
+
+    def __init__(self, wall: bool) -> None:
+        super().__init__()
+        self.wall = wall
 
 
 @dataclass(frozen=True)
@@ -106,17 +110,22 @@ class _Timers:
 
     @staticmethod
     def _fire(signum, frame) -> None:
-        raise _CpuTimeout()
+        raise _CpuTimeout(wall=signum == signal.SIGALRM)
 
 
 def _timed_call(method, argument, cpu_limit: float):
     """Call ``method(argument)`` under the limits; returns (result, cpu seconds)."""
     start = time.process_time()
+    wall_start = time.monotonic()
     try:
         with _Timers(cpu_limit):
             result = method(argument)
-    except _CpuTimeout:
+    except _CpuTimeout as timeout:
         used = time.process_time() - start
+        if timeout.wall:
+            waited = time.monotonic() - wall_start
+            raise BotFailure(TIMEOUT, f"no answer within {waited:.1f}s of wall-clock time (hung, "
+                                      f"{used:.2f}s of CPU used)") from None
         raise BotFailure(TIMEOUT, f"no answer after {used:.2f}s of CPU time (limit {cpu_limit:g}s)") from None
     except BotFailure:
         raise
@@ -219,9 +228,11 @@ def _host_main(connection, memory_mb: int) -> None:
 
 
 def _context():
-    # fork is cheap on Linux (the host inherits imported modules); spawn elsewhere.
-    method = "fork" if sys.platform.startswith("linux") else "spawn"
-    return multiprocessing.get_context(method)
+    # Never fork the match's process: the child would inherit the game's state, deck
+    # order and dice stream included. A spawned host is a fresh interpreter that has
+    # only ever seen views; it costs a start-up once per worker and seat, since hosts
+    # outlive games.
+    return multiprocessing.get_context("spawn")
 
 
 class IsolatedSeat:
@@ -262,7 +273,10 @@ class IsolatedSeat:
         try:
             reply = self.connection.recv()
         except (EOFError, OSError):
-            code = self.process.exitcode if self.process is not None else None
+            code = None
+            if self.process is not None:
+                self.process.join(timeout=2)
+                code = self.process.exitcode
             self.close()
             raise BotFailure(CRASH, f"its process died (exit code {code})") from None
         if reply[0] == "fail":
