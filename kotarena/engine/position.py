@@ -147,6 +147,7 @@ def _deal_cards(
             if state.cards_info[card].type != "keep":
                 raise PositionError(f"monster {m.name!r}: {state.cards_info[card].name!r} is a discard card")
             state.owned[p].append(card)
+            state._card_ids = None
     if market is not None and len(market) > MARKET_SIZE:
         raise PositionError(f"market: at most {MARKET_SIZE} face-up cards, not {len(market)}")
     face_up = [take(key, "market") for key in market] if market is not None else []

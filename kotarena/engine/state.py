@@ -124,7 +124,7 @@ class State:
         "to_move", "kind", "legal", "_legal_set",
         "outcome", "log", "history", "pause_between_turns", "between_turns",
         "_rng", "_random", "_script", "_turn_dice", "_roll_no", "_reshuffles",
-        "_attacker", "_yielders", "_hit", "_batch", "eliminated_at",
+        "_attacker", "_yielders", "_hit", "_batch", "eliminated_at", "_card_ids",
     )
 
     def __init__(self) -> None:  # use new_game() or State.from_position()
@@ -170,6 +170,7 @@ class State:
         s.energy = [0] * n
         s.alive = [True] * n
         s.owned = [[] for _ in range(n)]
+        s._card_ids = None
         s.alive_count = n
         s.city = -1
         s.bay = -1
@@ -487,6 +488,7 @@ class State:
             self.owned[p].append(card)
         else:
             self.discard.append(card)
+        self._card_ids = None
         self._buy_step()
 
     def _sweep(self) -> None:
@@ -497,6 +499,7 @@ class State:
         for slot in range(MARKET_SIZE):
             if self.market[slot] >= 0:
                 self.discard.append(self.market[slot])
+                self._card_ids = None
                 self.market[slot] = -1
         for slot in range(MARKET_SIZE):
             self._reveal(slot)
@@ -507,6 +510,7 @@ class State:
         if not self.deck and self.discard:
             self.deck = self.discard
             self.discard = []
+            self._card_ids = None
             self._reshuffles += 1
             stream = _random_module.Random(self.seed * 1_000_003 + self._reshuffles if self.seed else self._reshuffles)
             shuffle(self.deck, stream.random)
@@ -582,6 +586,7 @@ class State:
         if self.owned[q]:
             self.discard.extend(self.owned[q])
             self.owned[q] = []
+            self._card_ids = None
         if self.bay_open and self.alive_count < BAY_MIN_PLAYERS:
             self.bay_open = False
             if self.log is not None:
@@ -659,6 +664,7 @@ class State:
         s.energy = self.energy[:]
         s.alive = self.alive[:]
         s.owned = [cards[:] for cards in self.owned]
+        s._card_ids = self._card_ids
         s.city = self.city
         s.bay = self.bay
         s.bay_open = self.bay_open

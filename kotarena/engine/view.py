@@ -105,6 +105,7 @@ class View(NamedTuple):
             return unseen[card_id].pop()
 
         s.owned = [[take(c) for c in cards] for cards in self.cards]
+        s._card_ids = None
         s.market = [take(c) if c is not None else -1 for c in self.market]
         s.discard = [take(c) for c in self.discard]
         s.deck = [i for indices in unseen.values() for i in indices]
@@ -156,9 +157,16 @@ def build_view(state: State, player: int) -> View:
     s = state
     info = s.cards_info
     if info:
-        cards = tuple(tuple(info[c].id for c in owned) for owned in s.owned)
+        # Owned cards and the discard pile change rarely; their ids are cached on the
+        # state until they do (the engine clears ``_card_ids`` whenever they change).
+        ids = s._card_ids
+        if ids is None:
+            ids = s._card_ids = (
+                tuple(tuple(info[c].id for c in owned) for owned in s.owned),
+                tuple(info[c].id for c in s.discard),
+            )
+        cards, discard = ids
         market = tuple(info[c].id if c >= 0 else None for c in s.market)
-        discard = tuple(info[c].id for c in s.discard)
     else:
         cards = ((),) * s.n
         market = (None, None, None)
