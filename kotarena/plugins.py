@@ -173,3 +173,15 @@ def add_error(error: PluginError) -> None:
 
 def plugin_module(name: str) -> ModuleType | object | None:
     return registry().pm.get_plugin(name)
+
+
+def call_plugin_hook(hook_name: str, plugin: object, **kwargs: object) -> list:
+    """Call one plugin's implementation of a hook, and nobody else's.
+
+    Callers use it to keep each plugin's failure to itself. The call goes through
+    pluggy, so the implementation gets only the arguments it accepts and
+    ``KOTARENA_TRACE_PLUGINS=1`` shows it.
+    """
+    pm = registry().pm
+    others = [other for other in pm.get_plugins() if other is not plugin]
+    return pm.subset_hook_caller(hook_name, remove_plugins=others)(**kwargs)

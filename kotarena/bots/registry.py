@@ -54,8 +54,17 @@ def reset() -> None:
     _BOTS = None
 
 
-def _describe(cls: type) -> str:
-    text = getattr(cls, "description", "") or inspect.getdoc(cls) or ""
+def describe(cls: type) -> str:
+    """A bot class's one-line description: its ``description``, or its docstring's first line.
+
+    The docstring may come from a parent bot class, but never from :class:`Bot` itself,
+    whose docstring describes bots in general.
+    """
+    text = getattr(cls, "description", "") or ""
+    for klass in cls.__mro__:
+        if text or klass is Bot:
+            break
+        text = inspect.cleandoc(klass.__doc__ or "")
     return text.strip().splitlines()[0] if text.strip() else ""
 
 
@@ -85,11 +94,10 @@ def _collect() -> dict[str, BotInfo]:
                 return
             games = tuple(sorted(getattr(cls, "games", ()) or ()))
             found[bot_name] = BotInfo(bot_name, cls, _plugin, _package, _version, games,
-                                      description or _describe(cls))
+                                      description or describe(cls))
 
         try:
-            kwargs = {"register": register} if "register" in impl.argnames else {}
-            impl.function(**kwargs)
+            plugins.call_plugin_hook("register_bots", impl.plugin, register=register)
         except Exception as error:  # noqa: BLE001 - a raising plugin loses only its own bots
             plugins.add_error(plugins.PluginError(
                 plugin_name, package, f"register_bots raised {type(error).__name__}: {error}"))

@@ -1,0 +1,184 @@
+"""Plugin packages found through entry points, and what happens when one misbehaves.
+
+The packages are real projects under tests/fixtures/plugins/, "installed" by the
+``install`` fixture (see conftest.py). Every hook in kotarena.hookspecs has a
+``test_hook_<name>...`` test here (tests/test_docs.py checks that).
+"""
+
+from __future__ import annotations
+
+import json
+
+import click
+from click.testing import CliRunner
+
+from kotarena import plugins
+from kotarena.bots.registry import get_bot, get_bots
+from kotarena.cli import add_plugin_commands, cli
+from kotarena.conformance import check_bot
+from kotarena.engine import new_game
+from kotarena.hookspecs import hookimpl
+from kotarena.match import play
+
+BROKEN = ("kotarena-broken-import", "kotarena-raising", "kotarena-duplicate", "kotarena-misspelt")
+ALL = ("kotarena-good", *BROKEN)
+
+
+def run(*args: str) -> str:
+    result = CliRunner().invoke(cli, list(args))
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def errors_by_package(data: dict) -> dict[str, str]:
+    return {error["package"]: error["error"] for error in data["errors"]}
+
+
+def test_hook_register_bots_makes_a_plugins_bot_playable(install, monkeypatch):
+    install("kotarena-good")
+    monkeypatch.setenv("KOTARENA_LOAD_PLUGINS", "kotarena-good")
+
+    info = get_bot("good-bot")
+    assert (info.package, info.version, info.plugin) == ("kotarena-good", "0.1.0", "good")
+    assert info.description == "Always takes the first legal action."
+    game = play(new_game(players=2, seed=5), [info.make(seed=1), get_bot("random").make(seed=2)])
+    assert game.outcome is not None
+
+
+def test_hook_register_commands_adds_a_plugins_command(install, monkeypatch):
+    install("kotarena-good")
+    monkeypatch.setenv("KOTARENA_LOAD_PLUGINS", "kotarena-good")
+    group = click.Group("kotarena")  # a fresh group: plugin commands must not leak into `cli`
+
+    add_plugin_commands(group)
+
+    result = CliRunner().invoke(group, ["good-hello"])
+    assert result.exit_code == 0
+    assert result.output == "hello from kotarena-good\n"
+
+
+def test_hook_register_commands_that_raises_costs_only_that_plugin(site, monkeypatch):
+    monkeypatch.setenv("KOTARENA_LOAD_PLUGINS", "")
+
+    class Raising:
+        @hookimpl
+        def register_commands(self, cli):
+            raise RuntimeError("no commands today")
+
+    class Adding:
+        @hookimpl
+        def register_commands(self, cli):
+            cli.add_command(click.Command("fine", callback=lambda: click.echo("fine")))
+
+    pm = plugins.get_plugin_manager()
+    pm.register(Raising(), name="raising-commands")
+    pm.register(Adding(), name="adding-commands")
+    group = click.Group("kotarena")
+
+    add_plugin_commands(group)
+
+    assert CliRunner().invoke(group, ["fine"]).output == "fine\n"
+    messages = [e.message for e in plugins.plugin_errors() if e.plugin == "raising-commands"]
+    assert messages == ["register_commands raised RuntimeError: no commands today"]
+
+
+def test_broken_packages_are_rows_in_kotarena_bots_and_the_other_bots_still_work(install, monkeypatch):
+    install(*ALL)
+    monkeypatch.setenv("KOTARENA_LOAD_PLUGINS", ",".join(ALL))
+
+    text = run("bots")
+    data = json.loads(run("bots", "--json"))
+
+    bots = {bot["name"]: bot["package"] for bot in data["bots"]}
+    assert bots["good-bot"] == "kotarena-good"
+    assert bots["random"] == "kotarena", "a duplicate name must not replace the built-in bot"
+    assert "misspelt-bot" not in bots
+    errors = errors_by_package(data)
+    assert errors["kotarena-broken-import"] == (
+        "failed to import: ModuleNotFoundError: No module named 'kotarena_no_such_dependency'")
+    assert errors["kotarena-raising"] == "register_bots raised RuntimeError: the bot's weights file is missing"
+    assert errors["kotarena-duplicate"] == (
+        "bot name 'random' is already taken by package 'kotarena'; this one is ignored")
+    assert errors["kotarena-misspelt"] == "unknown hook 'register_bot' (did you mean 'register_bots'?)"
+    for package in BROKEN:
+        assert f"error: package {package!r}" in text
+    assert "good-bot  kotarena-good" in text
+
+
+def test_kotarena_plugins_lists_hooks_versions_and_every_broken_package(install, monkeypatch):
+    install(*ALL)
+    monkeypatch.setenv("KOTARENA_LOAD_PLUGINS", ",".join(ALL))
+
+    data = json.loads(run("plugins", "--json"))
+
+    loaded = {p["package"]: p for p in data["plugins"]}
+    assert loaded["kotarena-good"]["hooks"] == ["register_bots", "register_commands"]
+    assert loaded["kotarena-good"]["version"] == "0.1.0"
+    assert loaded["kotarena"]["builtin"] is True
+    # The raising and duplicate plugins load fine; their trouble shows when their hook runs.
+    assert set(errors_by_package(data)) == set(BROKEN)
+    text = run("plugins")
+    for package in BROKEN:
+        assert f"error: package {package!r}" in text
+
+
+def test_a_broken_plugin_does_not_stop_checking_a_good_bot(install, monkeypatch):
+    install(*ALL)
+    monkeypatch.setenv("KOTARENA_LOAD_PLUGINS", ",".join(ALL))
+
+    report = check_bot("good-bot", games=1, worker=False)
+
+    assert report.ok, report.text()
+
+
+def test_load_plugins_variable_limits_loading_to_the_named_packages(install, monkeypatch):
+    install(*ALL)
+    monkeypatch.setenv("KOTARENA_LOAD_PLUGINS", "Kotarena_Good")  # names are normalised
+
+    data = json.loads(run("bots", "--json"))
+
+    assert {bot["package"] for bot in data["bots"]} == {"kotarena", "kotarena-good"}
+    assert not set(errors_by_package(data)) & set(BROKEN)
+
+
+def test_empty_load_plugins_variable_loads_only_the_built_in_bots(install, monkeypatch):
+    install(*ALL)
+    monkeypatch.setenv("KOTARENA_LOAD_PLUGINS", "")
+
+    data = json.loads(run("bots", "--json"))
+
+    assert {bot["package"] for bot in data["bots"]} == {"kotarena"}
+    assert "random" in {bot["name"] for bot in data["bots"]}
+    assert not set(errors_by_package(data)) & set(ALL)
+
+
+def test_without_load_plugins_variable_every_installed_package_is_tried(install, monkeypatch):
+    install(*ALL)
+    monkeypatch.delenv("KOTARENA_LOAD_PLUGINS", raising=False)
+
+    data = json.loads(run("bots", "--json"))
+
+    assert "good-bot" in {bot["name"] for bot in data["bots"]}
+    assert set(BROKEN) <= set(errors_by_package(data))
+
+
+def test_unknown_bot_names_the_plugin_problems(install, monkeypatch):
+    install("kotarena-broken-import")
+    monkeypatch.setenv("KOTARENA_LOAD_PLUGINS", "kotarena-broken-import")
+
+    result = CliRunner().invoke(cli, ["bots", "check", "broken-import"])
+
+    assert result.exit_code == 1
+    assert result.output.startswith("Error: unknown bot 'broken-import'.")
+    assert "1 plugin problem(s): see 'kotarena plugins'" in result.output
+    assert len(result.output.strip().splitlines()) == 1
+
+
+def test_trace_plugins_variable_prints_hook_calls_to_stderr(install, monkeypatch, capsys):
+    install("kotarena-good")
+    monkeypatch.setenv("KOTARENA_LOAD_PLUGINS", "kotarena-good")
+    monkeypatch.setenv("KOTARENA_TRACE_PLUGINS", "1")
+
+    assert "good-bot" in get_bots()
+
+    assert "register_bots [hook]" in capsys.readouterr().err
