@@ -48,11 +48,33 @@ def ending_text(state: State) -> str:
     return f"Not over: turn {state.turn}, waiting for {state.names[state.to_move]} to decide ({state.kind})"
 
 
+def _stored_replay(match_id: int, db: str | None) -> Replay:
+    """The replay of a match stored by a league night."""
+    from kotarena.replay import replay_from_text
+    from kotarena.storage import DatabaseError, open_db
+    from kotarena.storage.models import Match
+
+    try:
+        engine = open_db(db)
+    except DatabaseError as error:
+        raise click.ClickException(str(error)) from None
+    from sqlmodel import Session
+
+    with Session(engine) as session:
+        match = session.get(Match, match_id)
+        if match is None:
+            raise click.ClickException(f"no stored match with id {match_id} (see 'kotarena matches')")
+        return replay_from_text(match.replay, source=f"match {match_id}")
+
+
 @click.command()
-@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True), required=False)
+@click.option("--match", "match_id", type=int, help="Replay the stored match with this id (see 'kotarena matches').")
+@click.option("--db", "db", envvar="KOTARENA_DB", metavar="PATH_OR_URL",
+              help="Results database for --match (default: the user data directory; env KOTARENA_DB).")
 @click.option("--json", "json_", is_flag=True, help="Print the replay as JSON: header, actions, events, outcome.")
 @click.option("-q", "--quiet", is_flag=True, help="Only check that the replay reproduces; print one line.")
-def replay(file: str, json_: bool, quiet: bool) -> None:
+def replay(file: str | None, match_id: int | None, db: str | None, json_: bool, quiet: bool) -> None:
     """Play the replay FILE again, check that it reproduces, and print it turn by turn.
 
     The game is set up from the file's header and seed, the recorded actions are
@@ -65,9 +87,14 @@ def replay(file: str, json_: bool, quiet: bool) -> None:
       kotarena match --bot random --bot random --seed 7 --replay game.replay
       kotarena replay game.replay
       kotarena replay -q game.replay
+      kotarena replay --match 12
     """
+    if (file is None) == (match_id is None):
+        raise click.UsageError("give either a replay FILE or --match ID")
     try:
-        if file == "-":
+        if match_id is not None:
+            parsed = _stored_replay(match_id, db)
+        elif file == "-":
             parsed = read_replay(sys.stdin)
         else:
             parsed = read_replay(file)
