@@ -1,0 +1,226 @@
+"""The action vocabulary: one canonical text per action, forgiving parsing, clear refusals.
+
+Bots, the human prompt, replays and scenario files all speak these texts, so every
+legal action must survive ``parse_action(str(action))`` as the very same object, and
+a wrong action must be refused without touching the game.
+"""
+
+from __future__ import annotations
+
+import pickle
+import random
+
+import pytest
+
+from kotarena.engine import Action, ActionError, GameOverError, IllegalActionError, new_game, parse_action
+from kotarena.engine.actions import reroll_table
+from kotarena.testing import random_game, random_games
+
+
+def _seen_actions():
+    """Every distinct legal action offered during some random games."""
+    seen = set()
+
+    def remember_everything(state, rng):
+        seen.update(state.legal)
+        return state.legal[int(rng.random() * len(state.legal))]
+
+    for _ in random_games(30, seed=300, policy=remember_everything, check=None):
+        pass
+    return seen
+
+
+def test_every_legal_action_of_random_games_reads_back_as_itself():
+    seen = _seen_actions()
+    assert {a.kind for a in seen} == {"stop", "reroll", "stay", "yield", "buy", "sweep", "done"}
+    assert len(seen) == 1 + 63 + 2 + 3 + 2  # stop, 63 rerolls, stay, yield, buy 1-3, sweep, done
+    for action in seen:
+        assert parse_action(str(action)) is action
+        assert str(parse_action(str(action))) == str(action) == action.text
+
+
+@pytest.mark.parametrize("dice", range(1, 9))
+def test_every_reroll_of_up_to_eight_dice_reads_back_as_itself(dice):
+    table = reroll_table(dice)
+    assert table[0].text == "stop" and len(table) == 2**dice
+    for action in table:
+        assert parse_action(action.text) is action
+
+
+def test_the_canonical_text_lists_reroll_positions_in_order():
+    assert str(parse_action("reroll 6 2 4")) == "reroll 2 4 6"
+    assert parse_action("reroll 6 2 4").args == (2, 4, 6)
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("REROLL 4  1", "reroll 1 4"),
+        ("  Reroll\t3 1 2 ", "reroll 1 2 3"),
+        ("STOP", "stop"),
+        (" stay\n", "stay"),
+        ("Yield", "yield"),
+        ("BUY   2", "buy 2"),
+        ("Sweep", "sweep"),
+        ("dOnE", "done"),
+    ],
+)
+def test_parsing_forgives_case_spacing_and_order(text, canonical):
+    assert parse_action(text) is parse_action(canonical)
+    assert str(parse_action(text)) == canonical
+
+
+def test_parsing_forgives_any_mix_of_case_spacing_and_order_for_every_reroll():
+    rng = random.Random(9)
+    for action in reroll_table(6)[1:]:
+        for _ in range(3):
+            positions = [str(p) for p in action.args]
+            rng.shuffle(positions)
+            word = "".join(c.upper() if rng.random() < 0.5 else c for c in "reroll")
+            spaces = [" " * rng.randint(1, 3) + ("\t" if rng.random() < 0.2 else "") for _ in positions]
+            text = " " * rng.randint(0, 2) + word + "".join(s + p for s, p in zip(spaces, positions)) + "  "
+            assert parse_action(text) is action, text
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "empty action"),
+        ("   ", "empty action"),
+        ("dance", "unknown action 'dance'"),
+        ("roll", "unknown action 'roll'"),
+        ("buy", "'buy' takes one market slot, e.g. 'buy 2'"),
+        ("buy 1 2", "'buy' takes one market slot"),
+        ("buy two", "'buy' takes numbers, got 'two'"),
+        ("reroll", "'reroll' needs dice positions, e.g. 'reroll 1 4'; use 'stop' to keep all dice"),
+        ("reroll 1 1", "'reroll' names a die twice"),
+        ("reroll 2 x", "'reroll' takes numbers"),
+        ("stop 1", "'stop' takes no arguments"),
+        ("yield now", "'yield' takes no arguments"),
+    ],
+)
+def test_bad_text_is_refused_with_a_helpful_message(text, message):
+    with pytest.raises(ActionError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        parse_action(text)
+
+
+def test_an_action_error_is_a_value_error_and_so_is_an_illegal_action():
+    assert issubclass(ActionError, ValueError)
+    assert issubclass(IllegalActionError, ValueError)
+
+
+def test_actions_are_immutable_interned_values_that_pickle_as_themselves():
+    action = parse_action("reroll 1 3")
+    assert action is Action.of("reroll", 1, 3)
+    assert action == Action("reroll", (1, 3)) and hash(action) == hash(Action("reroll", (1, 3)))
+    assert pickle.loads(pickle.dumps(action)) is action
+    with pytest.raises(AttributeError):
+        action.text = "stop"
+    assert repr(action) == "Action('reroll 1 3')"
+
+
+# ----------------------------------------------------- well-formed but illegal
+
+
+def _state_at(kind: str):
+    """A game waiting on a decision of ``kind``."""
+    game = new_game("kot", 5, seed=61)
+    rng = random.Random(61)
+    while game.kind != kind:
+        game.apply(game.legal[int(rng.random() * len(game.legal))])
+    return game
+
+
+def _snapshot(game):
+    """Everything an action could change, to check that a refused one changed nothing."""
+    return (
+        [game.view(p) for p in range(game.n)],
+        game.to_move, game.kind, game.legal,
+        list(game.deck), list(game.discard), [list(c) for c in game.owned],
+        list(game.history), list(game.log), game._rng.getstate(),
+    )
+
+
+@pytest.mark.parametrize(
+    ("kind", "text", "reason"),
+    [
+        ("roll", "buy 1", "not legal"),
+        ("roll", "stay", "not legal"),
+        ("roll", "done", "not legal"),
+        ("roll", "reroll 7", "not legal"),
+        ("roll", "reroll 0 1", "not legal"),
+        ("yield", "stop", "not legal"),
+        ("yield", "reroll 1 2", "not legal"),
+        ("yield", "sweep", "not legal"),
+        ("buy", "reroll 1", "not legal"),
+        ("buy", "stay", "not legal"),
+        ("buy", "buy 4", "not legal"),
+        ("buy", "buy 0", "not legal"),
+    ],
+)
+def test_a_well_formed_illegal_action_is_refused_and_changes_nothing(kind, text, reason):
+    game = _state_at(kind)
+    before = _snapshot(game)
+    with pytest.raises(IllegalActionError, match=reason) as raised:
+        game.apply(text)
+    # The message says who was asked what, and what would have been legal.
+    message = str(raised.value)
+    assert game.names[game.to_move] in message and f"({kind})" in message and "legal: " in message
+    assert _snapshot(game) == before
+    with pytest.raises(IllegalActionError):
+        game.apply(parse_action(text))
+    assert _snapshot(game) == before
+
+
+def test_buying_a_card_one_cannot_afford_is_refused_and_changes_nothing():
+    for seed in range(200):
+        game = new_game("kot", 4, seed=seed)
+        while game.outcome is None and game.kind != "buy":
+            game.apply("stop" if game.kind == "roll" else game.legal[0])
+        costs = [game.cards_info[c].cost for c in game.market]
+        if game.kind == "buy" and game.energy[game.to_move] < min(costs):
+            break
+    else:
+        raise AssertionError("no buy step with too little energy for every card in 200 games")
+    slot = costs.index(min(costs)) + 1
+    before = _snapshot(game)
+    with pytest.raises(IllegalActionError, match=f"'buy {slot}' is not legal"):
+        game.apply(f"buy {slot}")
+    assert _snapshot(game) == before
+
+
+def test_the_text_of_an_action_is_as_good_as_the_action():
+    game, twin = new_game("kot", 3, seed=4), new_game("kot", 3, seed=4)
+    game.apply(parse_action("reroll 2 5"))
+    twin.apply("  REROLL 5 2 ")
+    assert twin.log == game.log and twin.history == game.history
+    assert twin.history[-1][1] is parse_action("reroll 2 5")
+
+
+def test_bad_text_given_to_a_game_is_refused_and_changes_nothing():
+    game = new_game("kot", 3, seed=4)
+    before = _snapshot(game)
+    for text in ("", "dance", "reroll 1 1", "buy"):
+        with pytest.raises(ActionError):
+            game.apply(text)
+    assert _snapshot(game) == before
+
+
+def test_no_action_is_accepted_once_the_game_is_over():
+    game = random_game(3, 3, record=True)
+    before = _snapshot(game)
+    for text in ("stop", "done", "stay"):
+        with pytest.raises(GameOverError, match="the game is over"):
+            game.apply(text)
+    assert _snapshot(game) == before
+
+
+def test_no_action_is_accepted_while_the_game_is_paused_between_turns():
+    game = new_game("kot", 3, seed=4, deck=None)
+    game.pause_between_turns = True
+    while not game.between_turns:
+        game.apply("stop" if game.kind == "roll" else game.legal[0])
+    before = _snapshot(game)
+    with pytest.raises(IllegalActionError, match="next_turn"):
+        game.apply("stop")
+    assert _snapshot(game) == before
