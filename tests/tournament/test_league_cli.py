@@ -1,0 +1,137 @@
+"""The league commands from the outside: run, leaderboard, matches, history, status, rerate, replay."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from kotarena.cli import cli
+from kotarena.storage import open_db
+from kotarena.storage.models import Meta
+
+LADDER = """
+name = "cli"
+players = 2
+games = 4
+seed = 3
+allow_repeats = true
+
+[[bots]]
+name = "random"
+label = "alpha"
+
+[[bots]]
+name = "random"
+label = "beta"
+"""
+
+
+@pytest.fixture
+def night(tmp_path):
+    """A database holding one finished night of the 'cli' ladder."""
+    path = tmp_path / "cli.toml"
+    path.write_text(LADDER)
+    db = str(tmp_path / "league.db")
+    result = CliRunner().invoke(cli, ["league", "run", str(path), "--workers", "0", "-q", "--db", db])
+    assert result.exit_code == 0, result.output
+    return path, db
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(cli, list(args))
+
+
+def test_league_run_ends_with_the_leaderboard(night):
+    path, db = night
+    result = invoke("league", "run", str(path), "--workers", "0", "--db", db)
+    assert result.exit_code == 0
+    assert "Leaderboard: cli" in result.stdout
+    assert "night 2 of ladder 'cli': 4 matches played now" in result.stderr
+
+
+def test_leaderboard_as_table_json_and_csv(night):
+    _, db = night
+    table = invoke("leaderboard", "cli", "--db", db)
+    assert table.exit_code == 0 and "alpha" in table.stdout and "mu - 3*sigma" in table.stdout
+    data = json.loads(invoke("leaderboard", "cli", "--json", "--db", db).stdout)
+    rows = data["cli"]
+    assert {row["entrant"] for row in rows} == {"alpha", "beta"}
+    assert rows[0]["score"] >= rows[1]["score"]
+    assert all(row["games"] == 4 for row in rows)
+    assert sum(row["wins"] for row in rows) == 4
+    parsed = list(csv.DictReader(io.StringIO(invoke("leaderboard", "--csv", "--db", db).stdout)))
+    assert [row["entrant"] for row in parsed] == [row["entrant"] for row in rows]
+
+
+def test_matches_history_status_and_rerate(night):
+    _, db = night
+    listed = json.loads(invoke("matches", "--ladder", "cli", "--json", "--db", db).stdout)
+    assert len(listed) == 4 and all(len(m["seats"]) == 2 for m in listed)
+    only_alpha = json.loads(invoke("matches", "--bot", "alpha", "--json", "--db", db).stdout)
+    assert len(only_alpha) == 4
+    history = json.loads(invoke("history", "alpha", "--json", "--db", db).stdout)
+    assert len(history) == 4
+    status = json.loads(invoke("league", "status", "cli", "--json", "--db", db).stdout)
+    assert status == [{"night": 1, "status": "done", "seed": 3, "planned": 4, "done": 4, "left": 0, "forfeits": 0}]
+    before = json.loads(invoke("leaderboard", "cli", "--json", "--db", db).stdout)
+    assert invoke("league", "rerate", "cli", "--db", db).exit_code == 0
+    assert json.loads(invoke("leaderboard", "cli", "--json", "--db", db).stdout) == before
+
+
+def test_a_stored_match_replays(night):
+    _, db = night
+    match_id = json.loads(invoke("matches", "--json", "--db", db).stdout)[0]["id"]
+    result = invoke("replay", "--match", str(match_id), "--db", db)
+    assert result.exit_code == 0 and "reproduced: yes" in result.stdout
+    missing = invoke("replay", "--match", "999", "--db", db)
+    assert missing.exit_code == 1 and "no stored match with id 999" in missing.output
+
+
+@pytest.mark.parametrize(
+    "text, problem",
+    [
+        ("players = 4\ngames = [\n", "not valid TOML"),
+        ('players = 4\ncolour = "red"\nbots = "all"\n', "colour"),
+        ('players = 2\n[[bots]]\nname = "rnadom"\n[[bots]]\nname = "random"\n', "rnadom"),
+        ('players = 9\nbots = "all"\nallow_repeats = true\n', "players"),
+    ],
+    ids=["syntax", "unknown key", "unknown bot", "table size"],
+)
+def test_a_bad_ladder_file_is_one_line_naming_the_file(tmp_path, text, problem):
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    result = invoke("league", "run", str(path), "--db", str(tmp_path / "x.db"))
+    assert result.exit_code == 1
+    message = result.output.strip()
+    assert message.startswith("Error: ") and "bad.toml" in message and problem in message
+    assert "\n" not in message and "Traceback" not in message
+
+
+def test_a_database_from_a_newer_kotarena_is_refused_clearly(tmp_path):
+    from sqlmodel import Session
+
+    db = tmp_path / "future.db"
+    engine = open_db(db)
+    with Session(engine) as session:
+        session.add(Meta(key="schema_version", value="99")) if session.get(Meta, "schema_version") is None else None
+        row = session.get(Meta, "schema_version")
+        row.value = "99"
+        session.add(row)
+        session.commit()
+    result = invoke("leaderboard", "--db", str(db))
+    assert result.exit_code == 1
+    assert "schema version 99, newer than this kotarena" in result.output
+
+
+def test_leaderboard_of_an_unknown_ladder_is_an_error(tmp_path):
+    result = invoke("leaderboard", "nope", "--db", str(tmp_path / "x.db"))
+    assert result.exit_code == 1 and "no ladder named 'nope'" in result.output
+
+
+def test_db_path_follows_the_environment(tmp_path, monkeypatch):
+    monkeypatch.setenv("KOTARENA_DB", str(tmp_path / "here.db"))
+    assert invoke("db", "path").stdout.strip() == str(tmp_path / "here.db")
