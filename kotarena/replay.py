@@ -133,6 +133,33 @@ class Replay:
             result_line=body + len(log),
         )
 
+    @classmethod
+    def actions_only(cls, state: State, *, first_player: int | None,
+                     bots: Sequence[str | None] | None = None) -> Replay:
+        """A replay holding only the actions (no events) of a game begun with
+        :func:`~kotarena.engine.new_game` with ``first_player`` (``None``: roll-off).
+
+        It needs no event log, so the game may be played with ``record=False`` at full
+        speed (the league runner does); reproducing it regenerates the events and
+        checks the result line.
+        """
+        from kotarena import __version__
+
+        log = tuple(("act", seat, action.text) for seat, action in state.history)
+        body = 3 + sum(1 for key in HEADER_KEYS if key not in OPTIONAL_KEYS) + (bots is not None) + 1
+        return cls(
+            game=state.game, rules_version=get_game(state.game).rules_version, players=tuple(state.names),
+            seed=state.seed, deck=state.deck_name, first_player=first_player,
+            bots=None if bots is None else tuple(bots), created_with=f"kotarena {__version__}",
+            log=log, outcome=state.outcome, lines=tuple(range(body, body + len(log))),
+            result_line=body + len(log),
+        )
+
+    @property
+    def has_events(self) -> bool:
+        """False for an actions-only replay (see :meth:`actions_only`)."""
+        return any(event[0] != "act" for event in self.log)
+
     @property
     def actions(self) -> list[tuple[int, str]]:
         """Every action as ``(seat, action text)``, in order."""
@@ -471,6 +498,8 @@ def reproduce(replay: Replay) -> State:
     # Stop between turns, so a replay written while a game was paused there ends there too.
     state.pause_between_turns = True
     log = state.log
+    if not replay.has_events:
+        return _reproduce_actions(replay, state)
     done = 0  # how many of the engine's events have been matched with the file
     lines = replay.lines or (None,) * len(replay.log)
 
@@ -499,6 +528,23 @@ def reproduce(replay: Replay) -> State:
     return state
 
 
+def _reproduce_actions(replay: Replay, state: State) -> State:
+    """Play an actions-only replay; only its result line can be checked."""
+    lines = replay.lines or (None,) * len(replay.log)
+    for number, entry in zip(lines, replay.log):
+        if state.between_turns:
+            state.next_turn()
+        _apply(state, entry, replay.source, number)
+    if state.outcome != replay.outcome:
+        raise ReplayError(
+            f"the game does not reproduce: the file has {result_text(replay.outcome)!r}, "
+            f"the engine gives {result_text(state.outcome)!r}",
+            source=replay.source, line=replay.result_line,
+            expected=result_text(replay.outcome), got=result_text(state.outcome))
+    state.pause_between_turns = False
+    return state
+
+
 def _waiting(state: State) -> str:
     """What the engine does instead of logging another event."""
     if state.outcome is not None:
@@ -520,6 +566,12 @@ def _apply(state: State, entry: tuple, source: str, number: int) -> None:
         state.apply(text)
     except EngineError as error:
         raise ReplayError(f"illegal action: {error}", source=source, line=number) from None
+
+
+def actions_replay_text(state: State, *, first_player: int | None,
+                        bots: Sequence[str | None] | None = None) -> str:
+    """The actions-only replay of ``state`` as a string (see :meth:`Replay.actions_only`)."""
+    return "\n".join(Replay.actions_only(state, first_player=first_player, bots=bots).text_lines()) + "\n"
 
 
 def replay_text(state: State, *, bots: Sequence[str | None] | None = None) -> str:

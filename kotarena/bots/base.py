@@ -38,10 +38,10 @@ class Bot(abc.ABC):
     def choose(self, view: View) -> Action:
         """Return one action of ``view.legal`` (the pending decision is in ``view.kind``)."""
 
-    def start(self, view: View) -> None:
+    def start(self, view: View) -> None:  # noqa: B027 - an optional hook: doing nothing is right
         """Called once before the game's first decision, with this seat's view."""
 
-    def finish(self, view: View) -> None:
+    def finish(self, view: View) -> None:  # noqa: B027 - an optional hook: doing nothing is right
         """Called once when the game is over; ``view.outcome`` says how it ended."""
 
     def pick(self, options):

@@ -89,3 +89,45 @@ def engine(players: tuple[int, ...], games: int, deck: bool | None, record: bool
         for r in results
     ]
     click.echo(table_text(("players", "cards", "games", "games/s", "turns/s", "decisions/s", "mean turns"), rows))
+
+
+@bench.command()
+@click.option("--games", type=click.IntRange(min=1), default=400, show_default=True, metavar="N",
+              help="Games per measurement.")
+@click.option("--players", type=click.IntRange(2, 6), default=4, show_default=True, help="Players per table.")
+@click.option("--workers", default="1,2", show_default=True, metavar="N,N,...",
+              help="Worker process counts to measure, comma-separated.")
+@click.option("--deck/--no-deck", default=True, show_default=True, help="Games with or without cards.")
+@seed_option
+@click.option("--json", "json_", is_flag=True, help="Print JSON (the seed goes to stderr).")
+def league(games: int, players: int, workers: str, deck: bool, seed: int | None, json_: bool) -> None:
+    """Games/s of a whole league night against the raw engine on the same cores.
+
+    The night (runner, seat hosts, time limits, replays, SQLite storage, ratings) and
+    the raw engine play the same seeded random-bot games with the same number of
+    worker processes; the overhead is the share of speed the league loses.
+
+    \b
+    Examples:
+      kotarena bench league
+      kotarena bench league --games 1000 --workers 1,2 --json
+    """
+    from kotarena.cli.output import echo_json, table_text
+    from kotarena.tournament.throughput import measure
+
+    seed = 0 if seed is None else seed
+    click.echo(f"seed: {seed}", err=True)
+    try:
+        counts = [int(part) for part in workers.split(",") if part.strip()]
+    except ValueError:
+        raise click.ClickException(f"bad --workers {workers!r}: give counts such as 1,2") from None
+    if not counts or min(counts) < 1:
+        raise click.ClickException(f"bad --workers {workers!r}: give counts such as 1,2")
+    results = [measure(games, players, deck, count, seed) for count in counts]
+    if json_:
+        echo_json({"seed": seed, "results": [r.to_json() for r in results]})
+        return
+    rows = [(r.workers, r.games, r.players, "yes" if r.deck else "no", f"{r.engine_games_per_s:,.0f}",
+             f"{r.league_games_per_s:,.0f}", f"{r.overhead:.0%}") for r in results]
+    click.echo(table_text(("workers", "games", "players", "cards", "engine games/s", "league games/s", "overhead"),
+                          rows))

@@ -101,6 +101,14 @@ def replay(file: str | None, match_id: int | None, db: str | None, json_: bool, 
         state = reproduce(parsed)
     except ReplayError as error:
         raise click.ClickException(str(error)) from None
+    if not parsed.has_events:
+        # An actions-only replay (the league stores those): show the events the
+        # engine regenerated while checking it.
+        from dataclasses import replace
+
+        regenerated = Replay.from_state(state, bots=parsed.bots)
+        parsed = replace(regenerated, source=parsed.source, created_with=parsed.created_with,
+                         first_player=parsed.first_player)
     source = parsed.source
 
     if json_:

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 
-class Termination(str, Enum):
+class Termination(StrEnum):
     """Why a game is over."""
 
     STARS = "stars"                    #: a monster ended a turn alive with 20 stars or more

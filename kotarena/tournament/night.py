@@ -11,12 +11,13 @@ resumed ends with exactly the ratings of an uninterrupted one.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import trueskill
-from sqlalchemy import update
+from sqlalchemy import delete, insert, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, func, select
@@ -24,6 +25,11 @@ from sqlmodel import Session, func, select
 from kotarena.storage.models import BotVersion, LadderRow, Match, Night, Rating, RatingHistory, Seat
 from kotarena.tournament.runner import MatchJob, MatchResult, make_executor, run_jobs
 from kotarena.tournament.seats import SeatSpec
+
+#: Stored results are committed together at most this many at a time...
+FLUSH_SIZE = 64
+#: ... and at least this often (seconds).
+FLUSH_SECONDS = 0.5
 
 
 class NightError(RuntimeError):
@@ -128,104 +134,157 @@ def _trusted(entrant) -> bool:
     return get_bot(entrant.bot).package == "kotarena"
 
 
-def store_result(engine: Engine, night: Night, result: MatchResult) -> bool:
-    """Store a finished match and its seats; False if it was already stored."""
+# Storage goes through SQLAlchemy Core on the tables: a night writes thousands of rows,
+# and building ORM objects for them cost more than playing the games.
+MATCHES = Match.__table__
+SEATS = Seat.__table__
+RATINGS = Rating.__table__
+HISTORY = RatingHistory.__table__
+
+
+def _add_result(session: Session, night: Night, result: MatchResult, versions: dict) -> None:
+    now = datetime.now(UTC)
+    match_id = session.execute(insert(MATCHES).returning(MATCHES.c.id), {
+        "night_id": night.id, "index": result.index, "key": result.key, "game": result.game,
+        "seed": result.seed, "first_player": result.first_player, "rules_version": result.rules_version,
+        "status": result.status, "termination": result.termination, "winner_seat": result.winner_seat,
+        "turns": result.turns, "duration": result.duration, "replay": result.replay, "rated": False,
+        "played_at": now,
+    }).scalar_one()
+    rows = []
+    for seat in result.seats:
+        key = (seat.bot, seat.package, seat.version)
+        if key not in versions:
+            versions[key] = _bot_version(session, *key)
+        rows.append({
+            "match_id": match_id, "seat": seat.seat, "entrant": seat.entrant, "bot_version_id": versions[key],
+            "monster": seat.monster, "rank": seat.rank, "stars": seat.stars, "health": seat.health,
+            "alive": seat.alive, "forfeit": seat.forfeit, "forfeit_detail": seat.forfeit_detail,
+            "decisions": seat.decisions, "cpu_seconds": seat.cpu_seconds,
+        })
+    session.execute(insert(SEATS), rows)
+
+
+def store_results(engine: Engine, night: Night, results: list[MatchResult], env: trueskill.TrueSkill,
+                  versions: dict | None = None) -> int:
+    """Store finished matches and rate what can be rated, in one transaction.
+
+    Matches already stored (by another process on the same night) are skipped.
+    Returns how many were stored.
+    """
+    versions = {} if versions is None else versions
     with Session(engine) as session:
-        match = Match(
-            night_id=night.id, index=result.index, key=result.key, game=result.game, seed=result.seed,
-            first_player=result.first_player, rules_version=result.rules_version, status=result.status,
-            termination=result.termination, winner_seat=result.winner_seat, turns=result.turns,
-            duration=result.duration, replay=result.replay,
-        )
-        session.add(match)
+        indexes = [r.index for r in results]
+        existing = set(session.execute(
+            select(MATCHES.c.index).where(MATCHES.c.night_id == night.id, MATCHES.c.index.in_(indexes))).scalars())
+        fresh = [r for r in results if r.index not in existing]
         try:
-            session.flush()
-        except IntegrityError:
-            session.rollback()
-            return False
-        for seat in result.seats:
-            version = _bot_version(session, seat.bot, seat.package, seat.version)
-            session.add(Seat(
-                match_id=match.id, seat=seat.seat, entrant=seat.entrant, bot_version_id=version.id,
-                monster=seat.monster, rank=seat.rank, stars=seat.stars, health=seat.health, alive=seat.alive,
-                forfeit=seat.forfeit, forfeit_detail=seat.forfeit_detail, decisions=seat.decisions,
-                cpu_seconds=seat.cpu_seconds,
-            ))
-        try:
+            for result in fresh:
+                _add_result(session, night, result, versions)
+            _rate_following(session, night, env)
             session.commit()
         except IntegrityError:
+            # Another writer stored one of them meanwhile: go one at a time.
             session.rollback()
-            return False
-    return True
+            versions.clear()
+            if len(fresh) <= 1:
+                return 0
+            return sum(store_results(engine, night, [r], env, versions) for r in fresh)
+    return len(fresh)
 
 
-def _bot_version(session: Session, name: str, package: str, version: str) -> BotVersion:
-    row = session.exec(
-        select(BotVersion).where(BotVersion.name == name, BotVersion.package == package, BotVersion.version == version)
-    ).first()
-    if row is None:
-        row = BotVersion(name=name, package=package, version=version)
-        session.add(row)
-        session.flush()
-    return row
+def _bot_version(session: Session, name: str, package: str, version: str) -> int:
+    table = BotVersion.__table__
+    found = session.execute(select(table.c.id).where(
+        table.c.name == name, table.c.package == package, table.c.version == version)).scalar()
+    if found is None:
+        found = session.execute(insert(table).returning(table.c.id),
+                                {"name": name, "package": package, "version": version}).scalar_one()
+    return found
 
 
-def rate_match(session: Session, ladder_id: int, match: Match, env: trueskill.TrueSkill) -> bool:
-    """Apply one stored match to the ladder's ratings; False if it was rated already.
+def _rate_matches(session: Session, ladder_id: int, matches: list, env: trueskill.TrueSkill) -> int:
+    """Rate ``matches`` (rows with id, winner_seat; in rating order) in this transaction.
 
-    The conditional update is the transaction's first statement, so it takes the write
-    lock before anything is read and two coordinators cannot both rate a match.
+    Each match is claimed first with a conditional update of its ``rated`` flag (a
+    write, so it takes the lock before anything is read); a match someone else
+    claimed ends the run, since ratings must go in order.
     """
     from kotarena import ratings
 
-    claimed = session.exec(
-        update(Match).where(Match.id == match.id, Match.rated == False).values(rated=True)  # noqa: E712
-    )
-    if claimed.rowcount != 1:
-        session.rollback()
-        return False
-    seats = session.exec(select(Seat).where(Seat.match_id == match.id).order_by(Seat.seat)).all()
-    labels = [s.entrant for s in seats]
-    rows = {
-        row.entrant: row
-        for row in session.exec(select(Rating).where(Rating.ladder_id == ladder_id, Rating.entrant.in_(labels))).all()
+    if not matches:
+        return 0
+    seats_by_match: dict[int, list] = {}
+    for seat in session.execute(select(SEATS).where(SEATS.c.match_id.in_([m.id for m in matches]))
+                                .order_by(SEATS.c.match_id, SEATS.c.seat)):
+        seats_by_match.setdefault(seat.match_id, []).append(seat)
+    entrants = {seat.entrant for seats in seats_by_match.values() for seat in seats}
+    current = {
+        row.entrant: {"mu": row.mu, "sigma": row.sigma, "games": row.games, "wins": row.wins,
+                      "forfeits": row.forfeits, "stored": True}
+        for row in session.execute(select(RATINGS).where(RATINGS.c.ladder_id == ladder_id,
+                                                         RATINGS.c.entrant.in_(entrants)))
     }
-    current = {label: env.create_rating(rows[label].mu, rows[label].sigma) if label in rows else env.create_rating()
-               for label in labels}
-    updated = ratings.rate_match(current, labels, [s.rank for s in seats], env)
-    for seat in seats:
-        label = seat.entrant
-        row = rows.get(label)
-        if row is None:
-            row = rows[label] = Rating(ladder_id=ladder_id, entrant=label, mu=0.0, sigma=0.0)
-            session.add(row)
-        row.games += 1
-        # A forfeited seat that the autopilot carried to victory is no win for the bot.
-        row.wins += 1 if seat.seat == match.winner_seat and not seat.forfeit else 0
-        row.forfeits += 1 if seat.forfeit else 0
-    for label, rating in updated.items():
-        rows[label].mu = rating.mu
-        rows[label].sigma = rating.sigma
-        session.add(RatingHistory(ladder_id=ladder_id, entrant=label, match_id=match.id,
-                                  mu=rating.mu, sigma=rating.sigma))
-    session.commit()
-    return True
+    history = []
+    rated = 0
+    for match in matches:
+        claimed = session.execute(
+            update(MATCHES).where(MATCHES.c.id == match.id, MATCHES.c.rated == False).values(rated=True)  # noqa: E712
+        )
+        if claimed.rowcount != 1:
+            break
+        seats = seats_by_match.get(match.id, [])
+        labels = [seat.entrant for seat in seats]
+        before = {label: env.create_rating(current[label]["mu"], current[label]["sigma"]) if label in current
+                  else env.create_rating() for label in labels}
+        updated = ratings.rate_match(before, labels, [seat.rank for seat in seats], env)
+        for seat in seats:
+            row = current.setdefault(seat.entrant, {"games": 0, "wins": 0, "forfeits": 0, "stored": False})
+            row["games"] += 1
+            # A forfeited seat that the autopilot carried to victory is no win for the bot.
+            row["wins"] += 1 if seat.seat == match.winner_seat and not seat.forfeit else 0
+            row["forfeits"] += 1 if seat.forfeit else 0
+        for label, rating in updated.items():
+            current[label]["mu"] = rating.mu
+            current[label]["sigma"] = rating.sigma
+            history.append({"ladder_id": ladder_id, "entrant": label, "match_id": match.id,
+                            "mu": rating.mu, "sigma": rating.sigma, "at": datetime.now(UTC)})
+        rated += 1
+    for label, row in current.items():
+        values = {key: row[key] for key in ("mu", "sigma", "games", "wins", "forfeits")}
+        if row["stored"]:
+            session.execute(update(RATINGS).where(RATINGS.c.ladder_id == ladder_id, RATINGS.c.entrant == label)
+                            .values(**values))
+        else:
+            session.execute(insert(RATINGS), {"ladder_id": ladder_id, "entrant": label, **values})
+    if history:
+        session.execute(insert(HISTORY), history)
+    return rated
+
+
+def _rate_following(session: Session, night: Night, env: trueskill.TrueSkill) -> int:
+    """Rate, in this transaction, the night's stored matches that follow the rated ones
+    without a gap (ratings go in schedule order, whatever order matches finish in)."""
+    done = session.execute(select(func.count()).select_from(MATCHES).where(
+        MATCHES.c.night_id == night.id, MATCHES.c.rated == True)).scalar_one()  # noqa: E712
+    waiting = {
+        row.index: row
+        for row in session.execute(select(MATCHES.c.id, MATCHES.c.index, MATCHES.c.winner_seat).where(
+            MATCHES.c.night_id == night.id, MATCHES.c.rated == False))  # noqa: E712
+    }
+    following = []
+    while done in waiting:
+        following.append(waiting[done])
+        done += 1
+    return _rate_matches(session, night.ladder_id, following, env)
 
 
 def rate_pending(engine: Engine, night: Night, env: trueskill.TrueSkill) -> int:
     """Rate the night's stored matches that follow, without a gap, the ones already rated."""
-    rated_now = 0
-    while True:
-        with Session(engine) as session:
-            done = session.exec(
-                select(func.count()).select_from(Match).where(Match.night_id == night.id, Match.rated == True)  # noqa: E712
-            ).one()
-            following = session.exec(select(Match).where(Match.night_id == night.id, Match.index == done)).first()
-            if following is None:
-                return rated_now
-            if following.rated or not rate_match(session, night.ladder_id, following, env):
-                return rated_now
-            rated_now += 1
+    with Session(engine) as session:
+        rated = _rate_following(session, night, env)
+        session.commit()
+    return rated
 
 
 def stored_indexes(engine: Engine, night: Night) -> set[int]:
@@ -246,8 +305,6 @@ def run_night(
 
     ``progress(done, total, forfeits)`` is called after each stored match.
     """
-    import time
-
     from kotarena import ratings
 
     started = time.perf_counter()
@@ -266,21 +323,38 @@ def run_night(
     played = forfeits = 0
     if progress:
         progress(done, len(jobs), forfeits)
-    for result in run_jobs(todo, workers=workers, executor_factory=executor_factory):
-        if store_result(engine, night, result):
-            played += 1
-            done += 1
-            forfeits += sum(1 for seat in result.seats if seat.forfeit)
-        rate_pending(engine, night, env)
+    # Results are stored in small batches, one transaction each (a batch at most
+    # FLUSH_SECONDS old): a kill loses only the unstored batch, which a resume plays again.
+    batch: list[MatchResult] = []
+    flushed = time.monotonic()
+    versions: dict = {}
+
+    def flush() -> None:
+        nonlocal played, done, forfeits, flushed, batch
+        stored = store_results(engine, night, batch, env, versions)
+        played += stored
+        done += stored
+        forfeits += sum(1 for result in batch for seat in result.seats if seat.forfeit)
+        batch = []
+        flushed = time.monotonic()
         if progress:
             progress(done, len(jobs), forfeits)
+
+    try:
+        for result in run_jobs(todo, workers=workers, executor_factory=executor_factory):
+            batch.append(result)
+            if len(batch) >= FLUSH_SIZE or time.monotonic() - flushed >= FLUSH_SECONDS:
+                flush()
+    finally:
+        if batch:
+            flush()
     finished = len(stored_indexes(engine, night)) == len(jobs)
     if finished:
         rate_pending(engine, night, env)
         with Session(engine) as session:
             row = session.get(Night, night.id)
             row.status = "done"
-            row.finished_at = datetime.now(timezone.utc)
+            row.finished_at = datetime.now(UTC)
             session.add(row)
             session.commit()
     return NightReport(ladder.name, night.number, len(jobs), len(already), played, forfeits, finished,
@@ -296,21 +370,14 @@ def rerate(engine: Engine, ladder_name: str) -> int:
         ladder = session.exec(select(LadderRow).where(LadderRow.name == ladder_name)).first()
         if ladder is None:
             raise NightError(f"no ladder named {ladder_name!r} in the database")
-        for row in session.exec(select(Rating).where(Rating.ladder_id == ladder.id)).all():
-            session.delete(row)
-        for row in session.exec(select(RatingHistory).where(RatingHistory.ladder_id == ladder.id)).all():
-            session.delete(row)
-        night_ids = [n.id for n in session.exec(select(Night).where(Night.ladder_id == ladder.id)).all()]
-        session.exec(update(Match).where(Match.night_id.in_(night_ids)).values(rated=False))
-        session.commit()
-        matches = session.exec(
-            select(Match).join(Night).where(Night.ladder_id == ladder.id).order_by(Night.number, Match.index)
+        night_ids = select(Night.id).where(Night.ladder_id == ladder.id)
+        session.execute(delete(RATINGS).where(RATINGS.c.ladder_id == ladder.id))
+        session.execute(delete(HISTORY).where(HISTORY.c.ladder_id == ladder.id))
+        session.execute(update(MATCHES).where(MATCHES.c.night_id.in_(night_ids)).values(rated=False))
+        matches = session.execute(
+            select(MATCHES.c.id, MATCHES.c.winner_seat).join(Night.__table__, MATCHES.c.night_id == Night.id)
+            .where(Night.ladder_id == ladder.id).order_by(Night.number, MATCHES.c.index)
         ).all()
-        match_ids = [m.id for m in matches]
-    count = 0
-    for match_id in match_ids:
-        with Session(engine) as session:
-            match = session.get(Match, match_id)
-            if rate_match(session, ladder.id, match, env):
-                count += 1
+        count = _rate_matches(session, ladder.id, matches, env)
+        session.commit()
     return count

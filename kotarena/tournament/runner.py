@@ -15,7 +15,6 @@ stays valid.
 from __future__ import annotations
 
 import importlib
-import io
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -23,10 +22,12 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_complet
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
 
-from kotarena.engine import get_game, new_game
+from kotarena.engine import IllegalActionError, get_game, new_game
 from kotarena.match import bot_seed
 from kotarena.tournament.seats import (
     DEFAULT_MEMORY_MB,
+    GUARD,
+    INVALID,
     BotFailure,
     InProcessSeat,
     IsolatedSeat,
@@ -120,12 +121,13 @@ def final_ranks(outcome_ranks: tuple[int, ...], forfeits: list[str | None]) -> l
 def play_match(job: MatchJob) -> MatchResult:
     """Play one match to the end, whatever its bots do."""
     from kotarena.bots.registry import get_bot
-    from kotarena.replay import write_replay
+    from kotarena.replay import actions_replay_text
 
     started = time.perf_counter()
-    names = None
+    # No event log: the stored replay holds the actions, and replaying it regenerates
+    # the events, so the match runs at the engine's full speed.
     state = new_game(job.game, players=len(job.seats), seed=job.seed, deck=job.deck,
-                     first_player=job.first_player)
+                     first_player=job.first_player, record=False)
     names = state.names
     hosts = [_seat_host(seat, spec, job) for seat, spec in enumerate(job.seats)]
     failures: list[BotFailure | None] = [None] * state.n
@@ -134,17 +136,23 @@ def play_match(job: MatchJob) -> MatchResult:
             host.start(bot_seed(job.seed, seat), state.view(seat))
         except BotFailure as failure:
             failures[seat] = failure
-    while state.outcome is None:
-        seat = state.to_move
-        action = None
-        if failures[seat] is None:
-            try:
-                action = hosts[seat].choose(state.view(seat))
-            except BotFailure as failure:
-                failures[seat] = failure
-        if action is None:
-            action = state.legal[0]  # the autopilot
-        state.apply(action)
+    try:
+        while state.outcome is None:
+            seat = state.to_move
+            action = None
+            if failures[seat] is None:
+                try:
+                    action = hosts[seat].choose(state.view(seat))
+                    state.apply(action)
+                    continue
+                except BotFailure as failure:
+                    failures[seat] = failure
+                except IllegalActionError:
+                    failures[seat] = BotFailure(INVALID, f"answered {action.text!r}, not legal for the "
+                                                         f"{state.kind} decision")
+            state.apply(state.legal[0])  # the autopilot
+    finally:
+        GUARD.disarm()
     for seat, host in enumerate(hosts):
         if failures[seat] is None:
             host.finish(state.view(seat))
@@ -152,8 +160,6 @@ def play_match(job: MatchJob) -> MatchResult:
             host.close()
     forfeits = [f.kind if f else None for f in failures]
     ranks = final_ranks(state.outcome.ranks, forfeits)
-    buffer = io.StringIO()
-    write_replay(state, buffer, bots=[spec.bot for spec in job.seats])
     seats = []
     for seat, spec in enumerate(job.seats):
         info = get_bot(spec.bot)
@@ -170,7 +176,8 @@ def play_match(job: MatchJob) -> MatchResult:
         index=job.index, key=job.key, game=job.game, seed=job.seed, first_player=job.first_player,
         rules_version=get_game(job.game).rules_version, termination=outcome.termination.value,
         winner_seat=outcome.winner, turns=outcome.turns, duration=time.perf_counter() - started,
-        replay=buffer.getvalue(), seats=seats,
+        replay=actions_replay_text(state, first_player=job.first_player, bots=[spec.bot for spec in job.seats]),
+        seats=seats,
     )
 
 

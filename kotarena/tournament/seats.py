@@ -73,6 +73,42 @@ class SeatSpec:
     trusted: bool = True
 
 
+def _as_action(answer: object, view: View) -> Action:
+    """The action a bot's answer names, or an ``invalid`` failure.
+
+    Whether the action is legal is the engine's call (``state.apply`` checks it against
+    its legal set); here we only turn text into an action and refuse anything else.
+    """
+    if answer.__class__ is Action:
+        return answer
+    if isinstance(answer, str):
+        try:
+            return parse_action(answer)
+        except ActionError as error:
+            raise BotFailure(INVALID, f"answered {answer!r}, which is not an action: {error}") from None
+    raise BotFailure(INVALID, f"answered {answer!r}, which is not an action (for the {view.kind} decision)")
+
+
+class _CpuTimeout(BaseException):
+    """Raised inside a bot's decision when a timer fires (not an Exception, so a
+    bot's own ``except Exception`` cannot swallow it). ``wall`` tells the wall-clock
+    backstop from the CPU limit."""
+
+    def __init__(self, wall: bool) -> None:
+        super().__init__()
+        self.wall = wall
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    """Who sits in a seat: an installed bot, its parameters, and whether to trust it."""
+
+    entrant: str
+    bot: str
+    params: tuple[tuple[str, object], ...] = ()
+    trusted: bool = True
+
+
 def _check_answer(answer: object, view: View) -> Action:
     """The legal action a bot's answer names, or an ``invalid`` failure."""
     if isinstance(answer, str):
@@ -86,44 +122,77 @@ def _check_answer(answer: object, view: View) -> Action:
     return answer
 
 
-class _Timers:
-    """CPU and wall-clock alarms around one call, when this thread may use signals."""
+class _Guard:
+    """Interrupts a bot's call that overruns, at a cost of nothing per call.
 
-    def __init__(self, cpu_limit: float) -> None:
-        self.cpu_limit = cpu_limit
-        self.enabled = threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
+    Setting a timer around every decision costs syscalls and signal-handler swaps on
+    the hot path. Instead, two *periodic* timers tick (CPU time and wall-clock time,
+    four ticks per limit) while seats are in play, and the handler only acts when a
+    bot's call is in progress and over its limit. A runaway call is thus stopped
+    within 1.25 times its limit; whether an answered call was too slow is judged
+    exactly, from the CPU time it used.
+    """
 
-    def __enter__(self) -> _Timers:
-        if self.enabled:
-            self._old_prof = signal.signal(signal.SIGPROF, self._fire)
-            self._old_alarm = signal.signal(signal.SIGALRM, self._fire)
-            signal.setitimer(signal.ITIMER_PROF, self.cpu_limit)
-            signal.setitimer(signal.ITIMER_REAL, self.cpu_limit * WALL_FACTOR + WALL_GRACE)
-        return self
+    TICKS = 4
 
-    def __exit__(self, *exc: object) -> None:
-        if self.enabled:
+    def __init__(self) -> None:
+        self.installed = False
+        self.cpu_start: float | None = None
+        self.wall_start = 0.0
+        self.limit = 0.0
+        self.tick = 0.0
+
+    def arm(self, limit: float) -> None:
+        """Start ticking for calls limited to ``limit`` CPU seconds (main thread only)."""
+        if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+            return  # no signals here: calls are judged afterwards, a hang is not stopped
+        if not self.installed:
+            self._old = (signal.signal(signal.SIGPROF, self._fire), signal.signal(signal.SIGALRM, self._fire))
+            self.installed = True
+        if self.tick != limit / self.TICKS:
+            self.tick = limit / self.TICKS
+            wall_tick = (limit * WALL_FACTOR + WALL_GRACE) / self.TICKS
+            signal.setitimer(signal.ITIMER_PROF, self.tick, self.tick)
+            signal.setitimer(signal.ITIMER_REAL, wall_tick, wall_tick)
+
+    def disarm(self) -> None:
+        if self.installed:
             signal.setitimer(signal.ITIMER_PROF, 0)
             signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGPROF, self._old_prof)
-            signal.signal(signal.SIGALRM, self._old_alarm)
+            signal.signal(signal.SIGPROF, self._old[0])
+            signal.signal(signal.SIGALRM, self._old[1])
+            self.installed = False
+            self.tick = 0.0
 
-    @staticmethod
-    def _fire(signum, frame) -> None:
-        raise _CpuTimeout(wall=signum == signal.SIGALRM)
+    def _fire(self, signum, frame) -> None:
+        start = self.cpu_start
+        if start is None:
+            return
+        if signum == signal.SIGPROF:
+            if time.process_time() - start > self.limit:
+                raise _CpuTimeout(wall=False)
+        elif time.monotonic() - self.wall_start > self.limit * WALL_FACTOR + WALL_GRACE:
+            raise _CpuTimeout(wall=True)
+
+
+GUARD = _Guard()
 
 
 def _timed_call(method, argument, cpu_limit: float):
     """Call ``method(argument)`` under the limits; returns (result, cpu seconds)."""
-    start = time.process_time()
-    wall_start = time.monotonic()
+    guard = GUARD
+    guard.limit = cpu_limit
+    guard.wall_start = time.monotonic()
+    start = guard.cpu_start = time.process_time()
     try:
-        with _Timers(cpu_limit):
+        try:
             result = method(argument)
+        finally:
+            guard.cpu_start = None
     except _CpuTimeout as timeout:
         used = time.process_time() - start
         if timeout.wall:
-            waited = time.monotonic() - wall_start
+            waited = time.monotonic() - guard.wall_start
             raise BotFailure(TIMEOUT, f"no answer within {waited:.1f}s of wall-clock time (hung, "
                                       f"{used:.2f}s of CPU used)") from None
         raise BotFailure(TIMEOUT, f"no answer after {used:.2f}s of CPU time (limit {cpu_limit:g}s)") from None
@@ -154,6 +223,7 @@ class InProcessSeat:
             self.bot = get_bot(self.spec.bot).make(seed=seed, **dict(self.spec.params))
         except Exception as error:  # noqa: BLE001
             raise BotFailure(ERROR, f"could not be created: {type(error).__name__}: {error}") from None
+        GUARD.arm(self.time_limit)
         _, used = _timed_call(self.bot.start, view, self.time_limit * 10)
         self.cpu += used
 
@@ -161,7 +231,7 @@ class InProcessSeat:
         answer, used = _timed_call(self.bot.choose, view, self.time_limit)
         self.cpu += used
         self.decisions += 1
-        return _check_answer(answer, view)
+        return _as_action(answer, view)
 
     def finish(self, view: View) -> None:
         if self.bot is not None:
@@ -199,6 +269,7 @@ def _host_main(connection, memory_mb: int) -> None:
                 from kotarena.bots.registry import get_bot
 
                 bot = get_bot(name).make(seed=seed, **dict(params))
+                GUARD.arm(limit)
                 _, used = _timed_call(bot.start, view, limit * 10)
                 connection.send(("ok", None, used))
             elif command == "choose":
@@ -296,7 +367,7 @@ class IsolatedSeat:
         text, used = self._ask(("choose", view, self.time_limit), self._wall(self.time_limit))
         self.cpu += used
         self.decisions += 1
-        return _check_answer(text, view)
+        return _as_action(text, view)
 
     def finish(self, view: View) -> None:
         if self.process is None or not self.process.is_alive():

@@ -18,6 +18,7 @@ from kotarena.tournament.ladder import load_ladder
 from kotarena.tournament.night import NightError, rate_pending, rerate, run_night
 from kotarena.tournament.runner import InlineExecutor
 
+
 def ladder_file(tmp_path: Path, name: str = "night", games: int = 12, second: str = "random",
                 limit: float = 1.0, params: str = "") -> Path:
     """A 3-player ladder of ``random`` (as ``random-a``) and ``second``."""
@@ -89,7 +90,15 @@ def test_running_the_same_finished_ladder_again_plays_a_new_night(tmp_path):
     assert seeds[0] != seeds[1]
 
 
-def test_an_interrupted_night_resumes_without_losing_or_repeating_a_match(tmp_path):
+@pytest.fixture
+def one_by_one(monkeypatch):
+    """Commit every result on its own, so a test can stop a night after exactly N."""
+    from kotarena.tournament import night
+
+    monkeypatch.setattr(night, "FLUSH_SIZE", 1)
+
+
+def test_an_interrupted_night_resumes_without_losing_or_repeating_a_match(tmp_path, one_by_one):
     ladder = load_ladder(ladder_file(tmp_path))
     whole = open_db(tmp_path / "whole.db")
     run_night(whole, ladder, executor_factory=inline)
@@ -112,7 +121,7 @@ def test_an_interrupted_night_resumes_without_losing_or_repeating_a_match(tmp_pa
     assert ratings_of(broken) == ratings_of(whole)
 
 
-def test_matches_stored_out_of_order_are_rated_in_schedule_order(tmp_path):
+def test_matches_stored_out_of_order_are_rated_in_schedule_order(tmp_path, one_by_one):
     from kotarena.tournament import night as night_module
 
     ladder = load_ladder(ladder_file(tmp_path, games=6))
@@ -157,7 +166,7 @@ def test_a_stored_match_is_never_rated_twice(tmp_path):
     assert ratings_of(engine) == before
 
 
-def test_a_changed_ladder_file_does_not_silently_resume(tmp_path):
+def test_a_changed_ladder_file_does_not_silently_resume(tmp_path, one_by_one):
     engine = open_db(tmp_path / "a.db")
     path = ladder_file(tmp_path)
 
