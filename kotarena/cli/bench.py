@@ -98,9 +98,10 @@ def engine(players: tuple[int, ...], games: int, deck: bool | None, record: bool
 @click.option("--workers", default="1,2", show_default=True, metavar="N,N,...",
               help="Worker process counts to measure, comma-separated.")
 @click.option("--deck/--no-deck", default=True, show_default=True, help="Games with or without cards.")
+@click.option("--bot", default="random", show_default=True, help="The installed bot in every seat.")
 @seed_option
 @click.option("--json", "json_", is_flag=True, help="Print JSON (the seed goes to stderr).")
-def league(games: int, players: int, workers: str, deck: bool, seed: int | None, json_: bool) -> None:
+def league(games: int, players: int, workers: str, deck: bool, bot: str, seed: int | None, json_: bool) -> None:
     """Games/s of a whole league night against the raw engine on the same cores.
 
     The night (runner, seat hosts, time limits, replays, SQLite storage, ratings) and
@@ -123,11 +124,17 @@ def league(games: int, players: int, workers: str, deck: bool, seed: int | None,
         raise click.ClickException(f"bad --workers {workers!r}: give counts such as 1,2") from None
     if not counts or min(counts) < 1:
         raise click.ClickException(f"bad --workers {workers!r}: give counts such as 1,2")
-    results = [measure(games, players, deck, count, seed) for count in counts]
+    from kotarena.bots.registry import UnknownBotError, get_bot
+
+    try:
+        get_bot(bot)
+    except UnknownBotError as error:
+        raise click.ClickException(str(error)) from None
+    results = [measure(games, players, deck, count, seed, bot) for count in counts]
     if json_:
         echo_json({"seed": seed, "results": [r.to_json() for r in results]})
         return
-    rows = [(r.workers, r.games, r.players, "yes" if r.deck else "no", f"{r.engine_games_per_s:,.0f}",
-             f"{r.league_games_per_s:,.0f}", f"{r.overhead:.0%}") for r in results]
-    click.echo(table_text(("workers", "games", "players", "cards", "engine games/s", "league games/s", "overhead"),
-                          rows))
+    rows = [(r.bot, r.workers, r.games, r.players, "yes" if r.deck else "no", f"{r.engine_games_per_s:,.1f}",
+             f"{r.league_games_per_s:,.1f}", f"{r.overhead:.0%}") for r in results]
+    click.echo(table_text(("bot", "workers", "games", "players", "cards", "engine games/s", "league games/s",
+                           "overhead"), rows))
