@@ -112,7 +112,7 @@ def league_run(ladder_file: str, workers: int | None, fresh: bool, quiet: bool, 
         sys.exit(130)
     if not quiet:
         click.echo(
-            f"night {report.night} of ladder {report.ladder!r}: {report.played} matches played now, "
+            f"night {report.night} of ladder {report.ladder!r} (seed {report.seed}): {report.played} matches played now, "
             f"{report.stored_before} before, {report.planned} planned, {report.forfeits} forfeits, "
             f"{report.seconds:.1f}s", err=True,
         )

@@ -42,6 +42,7 @@ class NightReport:
 
     ladder: str
     night: int
+    seed: int
     planned: int
     stored_before: int
     played: int
@@ -357,7 +358,7 @@ def run_night(
             row.finished_at = datetime.now(UTC)
             session.add(row)
             session.commit()
-    return NightReport(ladder.name, night.number, len(jobs), len(already), played, forfeits, finished,
+    return NightReport(ladder.name, night.number, night.seed, len(jobs), len(already), played, forfeits, finished,
                        time.perf_counter() - started)
 
 
