@@ -50,7 +50,8 @@ def test_league_run_ends_with_the_leaderboard(night):
     result = invoke("league", "run", str(path), "--workers", "0", "--db", db)
     assert result.exit_code == 0
     assert "Leaderboard: cli" in result.stdout
-    assert "night 2 of ladder 'cli': 4 matches played now" in result.stderr
+    assert "night 2 of ladder 'cli' (seed " in result.stderr
+    assert "4 matches played now" in result.stderr
 
 
 def test_leaderboard_as_table_json_and_csv(night):
