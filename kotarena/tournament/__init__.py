@@ -1,0 +1,12 @@
+"""League nights: ladder files, schedules, and the runner that plays them.
+
+:mod:`~kotarena.tournament.ladder` reads and checks ladder files,
+:mod:`~kotarena.tournament.schedule` turns a ladder into the night's matches (both pure);
+:mod:`~kotarena.tournament.runner` plays matches and :mod:`~kotarena.tournament.night`
+stores and rates them.
+"""
+
+from kotarena.tournament.ladder import Entrant, Ladder, LadderError, load_ladder, parse_ladder
+from kotarena.tournament.schedule import MatchSpec, build_schedule
+
+__all__ = ["Entrant", "Ladder", "LadderError", "MatchSpec", "build_schedule", "load_ladder", "parse_ladder"]

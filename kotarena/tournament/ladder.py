@@ -1,0 +1,421 @@
+"""Ladder files: a league night described in TOML, checked before anything is played.
+
+A ladder file names the game, the table sizes, how many matches a night has, the
+time limit, the format and the entrants (see ``docs/ladders.md`` for every key).
+:func:`load_ladder` reads one into a :class:`Ladder`. Every mistake is reported as
+one :class:`LadderError` line naming the file, the key and the problem::
+
+    ladders/x.toml: bots[2].name: unknown bot 'rnadom' (installed: random, heuristic)
+
+The checks are written out by hand rather than generated from a schema so that each
+message can say what would have been right (the known keys, the installed bots, the
+nearest valid number of games).
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import json
+import math
+import re
+import tomllib
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+FREE_FOR_ALL = "free-for-all"
+GAUNTLET = "gauntlet"
+FORMATS = (FREE_FOR_ALL, GAUNTLET)
+NO_DECK = "none"
+
+#: Bots that cannot sit at a ladder table (they need a person at a terminal).
+INTERACTIVE_BOTS = frozenset({"human"})
+
+DEFAULT_PLAYERS = 4
+DEFAULT_GAMES = 100
+DEFAULT_TIME_LIMIT = 1.0
+MIN_TIME_LIMIT = 0.001
+MAX_TIME_LIMIT = 3600.0
+MAX_GAMES = 1_000_000
+MAX_SEED = 2**63 - 1
+
+TOP_KEYS = (
+    "name", "game", "deck", "players", "games", "time_limit", "format", "challenger",
+    "duplicate", "seed", "workers", "allow_repeats", "bots",
+)
+BOT_KEYS = ("name", "label", "params", "trusted")
+
+
+class LadderError(ValueError):
+    """A ladder file that cannot be used; the message is one line: ``file: key: problem``."""
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """One rated participant: a bot with its parameters, under a label.
+
+    ``label`` is the entrant's name in schedules and ratings; ``bot`` the installed
+    bot's name; ``params`` the keyword arguments the bot is made with; ``trusted``
+    whether it may run in the coordinator's process (``None``: the runner decides).
+    """
+
+    label: str
+    bot: str
+    params: dict[str, Any] = field(default_factory=dict)
+    trusted: bool | None = None
+
+
+@dataclass(frozen=True)
+class Ladder:
+    """A checked ladder file. See ``docs/ladders.md`` for the meaning of each field.
+
+    ``players`` is always a tuple of table sizes (one entry for a fixed size; several
+    are cycled through). ``duplicate`` is ``False``, ``True`` (sets as large as the
+    table) or a set size.
+    """
+
+    name: str
+    entrants: list[Entrant]
+    game: str = "kot"
+    deck: str = "kot"
+    players: tuple[int, ...] = (DEFAULT_PLAYERS,)
+    games: int = DEFAULT_GAMES
+    time_limit: float = DEFAULT_TIME_LIMIT
+    format: str = FREE_FOR_ALL
+    challenger: str | None = None
+    duplicate: bool | int = False
+    seed: int = 0
+    workers: int | None = None
+    allow_repeats: bool = False
+
+    @property
+    def labels(self) -> list[str]:
+        """The entrants' labels, in file order."""
+        return [entrant.label for entrant in self.entrants]
+
+    def set_size(self, players: int) -> int:
+        """How many matches share one dice seed at a table of ``players`` (1: no duplicate)."""
+        if self.duplicate is True:
+            return players
+        if self.duplicate is False:
+            return 1
+        return int(self.duplicate)
+
+    def fingerprint(self) -> str:
+        """A hash of everything that decides what a night plays.
+
+        A resumed night compares it with the one stored when the night began. The
+        number of workers is left out: it changes how fast a night goes, not what it
+        plays.
+        """
+        content = {
+            "version": 1,
+            "name": self.name, "game": self.game, "deck": self.deck,
+            "players": list(self.players), "games": self.games, "time_limit": float(self.time_limit),
+            "format": self.format, "challenger": self.challenger,
+            "duplicate": self.duplicate if isinstance(self.duplicate, bool) else int(self.duplicate),
+            "seed": self.seed, "allow_repeats": self.allow_repeats,
+            "entrants": [
+                {"label": e.label, "bot": e.bot, "params": e.params, "trusted": e.trusted}
+                for e in self.entrants
+            ],
+        }
+        text = json.dumps(content, sort_keys=True, separators=(",", ":"), default=str)
+        return hashlib.sha256(text.encode()).hexdigest()
+
+
+# ------------------------------------------------------------------ loading
+
+
+def load_ladder(path: str | Path, *, known_bots: Collection[str] | None = None) -> Ladder:
+    """Read and check the ladder file at ``path``.
+
+    :param known_bots: the installed bots' names. Bot names are checked against it;
+        ``None`` skips that check (but ``bots = "all"`` then asks the bot registry).
+    :raises LadderError: for any problem in the file, with a one-line message.
+    :raises OSError: if the file cannot be read.
+    """
+    path = Path(path)
+    raw = path.read_bytes()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise LadderError(f"{path}: not UTF-8 text (byte {error.start})") from None
+    return parse_ladder(text, source=str(path), default_name=path.stem, known_bots=known_bots)
+
+
+def parse_ladder(
+    text: str,
+    *,
+    source: str = "<ladder>",
+    default_name: str = "ladder",
+    known_bots: Collection[str] | None = None,
+) -> Ladder:
+    """Check the TOML ``text`` of a ladder; ``source`` names it in error messages."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise LadderError(f"{source}: {_toml_problem(str(error))}") from None
+    return _Checker(source, known_bots).ladder(data, default_name)
+
+
+_WHERE = re.compile(r"^(?P<problem>.*?) \(at (?:line (?P<line>\d+), column (?P<column>\d+)|(?P<end>end of document))\)$")
+
+
+def _toml_problem(message: str) -> str:
+    """``Invalid value (at line 3, column 5)`` -> ``line 3, column 5: invalid value``."""
+    match = _WHERE.match(message)
+    if not match:
+        return f"not valid TOML: {message}"
+    problem = match["problem"][:1].lower() + match["problem"][1:]
+    where = "end of file" if match["end"] else f"line {match['line']}, column {match['column']}"
+    return f"{where}: not valid TOML: {problem}"
+
+
+def _kind(value: object) -> str:
+    """A TOML user's name for the type of ``value``."""
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a float"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, dict):
+        return "a table"
+    return f"a {type(value).__name__}"
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+class _Checker:
+    """Checks one file's data; every failure raises with the file's name in front."""
+
+    def __init__(self, source: str, known_bots: Collection[str] | None) -> None:
+        self.source = source
+        self.known_bots = list(known_bots) if known_bots is not None else None
+
+    def fail(self, key: str, problem: str) -> LadderError:
+        return LadderError(f"{self.source}: {key}: {problem}")
+
+    def unknown_keys(self, table: dict, allowed: Sequence[str], prefix: str = "") -> None:
+        for key in table:
+            if key not in allowed:
+                hint = difflib.get_close_matches(key, allowed, n=1)
+                suggestion = f"did you mean {hint[0]!r}? " if hint else ""
+                raise self.fail(f"{prefix}{key}", f"unknown key ({suggestion}known keys: {', '.join(allowed)})")
+
+    def integer(self, data: dict, key: str, default: int | None, low: int, high: int) -> int | None:
+        value = data.get(key, default)
+        if value is None:
+            return None
+        if not _is_int(value):
+            raise self.fail(key, f"must be an integer, not {_kind(value)}")
+        if not low <= value <= high:
+            raise self.fail(key, f"must be between {low} and {high}, not {value}")
+        return value
+
+    def boolean(self, data: dict, key: str, default: bool, prefix: str = "") -> bool:
+        value = data.get(key, default)
+        if not isinstance(value, bool):
+            raise self.fail(f"{prefix}{key}", f"must be true or false, not {_kind(value)}")
+        return value
+
+    def string(self, data: dict, key: str, default: str | None, prefix: str = "") -> str | None:
+        value = data.get(key, default)
+        if value is None:
+            return None
+        if not isinstance(value, str):
+            raise self.fail(f"{prefix}{key}", f"must be a string, not {_kind(value)}")
+        if not value.strip():
+            raise self.fail(f"{prefix}{key}", "must not be empty")
+        return value
+
+    # ---------------------------------------------------------- the file
+
+    def ladder(self, data: dict, default_name: str) -> Ladder:
+        from kotarena.engine.games import UnknownGameError, get_game
+
+        self.unknown_keys(data, TOP_KEYS)
+        name = self.string(data, "name", default_name)
+        game_name = self.string(data, "game", "kot")
+        try:
+            spec = get_game(game_name)
+        except UnknownGameError as error:
+            raise self.fail("game", str(error)) from None
+        deck = self.deck(data, spec.deck)
+        players = self.players(data, spec.min_players, spec.max_players, spec.title)
+        games = self.integer(data, "games", DEFAULT_GAMES, 1, MAX_GAMES)
+        time_limit = self.time_limit(data)
+        fmt = self.string(data, "format", FREE_FOR_ALL)
+        if fmt not in FORMATS:
+            raise self.fail("format", f"unknown format {fmt!r} (formats: {', '.join(FORMATS)})")
+        challenger = self.string(data, "challenger", None)
+        duplicate = self.duplicate(data, players)
+        seed = self.integer(data, "seed", 0, 0, MAX_SEED)
+        workers = self.integer(data, "workers", None, 0, 1024)
+        allow_repeats = self.boolean(data, "allow_repeats", False)
+        entrants = self.entrants(data)
+
+        if fmt == GAUNTLET:
+            if challenger is None:
+                raise self.fail("challenger", "a gauntlet needs a challenger (challenger = \"LABEL\" of one entrant)")
+            labels = [e.label for e in entrants]
+            if challenger not in labels:
+                raise self.fail("challenger", f"{challenger!r} is not an entrant (entrants: {', '.join(labels)})")
+            field_size = len(entrants) - 1
+            if field_size < 1:
+                raise self.fail("bots", "a gauntlet needs at least one entrant besides the challenger")
+            if not allow_repeats and max(players) - 1 > field_size:
+                raise self.fail(
+                    "players", f"a table of {max(players)} needs {max(players) - 1} opponents for the challenger "
+                    f"but there are only {field_size} (add entrants or set allow_repeats = true)",
+                )
+        else:
+            if challenger is not None:
+                raise self.fail("challenger", "only a gauntlet has a challenger (set format = \"gauntlet\")")
+            if not allow_repeats and max(players) > len(entrants):
+                raise self.fail(
+                    "players", f"a table of {max(players)} needs {max(players)} entrants but there are only "
+                    f"{len(entrants)} (add entrants or set allow_repeats = true)",
+                )
+        self.check_whole_sets(games, players, duplicate)
+        return Ladder(
+            name=name, entrants=entrants, game=spec.name, deck=deck, players=players, games=games,
+            time_limit=time_limit, format=fmt, challenger=challenger, duplicate=duplicate, seed=seed,
+            workers=workers, allow_repeats=allow_repeats,
+        )
+
+    def deck(self, data: dict, game_deck: str | None) -> str:
+        from kotarena.cards import DECKS
+
+        deck = self.string(data, "deck", game_deck or NO_DECK)
+        if deck != NO_DECK and deck not in DECKS:
+            raise self.fail("deck", f"unknown deck {deck!r} (decks: {', '.join(sorted(DECKS))}, none)")
+        return deck
+
+    def players(self, data: dict, low: int, high: int, title: str) -> tuple[int, ...]:
+        value = data.get("players", DEFAULT_PLAYERS)
+        sizes = value if isinstance(value, list) else [value]
+        if isinstance(value, list) and not value:
+            raise self.fail("players", "must list at least one table size")
+        for position, size in enumerate(sizes):
+            key = f"players[{position}]" if isinstance(value, list) else "players"
+            if not _is_int(size):
+                raise self.fail(key, f"must be an integer or an array of integers, not {_kind(size)}")
+            if not low <= size <= high:
+                raise self.fail(key, f"{title} is for {low} to {high} players, not {size}")
+        return tuple(sizes)
+
+    def time_limit(self, data: dict) -> float:
+        value = data.get("time_limit", DEFAULT_TIME_LIMIT)
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            raise self.fail("time_limit", f"must be a number of CPU seconds, not {_kind(value)}")
+        if not math.isfinite(value) or not MIN_TIME_LIMIT <= value <= MAX_TIME_LIMIT:
+            raise self.fail(
+                "time_limit", f"must be between {MIN_TIME_LIMIT} and {MAX_TIME_LIMIT:g} CPU seconds per decision, "
+                f"not {value}",
+            )
+        return float(value)
+
+    def duplicate(self, data: dict, players: tuple[int, ...]) -> bool | int:
+        value = data.get("duplicate", False)
+        if isinstance(value, bool):
+            return value
+        if not _is_int(value):
+            raise self.fail("duplicate", f"must be true, false or a set size, not {_kind(value)}")
+        smallest = min(players)
+        if not 2 <= value <= smallest:
+            raise self.fail(
+                "duplicate", f"a set size must be between 2 and the smallest table ({smallest}), not {value}"
+            )
+        return value
+
+    def check_whole_sets(self, games: int, players: tuple[int, ...], duplicate: bool | int) -> None:
+        """With duplicate sets, a night must end on a whole set: a cut set loses its balance."""
+        if duplicate is False:
+            return
+        sizes = [players[i % len(players)] if duplicate is True else duplicate for i in range(games)]
+        total = 0
+        ends = []
+        for size in sizes:
+            total += size
+            ends.append(total)
+            if total >= games:
+                break
+        if total == games:
+            return
+        below = ends[-2] if len(ends) > 1 else None
+        options = f"{below} or {total}" if below else f"{total}"
+        raise self.fail("games", f"{games} does not end on a whole duplicate set; use {options}")
+
+    # ---------------------------------------------------------- entrants
+
+    def entrants(self, data: dict) -> list[Entrant]:
+        if "bots" not in data:
+            raise self.fail("bots", 'missing: list the entrants as [[bots]] tables, or write bots = "all"')
+        value = data["bots"]
+        if value == "all":
+            return self.all_bots()
+        if not isinstance(value, list):
+            raise self.fail("bots", f'must be an array of [[bots]] tables or "all", not {_kind(value)}')
+        if not value:
+            raise self.fail("bots", "lists no entrants")
+        entrants: list[Entrant] = []
+        seen: dict[str, int] = {}
+        for position, entry in enumerate(value):
+            entrant = self.entrant(entry, f"bots[{position}].")
+            if entrant.label in seen:
+                other = seen[entrant.label]
+                key = "label" if isinstance(entry, dict) and "label" in entry else "name"
+                raise self.fail(
+                    f"bots[{position}].{key}",
+                    f"entrant {entrant.label!r} is already bots[{other}]; give one of them a different label",
+                )
+            seen[entrant.label] = position
+            entrants.append(entrant)
+        return entrants
+
+    def entrant(self, entry: object, prefix: str) -> Entrant:
+        if isinstance(entry, str):  # shorthand: bots = ["random", "heuristic"]
+            entry = {"name": entry}
+        if not isinstance(entry, dict):
+            raise self.fail(prefix.rstrip("."), f"must be a table with a name, or a bot name, not {_kind(entry)}")
+        self.unknown_keys(entry, BOT_KEYS, prefix)
+        if "name" not in entry:
+            raise self.fail(f"{prefix}name", "missing: which installed bot plays this entrant")
+        bot = self.string(entry, "name", None, prefix)
+        self.check_bot(bot, f"{prefix}name")
+        label = self.string(entry, "label", bot, prefix)
+        params = entry.get("params", {})
+        if not isinstance(params, dict):
+            raise self.fail(f"{prefix}params", f"must be a table of bot parameters, not {_kind(params)}")
+        trusted = entry.get("trusted")
+        if trusted is not None and not isinstance(trusted, bool):
+            raise self.fail(f"{prefix}trusted", f"must be true or false, not {_kind(trusted)}")
+        return Entrant(label=label, bot=bot, params=dict(params), trusted=trusted)
+
+    def check_bot(self, bot: str, key: str) -> None:
+        if bot in INTERACTIVE_BOTS:
+            raise self.fail(key, f"the {bot} bot needs a person at a terminal and cannot play in a ladder")
+        if self.known_bots is not None and bot not in self.known_bots:
+            usable = [name for name in self.known_bots if name not in INTERACTIVE_BOTS]
+            raise self.fail(key, f"unknown bot {bot!r} (installed: {', '.join(usable) or 'none'})")
+
+    def all_bots(self) -> list[Entrant]:
+        names = self.known_bots
+        if names is None:
+            from kotarena.bots.registry import bot_names
+
+            names = bot_names()
+        entrants = [Entrant(label=name, bot=name) for name in names if name not in INTERACTIVE_BOTS]
+        if not entrants:
+            raise self.fail("bots", '"all" found no installed bots that can play in a ladder')
+        return entrants

@@ -1,0 +1,183 @@
+"""The matches of a league night: who sits where, with which seed, in which order.
+
+:func:`build_schedule` turns a :class:`~kotarena.tournament.ladder.Ladder` into a list
+of :class:`MatchSpec` values. The list depends only on the ladder (its seed included)
+and the entrant labels, so a resumed night rebuilds exactly the schedule it started
+with and plays the matches that are missing.
+
+How tables are filled (free-for-all): seat by seat, the next seat goes to the entrant
+that is not yet at this table, then has played the fewest seats so far, then has met
+the entrants already seated least often; remaining ties are broken by the seeded
+generator. So every entrant plays the same number of games give or take one, and
+pairs meet about equally often. The seating order of a table is then chosen among all
+its permutations: the first seat goes to the entrant owed most first seats (an entrant
+is owed 1/k of a first seat per game at a table of k), then each entrant goes where it
+has sat least often at tables of this size. Every match starts with seat 0
+(``first_player = 0``), so balancing seat positions balances the order of play
+exactly; the engine's roll-off would only add noise.
+
+A gauntlet seats the challenger at every table and fills the other seats the same
+way from the rest. With duplicate sets, a set of ``k`` matches shares one dice seed
+and seats the same entrants, rotated by one seat per match: the engine's dice depend
+only on the seed, the turn and the roll, so each seat's luck is played once by each
+entrant (see ``docs/ladders.md``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import random
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from kotarena.tournament.ladder import GAUNTLET, Ladder
+
+
+@dataclass(frozen=True)
+class MatchSpec:
+    """One scheduled match.
+
+    ``seats`` holds entrant labels in seat order; ``seed`` is the game's seed;
+    ``set_id`` numbers the duplicate set the match belongs to (``None`` without
+    duplicate); ``key`` is unique within a night and stable across runs;
+    ``first_player`` is the seat that starts (``None`` would mean a roll-off).
+    """
+
+    index: int
+    seats: tuple[str, ...]
+    seed: int
+    players: int
+    set_id: int | None
+    key: str
+    first_player: int | None = 0
+
+
+def derive_seed(seed: int, purpose: str, number: int) -> int:
+    """A 63-bit seed for match or set ``number`` of a night seeded with ``seed``.
+
+    Hash-derived rather than drawn from a generator, so match 57's seed does not
+    depend on how many seeds were drawn before it.
+    """
+    digest = hashlib.blake2b(f"kotarena/{purpose}/{seed}/{number}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> 1
+
+
+def rotation_offsets(players: int, set_size: int) -> list[int]:
+    """Seat shifts of the matches of a duplicate set: 0, 1, ..., players-1 for a full set,
+    evenly spread shifts (0 and 2 for two matches at four seats) for a smaller one."""
+    return [round(j * players / set_size) for j in range(set_size)]
+
+
+def rotate(seats: Sequence[str], shift: int) -> tuple[str, ...]:
+    """The seating with everyone moved ``shift`` seats on: seat ``s`` goes to ``s + shift``."""
+    n = len(seats)
+    return tuple(seats[(p - shift) % n] for p in range(n))
+
+
+class _Balance:
+    """Running counts the greedy choices keep even, and the seeded tie-breaker."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(derive_seed(seed, "schedule", 0))
+        self.seats_played: Counter[str] = Counter()
+        self.met: dict[str, Counter[str]] = defaultdict(Counter)
+        # First seats each entrant is owed, in sixtieths: a seat at a table of k earns
+        # 60/k (60 is divisible by every table size), a first seat costs 60. Judging by
+        # what is owed rather than by raw counts keeps a gauntlet fair to the challenger,
+        # who plays every game and so should start more of them than anyone else.
+        self.owed_firsts: Counter[str] = Counter()
+        self.positions: dict[tuple[int, str, int], int] = Counter()  # (table size, label, seat) -> games
+
+    def choose_table(self, size: int, pool: Sequence[str], fixed: Sequence[str] = ()) -> list[str]:
+        """Entrants for a table of ``size``: ``fixed`` ones plus the best of ``pool``."""
+        chosen = list(fixed)
+        while len(chosen) < size:
+            here = Counter(chosen)
+            chosen.append(min(
+                pool,
+                key=lambda c: (here[c], self.seats_played[c], sum(self.met[c][o] for o in chosen), -self.owed_firsts[c],
+                             self.rng.random()),
+            ))
+        return chosen
+
+    def seat_order(self, chosen: Sequence[str], shifts: Sequence[int]) -> tuple[str, ...]:
+        """The base seating of ``chosen``: the permutation whose rotations by ``shifts``
+        give the first seat to those owed most, then repeat seat positions least."""
+        size = len(chosen)
+        # What putting a label in base seat b costs, summed over the set's rotations.
+        firsts = {
+            (label, b): -sum(self.owed_firsts[label] // 60 for shift in shifts if (b + shift) % size == 0)
+            for label in chosen for b in range(size)
+        }
+        positions = {
+            (label, b): sum(self.positions[size, label, (b + shift) % size] for shift in shifts)
+            for label in chosen for b in range(size)
+        }
+        best: tuple | None = None
+        for order in sorted(set(itertools.permutations(chosen))):
+            cost = (
+                sum(firsts[label, b] for b, label in enumerate(order)),
+                sum(positions[label, b] for b, label in enumerate(order)),
+                self.rng.random(),
+            )
+            if best is None or cost < best[0]:
+                best = (cost, order)
+        return best[1]
+
+    def record(self, seating: Sequence[str]) -> None:
+        size = len(seating)
+        self.owed_firsts[seating[0]] -= 60
+        for seat, label in enumerate(seating):
+            self.seats_played[label] += 1
+            self.owed_firsts[label] += 60 // size
+            self.positions[size, label, seat] += 1
+        for a, b in itertools.permutations(range(size), 2):
+            if seating[a] != seating[b]:
+                self.met[seating[a]][seating[b]] += 1
+
+
+def build_schedule(ladder: Ladder, entrant_labels: Sequence[str]) -> list[MatchSpec]:
+    """Every match of a night of ``ladder`` between ``entrant_labels``, in play order.
+
+    Deterministic: the same ladder (seed included) and labels give the same list.
+    """
+    labels = list(entrant_labels)
+    if not labels:
+        raise ValueError("a schedule needs at least one entrant")
+    if len(set(labels)) != len(labels):
+        raise ValueError(f"entrant labels must be unique: {labels}")
+    fixed: list[str] = []
+    pool = labels
+    if ladder.format == GAUNTLET:
+        if ladder.challenger not in labels:
+            raise ValueError(f"the challenger {ladder.challenger!r} is not an entrant")
+        fixed = [ladder.challenger]
+        pool = [label for label in labels if label != ladder.challenger]
+        if not pool:
+            raise ValueError("a gauntlet needs entrants besides the challenger")
+
+    balance = _Balance(ladder.seed)
+    matches: list[MatchSpec] = []
+    table_number = 0
+    while len(matches) < ladder.games:
+        size = ladder.players[table_number % len(ladder.players)]
+        set_size = ladder.set_size(size)
+        duplicate = set_size > 1
+        shifts = rotation_offsets(size, set_size) if duplicate else [0]
+        chosen = balance.choose_table(size, pool, fixed)
+        base = balance.seat_order(chosen, shifts)
+        seed = derive_seed(ladder.seed, "set" if duplicate else "match", table_number if duplicate else len(matches))
+        for shift in shifts:
+            if len(matches) == ladder.games:
+                break  # only a hand-made ladder gets here; load_ladder insists on whole sets
+            seating = rotate(base, shift)
+            balance.record(seating)
+            index = len(matches)
+            matches.append(MatchSpec(
+                index=index, seats=seating, seed=seed, players=size,
+                set_id=table_number if duplicate else None, key=f"{index:05d}-{seed}", first_player=0,
+            ))
+        table_number += 1
+    return matches
