@@ -17,7 +17,27 @@ from dataclasses import asdict, dataclass
 
 from kotarena.bots.random_bot import RandomBot
 from kotarena.engine import new_game
+from kotarena.engine.actions import Action
+from kotarena.engine.view import View
 from kotarena.match import bot_seed, play
+
+
+class BuyingRandomBot(RandomBot):
+    """A random bot that buys whenever it can: in a buy step with a card it can afford
+    it buys one (chosen at random); otherwise it picks uniformly like :class:`RandomBot`.
+
+    This is the issue's card benchmark: many cards in play, so card effects are timed.
+    """
+
+    name = "random-buyer"
+
+    def choose(self, view: View) -> Action:
+        legal = view.legal
+        if view.kind == "buy":
+            buys = [a for a in legal if a.kind == "buy"]
+            if buys:
+                return buys[int(self.random() * len(buys))]
+        return legal[int(self.random() * len(legal))]
 
 
 @dataclass(frozen=True)
@@ -31,6 +51,7 @@ class BenchResult:
     seconds: float
     turns: int
     decisions: int
+    buyers: bool = False
 
     @property
     def games_per_s(self) -> float:
@@ -59,14 +80,19 @@ class BenchResult:
         return data
 
 
-def play_games(players: int, games: int, *, deck: bool = False, record: bool = False, seed: int = 0) -> tuple[int, int]:
-    """Play ``games`` seeded random-bot games; returns ``(turns, decisions)``."""
+def play_games(players: int, games: int, *, deck: bool = False, record: bool = False, seed: int = 0,
+               buyers: bool = False) -> tuple[int, int]:
+    """Play ``games`` seeded random-bot games; returns ``(turns, decisions)``.
+
+    With ``buyers`` the bots are :class:`BuyingRandomBot` (they buy whenever they can).
+    """
     turns = decisions = 0
     deck_name = "default" if deck else None
+    bot = BuyingRandomBot if buyers else RandomBot
     for index in range(games):
         game_seed = seed + index
         state = new_game("kot", players=players, seed=game_seed, deck=deck_name, record=record)
-        play(state, [RandomBot(seed=bot_seed(game_seed, seat)) for seat in range(players)])
+        play(state, [bot(seed=bot_seed(game_seed, seat)) for seat in range(players)])
         turns += state.outcome.turns
         decisions += len(state.history)
     return turns, decisions
@@ -80,6 +106,7 @@ def time_games(
     record: bool = False,
     seed: int = 0,
     warmup: int = 20,
+    buyers: bool = False,
 ) -> BenchResult:
     """Time ``games`` games at ``players`` players on this core.
 
@@ -89,11 +116,11 @@ def time_games(
     if games < 1:
         raise ValueError("time at least one game")
     if warmup:
-        play_games(players, warmup, deck=deck, record=record, seed=seed + games)
+        play_games(players, warmup, deck=deck, record=record, seed=seed + games, buyers=buyers)
     start = time.perf_counter()
-    turns, decisions = play_games(players, games, deck=deck, record=record, seed=seed)
+    turns, decisions = play_games(players, games, deck=deck, record=record, seed=seed, buyers=buyers)
     seconds = time.perf_counter() - start
-    return BenchResult(players, deck, record, games, seconds, turns, decisions)
+    return BenchResult(players, deck, record, games, seconds, turns, decisions, buyers)
 
 
 def bench_engine(

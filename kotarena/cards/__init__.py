@@ -26,6 +26,25 @@ def deck_cards(deck: str) -> tuple[CardInfo, ...]:
     return tuple(info for info in table for _ in range(info.copies))
 
 
+def deck_effects(deck: str) -> tuple:
+    """The :class:`~kotarena.cards.effects.Effect` of each physical card of a deck.
+
+    Cards whose effect is not written yet get the base ``Effect`` (they do nothing).
+    """
+    from kotarena.cards.effects import Effect
+
+    effects = _effect_tables().get(deck, {})
+    nothing = Effect()
+    return tuple(effects.get(info.id, nothing) for info in deck_cards(deck))
+
+
+def _effect_tables() -> dict:
+    # Imported on first use: effects import the engine, which imports this package.
+    from kotarena.cards.kot_effects import KOT_EFFECTS
+
+    return {"kot": KOT_EFFECTS}
+
+
 def find_card(deck: str, key: str) -> CardInfo:
     """Look a card up by id or (case-insensitive) name."""
     wanted = key.strip().lower()
@@ -35,4 +54,4 @@ def find_card(deck: str, key: str) -> CardInfo:
     raise UnknownDeckError(f"no card {key!r} in deck {deck!r}")
 
 
-__all__ = ["CardInfo", "DECKS", "DISCARD", "KEEP", "deck_cards", "find_card", "UnknownDeckError"]
+__all__ = ["CardInfo", "DECKS", "DISCARD", "KEEP", "deck_cards", "deck_effects", "find_card", "UnknownDeckError"]

@@ -22,3 +22,4 @@ class CardInfo:
     type: str
     copies: int = 1
     second_edition_name: str = ""
+    text: str = ""  #: what the card does, in our own words

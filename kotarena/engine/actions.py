@@ -18,11 +18,20 @@ Text forms (dice positions count from 1, market slots from 1):
 ``buy 2``          buy the card in market slot 2
 ``sweep``          pay 2 energy to discard the market and reveal three new cards
 ``done``           end the buy step
+``pass``           decline what a card decision offers (always the first legal action)
+``use stretchy 3   use a card: ``use <card id>`` and the card's arguments (ints for
+claw``             dice positions, seats, slots and amounts; face names for faces)
+``cure 1 0``       spend heart results on tokens: poison tokens, shrink tokens
 =================  ============================================================
+
+Card actions are parsed by grammar, not only looked up among interned actions, so a
+replay can parse a card action before it is legal. Their meaning is documented with
+the cards (``docs/cards.md``).
 """
 
 from __future__ import annotations
 
+import re
 from itertools import combinations
 
 STOP = "stop"
@@ -32,11 +41,17 @@ YIELD = "yield"
 BUY = "buy"
 SWEEP = "sweep"
 DONE = "done"
+PASS = "pass"
+USE = "use"
+CURE = "cure"
 
 #: Kinds whose arguments are integers (dice positions, market slots).
-_INT_ARGS = {REROLL, BUY}
+_INT_ARGS = {REROLL, BUY, CURE}
 #: Kinds that take no argument at all.
-_NO_ARGS = {STOP, STAY, YIELD, SWEEP, DONE}
+_NO_ARGS = {STOP, STAY, YIELD, SWEEP, DONE, PASS}
+#: A card id, as ``use`` takes it.
+_CARD_ID = re.compile(r"[a-z][a-z0-9_]*\Z")
+_INT_WORD = re.compile(r"-?[0-9]+\Z")
 
 
 class ActionError(ValueError):
@@ -120,11 +135,20 @@ def parse_action(text: str) -> Action:
             if len(numbers) != 1:
                 raise ActionError("'buy' takes one market slot, e.g. 'buy 2'")
             return Action.of(BUY, numbers[0])
+        if kind == CURE:
+            if len(numbers) != 2 or min(numbers) < 0:
+                raise ActionError("'cure' takes two counts, poison then shrink tokens, e.g. 'cure 1 0'")
+            return Action.of(CURE, *numbers)
         if not numbers:
             raise ActionError("'reroll' needs dice positions, e.g. 'reroll 1 4'; use 'stop' to keep all dice")
         if len(set(numbers)) != len(numbers):
             raise ActionError("'reroll' names a die twice")
         return Action.of(REROLL, *sorted(numbers))
+    if kind == USE:
+        if not rest or not _CARD_ID.match(rest[0]):
+            raise ActionError("'use' names a card by its id, e.g. 'use stretchy 3 claw'")
+        args = [int(word) if _INT_WORD.match(word) else word for word in rest[1:]]
+        return Action.of(USE, rest[0], *args)
     action = _INTERNED.get(" ".join(words))
     if action is not None:  # an action some card registered
         return action
@@ -146,3 +170,4 @@ YIELD_ACTION = Action.of(YIELD)
 SWEEP_ACTION = Action.of(SWEEP)
 DONE_ACTION = Action.of(DONE)
 BUY_ACTIONS = (Action.of(BUY, 1), Action.of(BUY, 2), Action.of(BUY, 3))
+PASS_ACTION = Action.of(PASS)

@@ -8,7 +8,7 @@ naming the problem.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from kotarena.cards import UnknownDeckError, find_card
@@ -30,6 +30,11 @@ class MonsterSetup:
     tokyo: str | None = None  #: ``"city"``, ``"bay"`` or ``None``
     alive: bool = True
     cards: Sequence[str] = field(default_factory=tuple)  #: keep cards, by id or name
+    poison: int = 0  #: poison tokens
+    shrink: int = 0  #: shrink tokens
+    #: counters on this monster's cards, by card id (Smoke Cloud's charges, energy on
+    #: Monster Batteries); cards not named carry what they carry when just bought.
+    counters: Mapping[str, int] = field(default_factory=dict)
 
 
 def build_position(
@@ -69,6 +74,8 @@ def build_position(
         _deal_cards(state, monsters, market, deck_top)
     elif market or deck_top or any(m.cards for m in monsters):
         raise PositionError("cards are named but the game has no deck")
+    else:
+        state._cards_changed()  # tokens act without cards
     if isinstance(first, str):
         if first not in names:
             raise PositionError(f"first monster {first!r} is not at the table ({', '.join(names)})")
@@ -90,6 +97,10 @@ def _place_monster(state: State, p: int, m: MonsterSetup) -> None:
         raise PositionError(f"{where}: an eliminated monster has 0 health, not {m.health}")
     if m.stars < 0 or m.energy < 0:
         raise PositionError(f"{where}: stars and energy cannot be negative")
+    if m.poison < 0 or m.shrink < 0:
+        raise PositionError(f"{where}: tokens cannot be negative")
+    state.poison[p] = m.poison if m.alive else 0
+    state.shrink[p] = m.shrink if m.alive else 0
     state.health[p] = m.health
     state.max_health[p] = m.max_health
     state.stars[p] = m.stars
@@ -144,10 +155,20 @@ def _deal_cards(
     for p, m in enumerate(monsters):
         for key in m.cards:
             card = take(key, f"monster {m.name!r}")
-            if state.cards_info[card].type != "keep":
-                raise PositionError(f"monster {m.name!r}: {state.cards_info[card].name!r} is a discard card")
+            info = state.cards_info[card]
+            if info.type != "keep":
+                raise PositionError(f"monster {m.name!r}: {info.name!r} is a discard card")
+            if not m.alive:
+                raise PositionError(f"monster {m.name!r}: an eliminated monster owns no cards")
             state.owned[p].append(card)
-            state._card_ids = None
+            initial = state._effects[card].initial_counters
+            if info.id in m.counters:
+                state.counters[card] = m.counters[info.id]
+            elif initial is not None:
+                state.counters[card] = initial
+        unknown = set(m.counters) - {state.cards_info[c].id for c in state.owned[p]}
+        if unknown:
+            raise PositionError(f"monster {m.name!r}: counters on cards it does not own: {', '.join(sorted(unknown))}")
     if market is not None and len(market) > MARKET_SIZE:
         raise PositionError(f"market: at most {MARKET_SIZE} face-up cards, not {len(market)}")
     face_up = [take(key, "market") for key in market] if market is not None else []
@@ -160,3 +181,4 @@ def _deal_cards(
         for slot in range(MARKET_SIZE):
             state._reveal(slot)
     state.deck.extend(reversed(top))  # the deck's top is the end of the list
+    state._cards_changed()

@@ -30,12 +30,41 @@ from __future__ import annotations
 import random as _random_module
 from collections.abc import Sequence
 
-from kotarena.cards import KEEP, CardInfo, deck_cards
+from kotarena.cards import KEEP, CardInfo, deck_cards, deck_effects
+from kotarena.cards.moments import (
+    ATTACK_BONUS,
+    ATTACKED,
+    BONUS_REROLL,
+    BOUGHT,
+    CARD_DAMAGE,
+    CLAWS,
+    COST,
+    END_TURN,
+    ENERGY_BONUS,
+    GUARD,
+    HEAL_BONUS,
+    HURT,
+    MOMENTS,
+    OFFERS,
+    RESCUE,
+    SCORE,
+    START_TURN,
+    TAKEN,
+    TARGETS,
+    YIELDED,
+    ZERO,
+)
+from kotarena.cards.moments import (
+    DICE_COUNT as DICE_COUNT_MOMENT,
+)
 from kotarena.engine.actions import (
     BUY,
     BUY_ACTIONS,
+    CURE,
     DONE_ACTION,
+    PASS_ACTION,
     REROLL,
+    STAY,
     STAY_ACTION,
     STOP,
     SWEEP,
@@ -58,7 +87,10 @@ from kotarena.engine.view import View, build_view
 # Decision kinds: what question the pending decision asks.
 ROLL = "roll"      #: after a roll with rerolls left: ``stop`` or ``reroll ...``
 YIELD_TOKYO = "yield"  #: attacked in Tokyo: ``stay`` or ``yield``
-BUY_CARDS = "buy"  #: the buy step: ``buy N``, ``sweep`` or ``done``
+BUY_CARDS = "buy"  #: the buy step: ``buy N``, ``sweep`` or ``done`` (and cards' ``use ...``)
+DICE_CARDS = "dice"  #: before the dice resolve: ``pass`` or a card's ``use ...`` (change a die, reroll)
+HEARTS = "hearts"  #: hearts against tokens: ``pass`` (heal) or ``cure P S``
+END_CARDS = "end"  #: after buying, before the end of the turn: ``pass`` or a card's ``use ...`` (sell)
 
 CITY = "city"
 BAY = "bay"
@@ -69,7 +101,7 @@ DICE_COUNT = 6
 #: Faces drawn per roll at the start of a turn: room for the most dice a monster
 #: can roll (six black and two green), so cards never change other rolls' faces.
 DIE_SLOTS = 8
-_FIRST_ROLL = {count: tuple(range(1, count + 1)) for count in range(1, DIE_SLOTS + 1)}
+_FIRST_ROLL = {count: tuple(range(1, count + 1)) for count in range(0, DIE_SLOTS + 1)}
 REROLLS = 2
 SWEEP_COST = 2
 MARKET_SIZE = 3
@@ -104,6 +136,16 @@ _BUY_LEGAL = _buy_tables()
 _YIELD_LEGAL = ((STAY_ACTION, YIELD_ACTION), frozenset((STAY_ACTION, YIELD_ACTION)))
 _NO_LEGAL: tuple[tuple[Action, ...], frozenset[Action]] = ((), frozenset())
 
+#: The hooks of a table where no card acts: one empty tuple per moment, shared.
+_NO_HOOKS: tuple[tuple, ...] = ((),) * len(MOMENTS)
+_NO_FLAGS: frozenset = frozenset()
+
+# What the game does once the damage queue is empty (see ``_drain``).
+_THEN_NOTHING = 0
+_THEN_ATTACK = 1   #: after the claws: attack effects, yielding, moving in, then buying
+_THEN_BUY = 2      #: back to the buy step (card damage while buying, Burrowing)
+_THEN_END = 3      #: finish the turn (poison at the end of a turn)
+
 
 def shuffle(items: list, random) -> None:
     """Fisher-Yates with ``random()`` only, so a seed shuffles alike everywhere."""
@@ -125,6 +167,10 @@ class State:
         "outcome", "log", "history", "pause_between_turns", "between_turns",
         "_rng", "_random", "_script", "_turn_dice", "_roll_no", "_reshuffles",
         "_attacker", "_yielders", "_hit", "_batch", "eliminated_at", "_card_ids",
+        # cards: tokens and counters, per-moment hooks, the damage queue, turn flags
+        "poison", "shrink", "counters", "peek",
+        "_effects", "_hooks", "_slow", "_queue", "_then", "_dropped",
+        "_extra_turns", "_flags", "_dealt", "_card_rolls",
     )
 
     def __init__(self) -> None:  # use new_game() or State.from_position()
@@ -196,11 +242,26 @@ class State:
         s.eliminated_at = [None] * n
         s.market = [-1] * MARKET_SIZE
         s.discard = []
+        s.poison = [0] * n
+        s.shrink = [0] * n
+        s.counters = {}
+        s.peek = -1
+        s._hooks = _NO_HOOKS
+        s._slow = False
+        s._queue = []
+        s._then = _THEN_NOTHING
+        s._dropped = []
+        s._extra_turns = 0
+        s._flags = _NO_FLAGS
+        s._dealt = False
+        s._card_rolls = 0
         if deck is None:
             s.cards_info = ()
+            s._effects = ()
             s.deck = []
         else:
             s.cards_info = deck_cards(deck)
+            s._effects = deck_effects(deck)
             s.deck = list(range(len(s.cards_info)))
             shuffle(s.deck, s._random)
             for slot in range(MARKET_SIZE):
@@ -278,8 +339,10 @@ class State:
             self._sweep()
         elif kind == "done":
             self._end_turn()
-        else:  # stay
+        elif kind == STAY:
             self._ask_yield()
+        else:  # pass, use, cure: a card decision
+            self._card_choice(player, action)
 
     def next_turn(self) -> None:
         """Start the next turn of a game paused between turns (see ``pause_between_turns``)."""
@@ -344,15 +407,32 @@ class State:
         log = self.log
         if log is not None:
             log.append(("turn", p, self.turn))
+        self._dealt = False
+        if self._flags:
+            self._flags = _NO_FLAGS
         if p == self.city or p == self.bay:
             self._gain_stars(p, 2, "start in tokyo")
+        count = DICE_COUNT
+        if self._slow:
+            for owner, card, fn in self._hooks[START_TURN]:
+                if owner == p:
+                    fn(self, p, card)
+            count = self._dice_count(p)
         if self._script is None:
             self._draw_turn_dice()
-        self.dice = self._roll(_FIRST_ROLL[DICE_COUNT])
+        self.dice = self._roll(_FIRST_ROLL[count])
         if log is not None:
             log.append(("roll", p, tuple(self.dice), ()))
         self.rolls_left = REROLLS
         self._decide(p, ROLL, _reroll_legal(len(self.dice)))
+
+    def _dice_count(self, p: int) -> int:
+        """Dice rolled this turn: six, more with Extra Head, fewer per shrink token."""
+        count = DICE_COUNT
+        for owner, card, fn in self._hooks[DICE_COUNT_MOMENT]:
+            if owner == p:
+                count = fn(self, p, card, count)
+        return max(0, min(DIE_SLOTS, count - self.shrink[p]))
 
     def _reroll(self, positions: tuple[int, ...]) -> None:
         faces = self._roll(positions)
@@ -363,9 +443,38 @@ class State:
             self.log.append(("roll", self.active, tuple(dice), positions))
         self.rolls_left -= 1
         if self.rolls_left == 0:
+            if self._slow and self._bonus_reroll():
+                return
             self._resolve()
 
+    def _bonus_reroll(self) -> bool:
+        """A card's extra reroll (Giant Brain) once the usual ones ran out."""
+        p = self.active
+        for owner, card, fn in self._hooks[BONUS_REROLL]:
+            key = ("reroll", card)
+            if owner == p and key not in self._flags and fn(self, p, card):
+                self._flags = self._flags | {key}
+                self._grant_reroll()
+                return True
+        return False
+
+    def _grant_reroll(self) -> None:
+        """Give the active monster one more reroll: a roll decision with one reroll left."""
+        self.rolls_left = 1
+        self._decide(self.active, ROLL, _reroll_legal(len(self.dice)))
+
     def _resolve(self) -> None:
+        """The roll is over: cards may act on the dice, then they resolve."""
+        if self._slow:
+            p = self.active
+            offers = self._offers(p, DICE_CARDS)
+            if offers:
+                legal = (PASS_ACTION, *offers)
+                self._decide(p, DICE_CARDS, (legal, frozenset(legal)))
+                return
+        self._resolve_dice()
+
+    def _resolve_dice(self) -> None:
         """Resolve the dice: numbers, energy, hearts, then claws (see docs/rules.md)."""
         p = self.active
         dice = self.dice
@@ -374,26 +483,85 @@ class State:
             count = dice.count(face)
             if count >= 3:
                 stars += face + count - 2
+        if self._slow:
+            for owner, card, fn in self._hooks[SCORE]:
+                if owner == p:
+                    stars += fn(self, p, card, dice)
         if stars:
             self._gain_stars(p, stars, "dice")
         count = dice.count(ENERGY)
         if count:
-            self.energy[p] += count
-            if self.log is not None:
-                self.log.append(("energy", p, count))
+            self._gain_energy(p, count)
         count = dice.count(HEART)
         if count and p != self.city and p != self.bay:
+            if self._slow and (self.poison[p] or self.shrink[p]):
+                self._decide(p, HEARTS, self._hearts_table(p, count))
+                return
             self._heal(p, count)
-        count = dice.count(CLAW)
+        self._resolve_claws()
+
+    def _hearts_table(self, p: int, hearts: int) -> tuple[tuple[Action, ...], frozenset[Action]]:
+        legal = [PASS_ACTION]
+        for poison in range(min(hearts, self.poison[p]) + 1):
+            for shrink in range(min(hearts - poison, self.shrink[p]) + 1):
+                if poison or shrink:
+                    legal.append(Action.of(CURE, poison, shrink))
+        return tuple(legal), frozenset(legal)
+
+    def _cure(self, p: int, poison: int, shrink: int) -> None:
+        """Hearts spent on tokens; the other hearts heal."""
+        hearts = self.dice.count(HEART)
+        self.poison[p] -= poison
+        self.shrink[p] -= shrink
+        if self.log is not None:
+            self.log.append(("cure", p, poison, shrink))
+        self._heal(p, hearts - poison - shrink)
+        self._resolve_claws()
+
+    def _resolve_claws(self) -> None:
+        p = self.active
+        count = self.dice.count(CLAW)
+        if self._slow:
+            for owner, card, fn in self._hooks[CLAWS]:
+                if owner == p:
+                    count = fn(self, p, card, self.dice, count)
+            if not count:
+                damage = 0
+                for owner, card, fn in self._hooks[CARD_DAMAGE]:
+                    if owner == p:
+                        damage += fn(self, p, card)
+                if damage:
+                    # Damage without claws is not an attack: no yielding, no moving in.
+                    self._batch += 1
+                    for q in self._claw_targets(p):
+                        self._queue.append((q, damage, p, False))
+                    self._then = _THEN_BUY
+                    self._drain()
+                    return
         if count:
             self._claws(p, count)
         else:
             self._buy_step()
 
+    def _claw_targets(self, p: int) -> list[int]:
+        """Who claws from ``p`` would hit now (nobody if Tokyo is empty and ``p`` outside)."""
+        city, bay = self.city, self.bay
+        alive = self.alive
+        if p == city or p == bay:
+            return [q for q in range(self.n) if alive[q] and q != city and q != bay]
+        return [q for q in (city, bay) if q >= 0]
+
     def _claws(self, p: int, count: int) -> None:
         city, bay = self.city, self.bay
-        from_tokyo = p == city or p == bay
-        if from_tokyo:
+        slow = self._slow
+        if slow and any(owner == p for owner, _, _ in self._hooks[TARGETS]):
+            # Nova Breath: every other monster. An empty Tokyo is taken first, so the
+            # attack comes from Tokyo and nobody yields to it.
+            if city < 0 and bay < 0:
+                self._enter(p, CITY)
+            alive = self.alive
+            targets = [q for q in range(self.n) if alive[q] and q != p]
+        elif p == city or p == bay:
             alive = self.alive
             targets = [q for q in range(self.n) if alive[q] and q != city and q != bay]
         elif city < 0 and bay < 0:
@@ -404,20 +572,114 @@ class State:
         else:
             targets = [q for q in (city, bay) if q >= 0]
         self._batch += 1
-        hit = []
-        for q in targets:
-            if self._damage(q, count, p):
-                hit.append(q)
+        queue = self._queue
+        if slow:
+            from_tokyo = p == self.city or p == self.bay
+            bonuses = [(card, fn) for owner, card, fn in self._hooks[ATTACK_BONUS] if owner == p]
+            for q in targets:
+                amount = count
+                for card, fn in bonuses:
+                    amount += fn(self, p, card, q, from_tokyo)
+                queue.append((q, amount, p, True))
+        else:
+            for q in targets:
+                queue.append((q, count, p, True))
+        self._hit = []
+        self._then = _THEN_ATTACK
+        self._drain()
+
+    # ------------------------------------------------------- the damage pipeline
+
+    def _queue_damage(self, target: int, amount: int, source: int) -> None:
+        """Queue card damage (not an attack) for ``target``; the engine applies it next."""
+        if amount > 0:
+            self._queue.append((target, amount, source, False))
+
+    def _drain(self) -> None:
+        """Apply the queued damage one entry at a time, then eliminate, then go on.
+
+        All damage of one queue (every target of one attack) lands before anybody is
+        eliminated, so Tokyo Bay cannot close between two targets of the same claws.
+        """
+        queue = self._queue
+        health = self.health
+        alive = self.alive
+        log = self.log
+        slow = self._slow
+        while queue:
+            q, amount, source, attack = queue.pop(0)
+            if not alive[q] or health[q] <= 0:
+                continue
+            if slow:
+                for owner, card, fn in self._hooks[GUARD]:
+                    if owner == q and amount > 0:
+                        amount = fn(self, q, card, amount, source, attack)
+                if amount <= 0:
+                    continue
+            health[q] -= amount
+            if log is not None:
+                log.append(("damage", q, amount, source))
+            if health[q] <= 0:
+                health[q] = 0
+                self._dropped.append(q)
+            if attack:
+                self._hit.append(q)
+            if source == self.active and q != source:
+                self._dealt = True
+            if slow:
+                for owner, card, fn in self._hooks[HURT]:
+                    if owner == q:
+                        fn(self, q, card, amount)
+        self._settle()
+        then = self._then
+        self._then = _THEN_NOTHING
+        if then == _THEN_ATTACK:
+            self._after_attack()
+        elif then == _THEN_BUY:
+            self._after_card_damage()
+        elif then == _THEN_END:
+            self._finish_turn()
+
+    def _settle(self) -> None:
+        """Eliminate every monster the damage left at 0 health, together."""
+        dropped = self._dropped
+        if not dropped:
+            return
+        self._dropped = []
+        if self._slow:
+            for q in dropped:
+                for owner, card, fn in self._hooks[ZERO]:
+                    fn(self, owner, card, q)
+        for q in dropped:
+            if self._slow and any(fn(self, q, card) for owner, card, fn in self._hooks[RESCUE] if owner == q):
+                continue
+            self._eliminate(q)
+        self._close_bay()
+
+    def _after_attack(self) -> None:
+        p = self.active
         if self.alive_count <= 1:
             self._finish_last_standing()
             return
-        if from_tokyo or not hit:
+        hit = self._hit
+        if hit and self._slow:
+            for owner, card, fn in self._hooks[ATTACKED]:
+                if owner == p:
+                    fn(self, p, card, hit)
+        if not hit or p == self.city or p == self.bay:
             self._buy_step()
             return
         self._attacker = p
-        self._hit = hit
-        self._yielders = [q for q in hit if self.alive[q]]
+        self._yielders = [q for q in hit if self.alive[q] and (q == self.city or q == self.bay)]
         self._ask_yield()
+
+    def _after_card_damage(self) -> None:
+        if self.alive_count <= 1:
+            self._finish_last_standing()
+        elif not self.alive[self.active]:
+            self._finish_turn()  # a monster eliminated on its own turn takes no further step
+        else:
+            self._buy_step()
 
     def _ask_yield(self) -> None:
         """Offer the next damaged monster still in Tokyo the choice to yield."""
@@ -430,22 +692,44 @@ class State:
         self._attacker_moves_in()
 
     def _yield(self, player: int) -> None:
+        place = self.place_of(player)
         self._leave(player, "yield")
+        if self._slow:
+            self._flags = self._flags | {("yielded", place, player)}
+            for owner, card, fn in self._hooks[YIELDED]:
+                if owner == player:
+                    fn(self, player, card, self._attacker)
         self._ask_yield()
 
     def _attacker_moves_in(self) -> None:
         """After an attack from outside, the attacker takes an empty place, City first."""
         p = self._attacker
         self._attacker = -1
+        place = None
         if self.city < 0:
-            self._enter(p, CITY)
+            place = CITY
         elif self.bay_open and self.bay < 0:
-            self._enter(p, BAY)
+            place = BAY
+        if place is not None:
+            self._enter(p, place)
+            if self._slow:
+                for flag in self._flags:
+                    if flag[0] == "yielded" and flag[1] == place:
+                        for owner, card, fn in self._hooks[TAKEN]:
+                            if owner == flag[2]:
+                                fn(self, owner, card, p)
+        if self._queue:  # a card hurts the monster moving in (Burrowing)
+            self._then = _THEN_BUY
+            self._drain()
+            return
         self._buy_step()
 
     def _buy_step(self) -> None:
         if self.deck_name is None:
             self._end_turn()
+            return
+        if self._slow:
+            self._decide(self.active, BUY_CARDS, self._card_buy_table())
             return
         self._decide(self.active, BUY_CARDS, self._buy_table())
 
@@ -462,6 +746,29 @@ class State:
             index |= 8
         return _BUY_LEGAL[index]
 
+    def _card_buy_table(self) -> tuple[tuple[Action, ...], frozenset[Action]]:
+        """The buy decision with cards in play: prices may change, cards add actions."""
+        p = self.active
+        energy = self.energy[p]
+        market = self.market
+        legal = [DONE_ACTION]
+        for slot in range(MARKET_SIZE):
+            card = market[slot]
+            if card >= 0 and self.cost(p, card) <= energy:
+                legal.append(BUY_ACTIONS[slot])
+        if energy >= SWEEP_COST and (market[0] >= 0 or market[1] >= 0 or market[2] >= 0):
+            legal.append(SWEEP_ACTION)
+        legal.extend(self._offers(p, BUY_CARDS))
+        return tuple(legal), frozenset(legal)
+
+    def cost(self, p: int, card: int) -> int:
+        """What monster ``p`` pays for ``card`` (its printed cost, less discounts)."""
+        cost = self.cards_info[card].cost
+        for owner, c, fn in self._hooks[COST]:
+            if owner == p:
+                cost = fn(self, p, c, cost)
+        return max(0, cost)
+
     def _restore_decision(self) -> None:
         """Recompute the legal list of the pending decision from ``kind`` and the table."""
         if self.kind == ROLL:
@@ -469,7 +776,15 @@ class State:
         elif self.kind == YIELD_TOKYO:
             table = _YIELD_LEGAL
         elif self.kind == BUY_CARDS:
-            table = self._buy_table()
+            table = self._card_buy_table() if self._slow else self._buy_table()
+        elif self.kind == DICE_CARDS:
+            legal = (PASS_ACTION, *self._offers(self.to_move, DICE_CARDS))
+            table = (legal, frozenset(legal))
+        elif self.kind == HEARTS:
+            table = self._hearts_table(self.to_move, self.dice.count(HEART))
+        elif self.kind == END_CARDS:
+            legal = (PASS_ACTION, *self._offers(self.to_move, END_CARDS))
+            table = (legal, frozenset(legal))
         else:
             table = _NO_LEGAL
         self._decide(self.to_move, self.kind, table)
@@ -478,18 +793,38 @@ class State:
         p = self.active
         card = self.market[slot]
         info = self.cards_info[card]
-        self.energy[p] -= info.cost
+        slow = self._slow
+        cost = self.cost(p, card) if slow else info.cost
+        self.energy[p] -= cost
         if self.log is not None:
-            self.log.append(("buy", p, info.id, slot + 1, info.cost))
+            self.log.append(("buy", p, info.id, slot + 1, cost))
         # The gap is refilled before the card is kept or discarded, so a discard card
         # bought with the deck empty is not shuffled straight back into the market.
         self._reveal(slot)
+        self._gain_card(p, card)
+        if self._queue:
+            self._then = _THEN_BUY
+            self._drain()
+            return
+        self._buy_step()
+
+    def _gain_card(self, p: int, card: int) -> None:
+        """``p`` has just bought ``card`` (from anywhere): keep it or play it."""
+        info = self.cards_info[card]
+        self._batch += 1
+        if self._slow:
+            for owner, c, fn in self._hooks[BOUGHT]:
+                if owner == p:
+                    fn(self, p, c, info)
+        effect = self._effects[card]
         if info.type == KEEP:
             self.owned[p].append(card)
+            self._cards_changed()
+            effect.gained(self, p, card)
         else:
             self.discard.append(card)
-        self._card_ids = None
-        self._buy_step()
+            self._card_ids = None
+        effect.on_buy(self, p, card)
 
     def _sweep(self) -> None:
         p = self.active
@@ -522,6 +857,33 @@ class State:
             self.log.append(("reveal", slot + 1, self.cards_info[card].id))
 
     def _end_turn(self) -> None:
+        """The buy step is over: end-of-turn choices and cards, poison, then the next turn."""
+        if self._slow:
+            p = self.active
+            offers = self._offers(p, END_CARDS)
+            if offers:
+                legal = (PASS_ACTION, *offers)
+                self._decide(p, END_CARDS, (legal, frozenset(legal)))
+                return
+            self._end_turn_effects()
+            return
+        self._finish_turn()
+
+    def _end_turn_effects(self) -> None:
+        if self._slow:
+            p = self.active
+            for owner, card, fn in self._hooks[END_TURN]:
+                if owner == p:
+                    fn(self, p, card)
+            if self.poison[p] and self.alive[p]:
+                self._batch += 1
+                self._queue.append((p, self.poison[p], -1, False))
+                self._then = _THEN_END
+                self._drain()
+                return
+        self._finish_turn()
+
+    def _finish_turn(self) -> None:
         if self.alive_count <= 1:
             # Eliminations outside the claws step (cards that hurt during the buy step,
             # the active monster included) end the game here at the latest.
@@ -539,15 +901,74 @@ class State:
         if best >= 0:
             self._finish(best, Termination.STARS)
             return
-        q = (p + 1) % n
-        while not alive[q]:
-            q = (q + 1) % n
+        if self._extra_turns and alive[p]:
+            # Frenzy: the same monster plays again (stars and wins were checked first).
+            self._extra_turns -= 1
+            if self.log is not None:
+                self.log.append(("extra turn", p))
+            q = p
+        else:
+            self._extra_turns = 0
+            q = (p + 1) % n
+            while not alive[q]:
+                q = (q + 1) % n
         self.active = q
         if self.pause_between_turns:
             self.between_turns = True
             self._decide(-1, None, _NO_LEGAL)
             return
         self._start_turn()
+
+    # --------------------------------------------------------- card decisions
+
+    def _offers(self, p: int, kind: str) -> tuple[Action, ...]:
+        """The card actions ``p``'s cards offer at a decision of ``kind``."""
+        offers: tuple[Action, ...] = ()
+        for owner, card, fn in self._hooks[OFFERS]:
+            if owner == p:
+                offers += fn(self, p, card, kind)
+        return offers
+
+    def owned_card(self, p: int, card_id: str) -> int:
+        """The index of the card ``card_id`` that ``p`` owns (-1 if none)."""
+        info = self.cards_info
+        for card in self.owned[p]:
+            if info[card].id == card_id:
+                return card
+        return -1
+
+    def _card_choice(self, player: int, action: Action) -> None:
+        """Carry out ``pass``, ``use ...`` or ``cure ...`` and go on from the decision."""
+        kind = self.kind
+        if action.kind == CURE:
+            self._cure(player, *action.args)
+            return
+        if action is not PASS_ACTION:
+            self._batch += 1
+            card = self.owned_card(player, action.args[0])
+            self._effects[card].use(self, player, card, action)
+            if self.outcome is not None or self.kind != kind or self.to_move != player:
+                return  # the card led to another decision (a reroll) or ended the game
+            if self._queue:
+                self._then = _THEN_BUY if kind == BUY_CARDS else _THEN_NOTHING
+                self._drain()
+                if kind == BUY_CARDS:
+                    return
+        if kind == DICE_CARDS:
+            if action is PASS_ACTION:
+                self._resolve_dice()
+            else:
+                self._resolve()
+        elif kind == HEARTS:
+            self._heal(player, self.dice.count(HEART))
+            self._resolve_claws()
+        elif kind == BUY_CARDS:
+            self._buy_step()
+        elif kind == END_CARDS:
+            if action is PASS_ACTION:
+                self._end_turn_effects()
+            else:
+                self._end_turn()
 
     # --------------------------------------------------------- effects
 
@@ -556,26 +977,63 @@ class State:
         if self.log is not None:
             self.log.append(("stars", p, amount, reason))
 
+    def _lose_stars(self, p: int, amount: int, reason: str) -> None:
+        amount = min(amount, self.stars[p])
+        if amount > 0:
+            self.stars[p] -= amount
+            if self.log is not None:
+                self.log.append(("lose stars", p, amount, reason))
+
+    def _gain_energy(self, p: int, amount: int) -> None:
+        if self._slow:
+            for owner, card, fn in self._hooks[ENERGY_BONUS]:
+                if owner == p:
+                    amount += fn(self, p, card, amount)
+        self.energy[p] += amount
+        if self.log is not None:
+            self.log.append(("energy", p, amount))
+
+    def _lose_energy(self, p: int, amount: int, reason: str) -> None:
+        amount = min(amount, self.energy[p])
+        if amount > 0:
+            self.energy[p] -= amount
+            if self.log is not None:
+                self.log.append(("lose energy", p, amount, reason))
+
     def _heal(self, p: int, amount: int) -> None:
+        if amount > 0 and self._slow:
+            for owner, card, fn in self._hooks[HEAL_BONUS]:
+                if owner == p:
+                    amount += fn(self, p, card, amount)
         gained = min(amount, self.max_health[p] - self.health[p])
         if gained > 0:
             self.health[p] += gained
             if self.log is not None:
                 self.log.append(("heal", p, gained))
 
-    def _damage(self, q: int, amount: int, source: int) -> int:
-        """Deal damage to ``q``; returns the damage dealt (0 if none)."""
-        if amount <= 0 or not self.alive[q]:
-            return 0
-        self.health[q] -= amount
+    def _add_tokens(self, q: int, kind: str, count: int) -> None:
+        """Give ``q`` poison or shrink tokens (they outlive the card that gave them)."""
+        tokens = self.poison if kind == "poison" else self.shrink
+        tokens[q] += count
+        self._slow = True
         if self.log is not None:
-            self.log.append(("damage", q, amount, source))
-        if self.health[q] <= 0:
-            self.health[q] = 0
-            self._eliminate(q)
-        return amount
+            self.log.append(("tokens", q, kind, tokens[q]))
+
+    def _damage(self, q: int, amount: int, source: int) -> int:
+        """Deal card damage to ``q`` now, eliminating it at 0; returns the damage dealt.
+
+        Inside the engine damage goes through the queue (``_queue_damage``); this is
+        the one-shot form for effects applied outside a turn step.
+        """
+        before = self.health[q]
+        self._queue_damage(q, amount, source)
+        then, self._then = self._then, _THEN_NOTHING
+        self._drain()
+        self._then = then
+        return before - self.health[q]
 
     def _eliminate(self, q: int) -> None:
+        """Take ``q`` out of the game (the caller closes the Bay if needed)."""
         self.alive[q] = False
         self.alive_count -= 1
         self.eliminated_at[q] = (self.turn, self._batch)
@@ -583,16 +1041,61 @@ class State:
             self.log.append(("eliminated", q))
         if q == self.city or q == self.bay:
             self._leave(q, "eliminated")
+        self.poison[q] = self.shrink[q] = 0
         if self.owned[q]:
-            self.discard.extend(self.owned[q])
-            self.owned[q] = []
-            self._card_ids = None
+            self._discard_all(q)
+
+    def _discard_all(self, q: int) -> None:
+        cards = self.owned[q]
+        self.owned[q] = []
+        self.discard.extend(cards)
+        self._cards_changed()
+        for card in cards:
+            self.counters.pop(card, None)
+            self._effects[card].lost(self, q, card)
+
+    def _discard_owned(self, q: int, card: int) -> None:
+        """``q``'s keep card ``card`` goes to the discard pile (used up, sold...)."""
+        self.owned[q].remove(card)
+        self.discard.append(card)
+        self.counters.pop(card, None)
+        self._cards_changed()
+        if self.log is not None:
+            self.log.append(("discard", q, self.cards_info[card].id))
+        self._effects[card].lost(self, q, card)
+
+    def _close_bay(self) -> None:
         if self.bay_open and self.alive_count < BAY_MIN_PLAYERS:
             self.bay_open = False
             if self.log is not None:
                 self.log.append(("bay closed",))
             if self.bay >= 0:
                 self._leave(self.bay, "bay closed")
+
+    def _cards_changed(self) -> None:
+        """Owned cards changed: forget cached ids and rebuild the per-moment hooks."""
+        self._card_ids = None
+        effects = self._effects
+        lists: list[list] | None = None
+        for p, cards in enumerate(self.owned):
+            for card in cards:
+                effect = effects[card]
+                if not effect.moment_ids:
+                    continue
+                if lists is None:
+                    lists = [[] for _ in MOMENTS]
+                for moment in effect.moment_ids:
+                    lists[moment].append((p, card, getattr(effect, MOMENTS[moment])))
+        self._hooks = _NO_HOOKS if lists is None else tuple(map(tuple, lists))
+        self._slow = lists is not None or any(self.poison) or any(self.shrink)
+
+    def _roll_card_dice(self, count: int) -> list[int]:
+        """Dice a card rolls (Camouflage): scripted, or from their own stream per roll."""
+        if self._script is not None:
+            return self._script.roll(count)
+        self._card_rolls += 1
+        stream = _random_module.Random((self.seed or 0) * 7_000_003 + self._card_rolls)
+        return [int(stream.random() * 6) for _ in range(count)]
 
     def _enter(self, p: int, place: str) -> None:
         if place == CITY:
@@ -697,6 +1200,20 @@ class State:
         s._hit = self._hit[:]
         s._batch = self._batch
         s.eliminated_at = self.eliminated_at[:]
+        s.poison = self.poison[:]
+        s.shrink = self.shrink[:]
+        s.counters = dict(self.counters)
+        s.peek = self.peek
+        s._effects = self._effects
+        s._hooks = self._hooks  # tuples of (owner, card, bound method of a shared effect)
+        s._slow = self._slow
+        s._queue = self._queue[:]
+        s._then = self._then
+        s._dropped = self._dropped[:]
+        s._extra_turns = self._extra_turns
+        s._flags = self._flags
+        s._dealt = self._dealt
+        s._card_rolls = self._card_rolls
         return s
 
     def reseed(self, seed: int) -> None:

@@ -26,6 +26,16 @@ class View(NamedTuple):
     Per-player tuples are indexed by seat. ``cards`` holds each monster's keep cards
     by card id; ``market`` the face-up cards by id (``None`` for an empty slot).
     ``legal`` is non-empty only in the view of the player who must decide.
+
+    Card state: ``poison`` and ``shrink`` are each monster's tokens; ``counters`` holds,
+    per monster and aligned with ``cards``, the counters on each card (Smoke Cloud's
+    charges, the energy on Monster Batteries; 0 for others); ``extra_turns`` counts the
+    extra turns the active monster has coming (Frenzy); ``dealt`` says whether the
+    active monster has made another monster lose health this turn (Herbivore);
+    ``used`` lists this turn's once-a-turn card facts as ``(what, seat, card_id)`` and
+    places yielded as ``("yielded", place, seat)``. ``private`` is this player's own
+    secrets: ``(("made_in_a_lab", card_id),)`` while its Made in a Lab shows it the top
+    of the deck.
     """
 
     player: int
@@ -57,6 +67,12 @@ class View(NamedTuple):
     between_turns: bool
     outcome: object
     private: tuple = ()
+    poison: tuple = ()
+    shrink: tuple = ()
+    counters: tuple = ()
+    extra_turns: int = 0
+    dealt: bool = False
+    used: tuple = ()
 
     @property
     def me(self) -> int:
@@ -73,9 +89,12 @@ class View(NamedTuple):
         data["outcome"] = self.outcome.to_json() if self.outcome is not None else None
         data["eliminated_at"] = [list(e) if e else None for e in self.eliminated_at]
         for key in ("names", "health", "max_health", "stars", "energy", "alive", "dice",
-                    "market", "discard", "yielders", "private"):
+                    "market", "discard", "yielders", "poison", "shrink"):
             data[key] = list(data[key])
         data["cards"] = [list(c) for c in self.cards]
+        data["counters"] = [list(c) for c in self.counters]
+        data["private"] = [list(item) for item in self.private]
+        data["used"] = [list(item) for item in self.used]
         return data
 
     def sample_game(self, seed: int | None = None) -> State:
@@ -85,8 +104,8 @@ class View(NamedTuple):
         and dice are drawn from ``seed``. The result is an ordinary :class:`State`
         (without an event log) at the same decision point as the view.
         """
-        from kotarena.cards import deck_cards
-        from kotarena.engine.state import State, _buy_tables, shuffle  # noqa: F401
+        from kotarena.cards import deck_cards, deck_effects
+        from kotarena.engine.state import State, shuffle
 
         rng = _random_module.Random(seed)
         s = State.__new__(State)
@@ -108,10 +127,29 @@ class View(NamedTuple):
         s._card_ids = None
         s.market = [take(c) if c is not None else -1 for c in self.market]
         s.discard = [take(c) for c in self.discard]
+        peeked = [take(c) for what, c in self.private if what == "made_in_a_lab"]
         s.deck = [i for indices in unseen.values() for i in indices]
         s.deck.sort()
         shuffle(s.deck, rng.random)
-        del s.deck[self.deck_size:]
+        del s.deck[self.deck_size - len(peeked):]
+        s.deck.extend(peeked)  # the card this player has seen stays on top
+        s.peek = peeked[0] if peeked else -1
+        s._effects = deck_effects(self.deck) if self.deck else ()
+        s.counters = {
+            card: count
+            for cards, counts in zip(s.owned, self.counters)
+            for card, count in zip(cards, counts)
+            if count or s._effects[card].initial_counters is not None
+        }
+        s.poison = list(self.poison) or [0] * s.n
+        s.shrink = list(self.shrink) or [0] * s.n
+        s._extra_turns = self.extra_turns
+        s._dealt = self.dealt
+        s._flags = frozenset(_flag_from_view(s, item) for item in self.used)
+        s._queue = []
+        s._then = 0
+        s._dropped = []
+        s._card_rolls = 0
         s.health = list(self.health)
         s.max_health = list(self.max_health)
         s.stars = list(self.stars)
@@ -144,12 +182,36 @@ class View(NamedTuple):
         s._hit = []
         s._batch = max((e[1] for e in self.eliminated_at if e), default=0)
         s.eliminated_at = list(self.eliminated_at)
+        s._cards_changed()
         s.to_move = self.to_move
         s.kind = self.kind
         s.legal = ()
         s._legal_set = frozenset()
         s._restore_decision()
         return s
+
+
+def _flag_from_view(s: State, item: tuple) -> tuple:
+    """A state's turn flag from its view form (card ids back to card indices)."""
+    what, where, who = item
+    if what == "yielded":
+        return item
+    card_id = who
+    return (what, s.owned_card(where, card_id))
+
+
+def _owner(s: State, card: int) -> int:
+    for p, owned in enumerate(s.owned):
+        if card in owned:
+            return p
+    return -1
+
+
+def _flag_to_view(s: State, flag: tuple) -> tuple:
+    if flag[0] == "yielded":
+        return flag
+    card = flag[1]
+    return (flag[0], _owner(s, card), s.cards_info[card].id)
 
 
 def build_view(state: State, player: int) -> View:
@@ -178,4 +240,26 @@ def build_view(state: State, player: int) -> View:
         market, len(s.deck), discard,
         s.to_move, s.kind, s.legal if s.to_move == player else (),
         s._attacker, tuple(s._yielders), tuple(s.eliminated_at), s.between_turns, s.outcome,
+        *(_card_facts(s, player) if s._slow or s._extra_turns else _NO_CARD_FACTS),
+    )
+
+
+_NO_CARD_FACTS = ((), (), (), (), 0, False, ())
+
+
+def _card_facts(s: State, player: int) -> tuple:
+    """The view's card fields (only built while cards or tokens are in play)."""
+    counters = s.counters
+    private = ()
+    if s.peek >= 0 and player == s.active:
+        private = (("made_in_a_lab", s.cards_info[s.peek].id),)
+    return (
+        private,
+        tuple(s.poison),
+        tuple(s.shrink),
+        tuple(tuple(counters.get(c, 0) for c in owned) for owned in s.owned) if counters else (),
+        s._extra_turns,
+        s._dealt,
+        tuple(sorted(_flag_to_view(s, f) for f in s._flags if f[0] == "yielded" or _owner(s, f[1]) >= 0))
+        if s._flags else (),
     )

@@ -1,0 +1,82 @@
+"""Card effects: what a card does, attached to named moments of the turn.
+
+A card's effect is an :class:`Effect` (one shared instance per card id). It says at
+which :data:`moments <MOMENTS>` it acts by listing them in ``moments``; for each
+moment the engine calls the method of the same name. The engine keeps, per moment,
+the list of ``(owner, card, method)`` that act there, rebuilt only when cards change
+hands, so a moment where no card acts costs one empty-tuple test.
+
+Methods receive the state ``s``, the seat ``owner`` of the card and ``card``, the
+physical card index. Effects change the game only through the state's effect
+helpers (``s._gain_stars``, ``s._gain_energy``, ``s._heal``, ``s._queue_damage`` ...),
+so that other cards see every change (Friend of Children sees energy gained by
+Energize) and damage goes through the damage pipeline.
+
+Moments whose name says "your" are called for the active monster's cards only; the
+others for every owner (``zero`` for every card when any monster drops to 0, ``guard``
+and ``hurt`` for the damaged monster's cards).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from kotarena.engine.actions import Action
+    from kotarena.engine.state import State
+
+from kotarena.cards.moments import MOMENTS
+
+
+class Effect:
+    """A card that does nothing at any moment; subclasses override what they need.
+
+    What the card does in words is in the deck table (``CardInfo.text``).
+    Counters a card carries (Smoke Cloud's charges, energy on Monster Batteries)
+    live in ``s.counters[card]``; ``gained`` puts them there.
+    """
+
+    id: str = ""
+    moments: tuple[str, ...] = ()
+    #: Counters the card carries when it comes into play (``None``: it has none).
+    initial_counters: int | None = None
+    #: ``moments`` as moment numbers (filled in for each subclass).
+    moment_ids: tuple[int, ...] = ()
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        unknown = set(cls.moments) - set(MOMENTS)
+        if unknown:
+            raise TypeError(f"{cls.__name__}: unknown moments {sorted(unknown)}")
+        cls.moment_ids = tuple(MOMENTS.index(name) for name in cls.moments)
+
+    # Card life: called for keep cards as they enter and leave a monster's hand, and
+    # for every card when it is bought (discard cards act there).
+    def gained(self, s: State, owner: int, card: int) -> None:
+        """The card came into ``owner``'s play (bought or taken from another monster).
+
+        The default puts ``initial_counters`` on a card that has none yet (a card taken
+        from another monster keeps its counters).
+        """
+        if self.initial_counters is not None:
+            s.counters.setdefault(card, self.initial_counters)
+
+    def lost(self, s: State, owner: int, card: int) -> None:
+        """The card left ``owner``'s play."""
+
+    def on_buy(self, s: State, owner: int, card: int) -> None:
+        """The card was just bought (discard cards do their whole effect here)."""
+
+    def use(self, s: State, owner: int, card: int, action: Action) -> None:
+        """Carry out one of the actions this card offered (see ``offers``)."""
+        raise NotImplementedError(f"{self.id} offers no action")
+
+    def offers(self, s: State, owner: int, card: int, kind: str) -> tuple[Action, ...]:
+        return ()
+
+
+def use_action(card_id: str, *args: object) -> Action:
+    """``use <card_id> <args...>``: the interned action for a card choice."""
+    from kotarena.engine.actions import Action
+
+    return Action.of("use", card_id, *args)

@@ -1,0 +1,45 @@
+"""``kotarena cards``: the cards of a deck, with what each one does."""
+
+from __future__ import annotations
+
+import click
+
+
+@click.command()
+@click.option("--deck", default="kot", show_default=True, metavar="NAME", help="The deck to list.")
+@click.option("--json", "json_", is_flag=True, help="Print JSON.")
+def cards(deck: str, json_: bool) -> None:
+    """List a deck's cards: name, cost, type, copies and effect.
+
+    A card marked "no" under "effect" is in the deck (it can be bought, kept and
+    discarded) but its effect is not played yet.
+
+    \b
+    Examples:
+      kotarena cards
+      kotarena cards --json
+    """
+    from kotarena.cards import DECKS, UnknownDeckError, deck_effects
+    from kotarena.cards.effects import Effect
+    from kotarena.cli.output import echo_json, table_text
+
+    try:
+        table = DECKS[deck]
+        effects = deck_effects(deck)
+    except (KeyError, UnknownDeckError):
+        raise click.ClickException(f"unknown deck {deck!r}; known decks: {', '.join(sorted(DECKS))}") from None
+    from kotarena.cards import deck_cards
+
+    by_id = {info.id: type(effect) is not Effect for info, effect in zip(deck_cards(deck), effects)}
+    rows = [
+        {"id": c.id, "name": c.name, "cost": c.cost, "type": c.type, "copies": c.copies,
+         "second_edition_name": c.second_edition_name, "effect": c.text, "implemented": by_id[c.id]}
+        for c in sorted(table, key=lambda c: c.name.lower())
+    ]
+    if json_:
+        echo_json({"deck": deck, "cards": rows})
+        return
+    click.echo(table_text(
+        ("name", "cost", "type", "copies", "played", "effect"),
+        [(r["name"], r["cost"], r["type"], r["copies"], "yes" if r["implemented"] else "no", r["effect"]) for r in rows],
+    ))

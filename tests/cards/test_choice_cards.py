@@ -1,0 +1,295 @@
+"""Cards that offer choices (``use <card> ...``), cards with counters and tokens, and
+cards that save or protect a monster.
+
+Every card decision lists ``pass`` first, so a bot taking the first legal action
+never uses a card by accident.
+"""
+
+from __future__ import annotations
+
+from kotarena.engine.position import MonsterSetup
+
+QUIET = "1 2 3 1 2 heart"
+
+
+# ---------------------------------------------------------------- changing dice
+
+
+def test_herd_culler_turns_one_die_to_a_1_once_a_turn(table):
+    state = table(MonsterSetup("Alienoid", cards=["herd_culler"]), "Kraken", deck="default",
+                  dice=["1 1 3 2 heart energy"])
+    state.apply("stop")
+    assert state.kind == "dice" and state.legal[0].text == "pass"
+    assert {a.text for a in state.legal} == {"pass", "use herd_culler 3", "use herd_culler 4",
+                                              "use herd_culler 5", "use herd_culler 6"}
+    state.apply("use herd_culler 3")
+    assert state.kind == "buy"  # nothing more to offer this turn: the dice resolved
+    assert state.stars[0] == 1
+
+
+def test_plot_twist_changes_a_die_to_any_face_then_is_discarded(table, events):
+    state = table(MonsterSetup("Alienoid", cards=["plot_twist"]), "Kraken", deck="default",
+                  dice=["3 3 1 2 heart energy"])
+    state.apply("stop")
+    state.apply("use plot_twist 3 3")
+    assert state.stars[0] == 3
+    assert not state.owned[0] and state.card(state.discard[-1]).id == "plot_twist"
+    assert ("change die", 0, 3, "3", "plot_twist") in events(state, "change die")
+
+
+def test_stretchy_pays_2_energy_per_changed_die_as_often_as_energy_lasts(table):
+    state = table(MonsterSetup("Alienoid", energy=4, cards=["stretchy"]), "Kraken", deck="default",
+                  dice=["claw claw 1 2 heart energy"])
+    state.apply("stop")
+    state.apply("use stretchy 3 claw")
+    assert state.kind == "dice" and state.energy[0] == 2
+    state.apply("use stretchy 4 claw")
+    assert state.city == 0  # 4 claws took the empty Tokyo
+    assert state.energy[0] == 0 + 1  # both changes paid; the energy die still counts
+
+
+def test_stretchy_is_not_offered_without_2_energy(table):
+    state = table(MonsterSetup("Alienoid", energy=1, cards=["stretchy"]), "Kraken", deck="default", dice=[QUIET])
+    state.apply("stop")
+    assert state.kind == "buy"
+
+
+def test_telepath_buys_an_extra_reroll_for_1_energy(table):
+    state = table(MonsterSetup("Alienoid", energy=1, cards=["telepath"]), "Kraken", deck="default",
+                  dice=["1 2 3 1 2 heart", "1", "1", "3"])
+    state.apply("reroll 2")
+    state.apply("reroll 3")
+    assert state.kind == "dice"
+    state.apply("use telepath")
+    assert state.kind == "roll" and state.rolls_left == 1 and state.energy[0] == 0
+    state.apply("reroll 5")
+    assert state.dice == [0, 0, 0, 0, 2, 4]
+    assert state.stars[0] == 2
+
+
+def test_smoke_cloud_has_3_charges_and_is_discarded_when_they_are_spent(table):
+    state = table(MonsterSetup("Alienoid", cards=["smoke_cloud"]), "Kraken", deck="default",
+                  dice=[QUIET, "heart", "heart", "heart"])
+    assert state.view(0).counters == ((3,), ())
+    state.apply("stop")
+    for charges in (2, 1):
+        state.apply("use smoke_cloud")
+        assert state.kind == "roll" and state.rolls_left == 1
+        state.apply("reroll 1")
+        assert state.kind == "dice" and state.counters[state.owned[0][0]] == charges
+    state.apply("use smoke_cloud")
+    assert not state.owned[0]
+    state.apply("reroll 1")
+    assert state.kind == "buy"
+
+
+def test_smoke_cloud_charges_are_set_up_by_positions(table):
+    state = table(MonsterSetup("Alienoid", cards=["smoke_cloud"], counters={"smoke_cloud": 1}), "Kraken",
+                  deck="default", dice=[QUIET, "heart"])
+    state.apply("stop")
+    state.apply("use smoke_cloud")
+    assert not state.owned[0]
+
+
+def test_background_dweller_rerolls_a_3_even_without_rerolls_left(table):
+    state = table(MonsterSetup("Alienoid", cards=["background_dweller"]), "Kraken", deck="default",
+                  dice=["3 2 2 1 heart energy", "2", "2", "2"])
+    state.apply("reroll 4")
+    state.apply("reroll 4")
+    assert state.kind == "dice"
+    assert [a.text for a in state.legal] == ["pass", "use background_dweller 1"]
+    state.apply("use background_dweller 1")
+    assert state.stars[0] == 3  # 2 2 2 2
+
+
+# ---------------------------------------------------------------- health and protection
+
+
+def test_rapid_healing_pays_2_energy_per_health_at_the_buy_step(table):
+    state = table(MonsterSetup("Alienoid", health=5, energy=3, cards=["rapid_healing"]), "Kraken",
+                  deck="default", dice=["1 2 3 1 2 claw"])
+    state.apply("stop")
+    assert state.kind == "dice"  # offered before the dice resolve too
+    state.apply("pass")
+    assert "use rapid_healing" in {a.text for a in state.legal}
+    state.apply("use rapid_healing")
+    assert (state.health[0], state.energy[0]) == (6, 1)
+    assert "use rapid_healing" not in {a.text for a in state.legal}
+
+
+def test_rapid_healing_is_not_offered_at_full_health(table):
+    state = table(MonsterSetup("Alienoid", energy=3, cards=["rapid_healing"]), "Kraken", deck="default",
+                  dice=[QUIET])
+    state.apply("stop")
+    assert state.kind == "buy" and "use rapid_healing" not in {a.text for a in state.legal}
+
+
+def test_camouflage_rolls_a_die_per_damage_and_each_heart_cancels_one(table, events):
+    state = table("Alienoid", MonsterSetup("Kraken", tokyo="city", cards=["camouflage"]), deck="default",
+                  dice=["claw claw claw 1 2 3", "heart 1 heart"])
+    state.apply("stop")
+    assert state.health[1] == 9
+    assert ("camouflage", 1, (4, 0, 4), 2) in events(state, "camouflage")
+    assert state.kind == "yield"
+
+
+def test_camouflage_that_cancels_everything_leaves_no_attack(table):
+    # Seeds 003/004: an attack whose damage is all cancelled is not an attack.
+    state = table("Alienoid", MonsterSetup("Kraken", tokyo="city", cards=["camouflage"]), deck="default",
+                  dice=["claw claw 1 2 3 heart", "heart heart"])
+    state.apply("stop")
+    assert state.health[1] == 10
+    assert state.kind == "buy" and state.city == 1
+
+
+def test_it_has_a_child_keeps_the_monster_with_full_health_no_stars_no_cards(table, events):
+    state = table("Alienoid",
+                  MonsterSetup("Kraken", tokyo="city", health=2, stars=9, cards=["it_has_a_child", "spiked_tail"]),
+                  "Meka Dragon", deck="default", dice=["claw claw 1 2 3 heart"])
+    state.apply("stop")
+    assert state.alive[1]
+    assert (state.health[1], state.stars[1], state.owned[1]) == (10, 0, [])
+    assert state.city == 0  # Kraken left Tokyo; the attacker took the free place
+    assert ("eliminated", 1) not in events(state)
+
+
+def test_it_has_a_child_with_even_bigger_comes_back_at_10(table):
+    state = table("Alienoid",
+                  MonsterSetup("Kraken", tokyo="city", health=2, max_health=12, cards=["it_has_a_child", "even_bigger"]),
+                  deck="default", dice=["claw claw 1 2 3 heart"])
+    state.apply("stop")
+    assert (state.health[1], state.max_health[1]) == (10, 10)
+
+
+# ---------------------------------------------------------------- tokens
+
+
+def test_poison_spit_gives_a_poison_token_to_each_monster_it_damages(table):
+    state = table(MonsterSetup("Alienoid", tokyo="city", cards=["poison_spit"]), "Kraken", "Meka Dragon",
+                  deck="default", dice=["claw 1 2 3 heart heart", QUIET])
+    state.apply("stop")
+    assert state.poison == [0, 1, 1]
+    assert state.view(2).poison == (0, 1, 1)
+    state.apply("done")
+    state.next_turn()  # Kraken's turn: it loses 1 health per token at its end
+    state.apply("stop")
+    assert state.kind == "hearts"  # a heart may remove the token instead of healing
+    state.apply("pass")
+    state.apply("done")
+    assert state.health[1] == 10 - 1 - 1 + 1  # the claw, the poison, and one heart healed before
+
+
+def test_poison_spit_gives_no_token_for_an_attack_that_dealt_no_damage(table):
+    # Seed 003: an attack that deals no damage is not an attack (Poison Spit).
+    state = table(MonsterSetup("Alienoid", cards=["poison_spit"]),
+                  MonsterSetup("Kraken", tokyo="city", cards=["armor_plating"]),
+                  deck="default", dice=["claw 1 2 3 heart heart"])
+    state.apply("stop")
+    assert state.poison == [0, 0]
+
+
+def test_poison_tokens_outlive_the_card_and_a_heart_may_remove_one(table):
+    state = table("Alienoid", MonsterSetup("Kraken", poison=2), deck=None,
+                  dice=["heart heart 1 2 3 energy"], first="Kraken")
+    state.apply("stop")
+    assert state.kind == "hearts"
+    assert [a.text for a in state.legal] == ["pass", "cure 1 0", "cure 2 0"]
+    state.apply("cure 1 0")
+    assert state.poison[1] == 1
+    assert state.health[1] == 10 - 1  # the other heart healed nothing at full health, then poison
+
+
+def test_a_heart_on_poison_is_not_offered_in_tokyo(table):
+    state = table(MonsterSetup("Kraken", poison=1, tokyo="city"), "Alienoid", deck=None,
+                  dice=["heart 1 2 3 energy energy"])
+    state.apply("stop")
+    assert state.kind != "hearts"
+
+
+def test_armor_plating_ignores_a_single_poison_token(table):
+    state = table(MonsterSetup("Kraken", poison=1, cards=["armor_plating"]), "Alienoid", deck="default",
+                  dice=["1 2 3 1 2 energy"])
+    state.apply("stop")
+    state.apply("done")
+    assert state.health[0] == 10
+
+
+# ---------------------------------------------------------------- buying
+
+
+def test_metamorph_sells_keep_cards_for_their_cost_at_the_end_of_the_turn(table):
+    state = table(MonsterSetup("Alienoid", cards=["metamorph", "giant_brain"]), "Kraken", deck="default",
+                  dice=[QUIET])
+    state.apply("stop")
+    state.apply("done")
+    assert state.kind == "end" and state.legal[0].text == "pass"
+    state.apply("use metamorph giant_brain")
+    assert state.energy[0] == 5
+    state.apply("pass")
+    assert state.between_turns
+
+
+def test_metamorph_can_sell_a_card_bought_this_turn(at_buy):
+    # Seed 003: selling comes after buying; a card bought this turn may be sold.
+    state = at_buy("giant_brain", energy=4, cards=["metamorph"])
+    state.apply("buy 1")
+    state.apply("done")
+    state.apply("use metamorph giant_brain")
+    assert state.energy[0] == 5
+
+
+def test_parasitic_tentacles_buys_another_monsters_card_paying_that_monster(at_buy):
+    state = at_buy("corner_store", MonsterSetup("Kraken", cards=["giant_brain"]), energy=5,
+                   cards=["parasitic_tentacles"])
+    assert "use parasitic_tentacles 2 giant_brain" in {a.text for a in state.legal}
+    state.apply("use parasitic_tentacles 2 giant_brain")
+    assert state.energy[:2] == [1, 5]
+    assert [state.card(c).id for c in state.owned[0]] == ["parasitic_tentacles", "giant_brain"]
+    assert state.owned[1] == []
+
+
+def test_parasitic_tentacles_takes_the_tokens_on_the_card_with_it(at_buy):
+    # Seed 003: tokens on the card go with it.
+    state = at_buy("corner_store", MonsterSetup("Kraken", cards=["smoke_cloud"], counters={"smoke_cloud": 1}),
+                   energy=5, cards=["parasitic_tentacles"])
+    state.apply("use parasitic_tentacles 2 smoke_cloud")
+    assert state.view(0).counters[0] == (0, 1)
+
+
+def test_made_in_a_lab_shows_the_top_card_to_its_owner_only_and_may_buy_it(table):
+    state = table(MonsterSetup("Alienoid", energy=6, cards=["made_in_a_lab"]), "Kraken", deck="default",
+                  deck_top=["skyscraper"], dice=[QUIET])
+    state.apply("stop")
+    assert state.view(0).private == (("made_in_a_lab", "skyscraper"),)
+    assert state.view(1).private == ()
+    state.apply("use made_in_a_lab")
+    assert state.stars[0] == 4
+
+
+def test_made_in_a_lab_sample_game_keeps_the_peeked_card_on_top(table):
+    state = table(MonsterSetup("Alienoid", energy=6, cards=["made_in_a_lab"]), "Kraken", deck="default",
+                  deck_top=["skyscraper"], dice=[QUIET])
+    state.apply("stop")
+    for seed in range(5):
+        sampled = state.view(0).sample_game(seed)
+        assert sampled.card(sampled.deck[-1]).id == "skyscraper"
+        assert "use made_in_a_lab" in {a.text for a in sampled.legal}
+
+
+def test_monster_batteries_doubles_the_energy_put_on_it_and_pays_2_a_turn(at_buy, events):
+    state = at_buy("monster_batteries", "Kraken", energy=3, dice=("1 2 3 1 2 energy", QUIET, QUIET))
+    state.apply("buy 1")
+    state.apply("use monster_batteries 2")  # 2 of the 2 left after buying, the bank adds 2
+    assert state.energy[0] == 0 and state.view(0).counters[0] == (4,)
+    state.apply("done")
+    state.next_turn()
+    state.apply("stop")
+    state.apply("done")
+    state.next_turn()  # Alienoid's turn: 2 energy from the card
+    assert state.energy[0] == 2 and state.view(0).counters[0] == (2,)
+
+
+def test_monster_batteries_is_discarded_when_empty(table):
+    state = table(MonsterSetup("Alienoid", cards=["monster_batteries"], counters={"monster_batteries": 2}),
+                  "Kraken", deck="default", dice=[QUIET])
+    assert state.energy[0] == 2 and not state.owned[0]
