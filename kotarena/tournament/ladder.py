@@ -43,7 +43,7 @@ MAX_SEED = 2**63 - 1
 
 TOP_KEYS = (
     "name", "game", "deck", "players", "games", "time_limit", "format", "challenger",
-    "duplicate", "seed", "workers", "allow_repeats", "bots",
+    "duplicate", "seed", "workers", "allow_repeats", "bots", "params",
 )
 BOT_KEYS = ("name", "label", "params", "trusted")
 
@@ -363,7 +363,10 @@ class _Checker:
             raise self.fail("bots", 'missing: list the entrants as [[bots]] tables, or write bots = "all"')
         value = data["bots"]
         if value == "all":
-            return self.all_bots()
+            return self.all_bots(self.bot_params(data))
+        if "params" in data:
+            raise self.fail("params", 'only a ladder with bots = "all" takes [params.BOT] tables; '
+                                      "give [[bots]] entries their own params")
         if not isinstance(value, list):
             raise self.fail("bots", f'must be an array of [[bots]] tables or "all", not {_kind(value)}')
         if not value:
@@ -409,13 +412,28 @@ class _Checker:
             usable = [name for name in self.known_bots if name not in INTERACTIVE_BOTS]
             raise self.fail(key, f"unknown bot {bot!r} (installed: {', '.join(usable) or 'none'})")
 
-    def all_bots(self) -> list[Entrant]:
+    def bot_params(self, data: dict) -> dict[str, dict]:
+        """``[params.BOT]`` tables: parameters for installed bots when ``bots = "all"``.
+
+        A bot that is not installed is skipped (the ladder must work whatever is
+        installed), but each table must be a table.
+        """
+        value = data.get("params", {})
+        if not isinstance(value, dict):
+            raise self.fail("params", f"must hold [params.BOT] tables, not {_kind(value)}")
+        for bot, params in value.items():
+            if not isinstance(params, dict):
+                raise self.fail(f"params.{bot}", f"must be a table of bot parameters, not {_kind(params)}")
+        return value
+
+    def all_bots(self, params: dict[str, dict]) -> list[Entrant]:
         names = self.known_bots
         if names is None:
             from kotarena.bots.registry import bot_names
 
             names = bot_names()
-        entrants = [Entrant(label=name, bot=name) for name in names if name not in INTERACTIVE_BOTS]
+        entrants = [Entrant(label=name, bot=name, params=dict(params.get(name, {})))
+                    for name in names if name not in INTERACTIVE_BOTS]
         if not entrants:
             raise self.fail("bots", '"all" found no installed bots that can play in a ladder')
         return entrants

@@ -203,11 +203,11 @@ def test_a_file_that_is_not_utf8(tmp_path):
 @pytest.mark.parametrize("text, expected", [
     ("playres = 4\n" + THREE_BOTS,
      "playres: unknown key (did you mean 'players'? known keys: name, game, deck, players, games, time_limit, "
-     "format, challenger, duplicate, seed, workers, allow_repeats, bots)"),
+     "format, challenger, duplicate, seed, workers, allow_repeats, bots, params)"),
     ('players = 2\n[[bots]]\nname = "random"\nparam = {}\n[[bots]]\nname = "heuristic"\n',
      "bots[0].param: unknown key (did you mean 'params'? known keys: name, label, params, trusted)"),
     ("[schedule]\nrounds = 2\n" + THREE_BOTS, "schedule: unknown key (known keys: name, game, deck, players, games, "
-     "time_limit, format, challenger, duplicate, seed, workers, allow_repeats, bots)"),
+     "time_limit, format, challenger, duplicate, seed, workers, allow_repeats, bots, params)"),
 ])
 def test_unknown_keys_anywhere(ladder_file, text, expected):
     assert problem(ladder_file, text) == expected
@@ -331,3 +331,19 @@ def test_bots_all_with_nothing_installed(ladder_file):
 def test_a_missing_file_is_an_os_error(tmp_path):
     with pytest.raises(FileNotFoundError):
         load_ladder(tmp_path / "nowhere.toml")
+
+
+def test_params_tables_tune_installed_bots_of_an_all_ladder():
+    from kotarena.tournament.ladder import parse_ladder
+
+    text = 'players = 2\nallow_repeats = true\nbots = "all"\n[params.random]\nlevel = 3\n[params.absent]\nx = 1\n'
+    ladder = parse_ladder(text, source="p.toml", known_bots=["random", "human"])
+    assert [(e.label, e.params) for e in ladder.entrants] == [("random", {"level": 3})]
+
+
+def test_params_tables_need_an_all_ladder():
+    from kotarena.tournament.ladder import LadderError, parse_ladder
+
+    text = 'players = 2\nbots = ["random", "random2"]\n[params.random]\nlevel = 3\n'
+    with pytest.raises(LadderError, match="params"):
+        parse_ladder(text, source="p.toml", known_bots=["random", "random2"])
