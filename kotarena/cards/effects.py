@@ -74,6 +74,9 @@ class Effect:
     def offers(self, s: State, owner: int, card: int, kind: str) -> tuple[Action, ...]:
         return ()
 
+    def declined(self, s: State, owner: int, card: int, kind: str) -> None:
+        """``owner`` answered ``pass`` to a decision of ``kind`` where this card offered actions."""
+
 
 def use_action(card_id: str, *args: object) -> Action:
     """``use <card_id> <args...>``: the interned action for a card choice."""

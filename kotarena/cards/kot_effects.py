@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from kotarena.cards.effects import Effect, use_action
 from kotarena.engine.dice import FACE_NAMES, HEART, ONE, THREE, TWO
-from kotarena.engine.state import BUY_CARDS, CITY, DICE_CARDS, END_CARDS
+from kotarena.engine.state import BUY_CARDS, CITY, DAMAGE, DICE_CARDS, END_CARDS, HEARTS, PROBE, REVEAL
 
 if TYPE_CHECKING:
     from kotarena.engine.actions import Action
@@ -308,14 +308,20 @@ class EaterOfTheDead(Effect):
         s._gain_stars(owner, 3, self.id)
 
 
+#: Where Rapid Healing is offered: the owner's own decisions, and before damage.
+_RAPID_HEALING_KINDS = frozenset((DICE_CARDS, BUY_CARDS, END_CARDS, DAMAGE))
+
+
 @card("rapid_healing")
 class RapidHealing(Effect):
     moments = ("offers",)
 
     def offers(self, s: State, p: int, card: int, kind: str) -> tuple[Action, ...]:
-        if s.energy[p] >= 2 and s.health[p] < s.max_health[p]:
-            return (use_action(self.id),)
-        return ()
+        if kind not in _RAPID_HEALING_KINDS or s.energy[p] < 2 or s.health[p] >= s.max_health[p]:
+            return ()
+        if kind == DAMAGE and s._pending_hit[1] + s.incoming(p) < s.health[p]:
+            return ()  # healing now or after this damage is the same unless it would eliminate
+        return (use_action(self.id),)
 
     def use(self, s: State, p: int, card: int, action: Action) -> None:
         s.energy[p] -= 2
@@ -681,3 +687,125 @@ class MonsterBatteries(Effect):
             s.log.append(("discharge", p, self.id, taken))
         if s.counters[card] <= 0:
             s._discard_owned(p, card)
+
+
+# ---------------------------------------------------------------- keep cards: before damage
+
+
+@card("wings")
+class Wings(Effect):
+    moments = ("offers", "guard")
+
+    def offers(self, s: State, p: int, card: int, kind: str) -> tuple[Action, ...]:
+        if kind == DAMAGE and s.energy[p] >= 2 and ("wings", card) not in s._flags:
+            return (use_action(self.id),)
+        return ()
+
+    def use(self, s: State, p: int, card: int, action: Action) -> None:
+        s.energy[p] -= 2
+        s._flags = s._flags | {("wings", card)}
+        q, amount, source, attack = s._pending_hit
+        s._pending_hit = (q, 0, source, attack)
+        if s.log is not None:
+            s.log.append(("prevent", p, amount, self.id))
+
+    def guard(self, s: State, p: int, card: int, amount: int, source: int, attack: bool) -> int:
+        if ("wings", card) in s._flags:
+            if s.log is not None:
+                s.log.append(("prevent", p, amount, self.id))
+            return 0
+        return amount
+
+
+@card("jets")
+class Jets(Effect):
+    moments = ("offers",)
+
+    def offers(self, s: State, p: int, card: int, kind: str) -> tuple[Action, ...]:
+        if kind != DAMAGE:
+            return ()
+        q, amount, source, attack = s._pending_hit
+        if attack and s.in_tokyo(p) and not s.in_tokyo(source):
+            return (use_action(self.id),)
+        return ()
+
+    def use(self, s: State, p: int, card: int, action: Action) -> None:
+        q, amount, source, attack = s._pending_hit
+        s._pending_hit = (q, 0, source, attack)
+        if s.log is not None:
+            s.log.append(("prevent", p, amount, self.id))
+        s._give_way(p)
+
+
+# ---------------------------------------------------------------- keep cards: on other monsters' turns
+
+
+@card("psychic_probe")
+class PsychicProbe(Effect):
+    moments = ("offers",)
+
+    def offers(self, s: State, p: int, card: int, kind: str) -> tuple[Action, ...]:
+        if kind != PROBE or ("used", card) in s._flags:
+            return ()
+        return tuple(use_action(self.id, i) for i in range(1, len(s.dice) + 1))
+
+    def declined(self, s: State, p: int, card: int, kind: str) -> None:
+        s._flags = s._flags | {("used", card)}
+
+    def use(self, s: State, p: int, card: int, action: Action) -> None:
+        s._flags = s._flags | {("used", card)}
+        position = action.args[1]
+        s.dice[position - 1] = s._roll((position,))[0]
+        if s.log is not None:
+            s.log.append(("roll", s.active, tuple(s.dice), (position,)))
+        if s.dice[position - 1] == HEART:
+            s._discard_owned(p, card)
+
+
+@card("opportunist")
+class Opportunist(Effect):
+    moments = ("offers", "revealed")
+
+    def offers(self, s: State, p: int, card: int, kind: str) -> tuple[Action, ...]:
+        if kind != REVEAL:
+            return ()
+        slot = s._revealed[0][0]
+        new = s.market[slot]
+        if new >= 0 and s.cost(p, new) <= s.energy[p]:
+            return (use_action(self.id, slot + 1),)
+        return ()
+
+    def revealed(self, s: State, p: int, card: int) -> bool:
+        return True
+
+    def use(self, s: State, p: int, card: int, action: Action) -> None:
+        slot = action.args[1] - 1
+        bought = s.market[slot]
+        price = s.cost(p, bought)
+        s.energy[p] -= price
+        if s.log is not None:
+            s.log.append(("buy", p, s.cards_info[bought].id, slot + 1, price))
+        s._revealed.pop(0)
+        s._reveal(slot)
+        s._gain_card(p, bought)
+
+
+@card("healing_ray")
+class HealingRay(Effect):
+    moments = ("offers",)
+
+    def offers(self, s: State, p: int, card: int, kind: str) -> tuple[Action, ...]:
+        if kind != HEARTS or not s._hearts_left:
+            return ()
+        return tuple(use_action(self.id, q + 1) for q in others(s, p) if s.health[q] < s.max_health[q])
+
+    def use(self, s: State, p: int, card: int, action: Action) -> None:
+        q = action.args[1] - 1
+        s._hearts_left -= 1
+        s._heal(q, 1)
+        # The healed monster pays 2 energy per health, or what it has if less.
+        paid = min(2, s.energy[q])
+        s.energy[q] -= paid
+        s.energy[p] += paid
+        if s.log is not None:
+            s.log.append(("pay", q, p, paid, self.id))

@@ -29,6 +29,7 @@ MOMENTS = (
     "cost",          #: the price of a card you buy: ``cost(s, owner, card, cost) -> cost``
     "end_turn",      #: your turn ends (before poison)
     "taken",         #: the place the owner yielded was taken by ``p``: ``taken(s, owner, card, p)``
+    "revealed",      #: a market card was revealed (presence is enough: the engine offers it)
 )
 START_TURN = 0
 DICE_COUNT = 1
@@ -51,6 +52,7 @@ BOUGHT = 17
 COST = 18
 END_TURN = 19
 TAKEN = 20
+REVEALED = 21
 
 #: Moments called only for the active monster's own cards.
 YOUR_MOMENTS = frozenset((

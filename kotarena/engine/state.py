@@ -47,6 +47,7 @@ from kotarena.cards.moments import (
     MOMENTS,
     OFFERS,
     RESCUE,
+    REVEALED,
     SCORE,
     START_TURN,
     TAKEN,
@@ -91,6 +92,9 @@ BUY_CARDS = "buy"  #: the buy step: ``buy N``, ``sweep`` or ``done`` (and cards'
 DICE_CARDS = "dice"  #: before the dice resolve: ``pass`` or a card's ``use ...`` (change a die, reroll)
 HEARTS = "hearts"  #: hearts against tokens: ``pass`` (heal) or ``cure P S``
 END_CARDS = "end"  #: after buying, before the end of the turn: ``pass`` or a card's ``use ...`` (sell)
+DAMAGE = "damage"  #: damage is about to reach this monster: ``pass`` (take it) or a card's ``use ...``
+PROBE = "probe"  #: another monster's roll is over: ``pass`` or ``use psychic_probe N`` (reroll its die N)
+REVEAL = "reveal"  #: a card was revealed on another monster's turn: ``pass`` or ``use opportunist SLOT``
 
 CITY = "city"
 BAY = "bay"
@@ -170,7 +174,7 @@ class State:
         # cards: tokens and counters, per-moment hooks, the damage queue, turn flags
         "poison", "shrink", "counters", "peek",
         "_effects", "_hooks", "_slow", "_queue", "_then", "_dropped",
-        "_extra_turns", "_flags", "_dealt", "_card_rolls",
+        "_extra_turns", "_flags", "_dealt", "_card_rolls", "_pending_hit", "_ready", "_revealed", "_hearts_left",
     )
 
     def __init__(self) -> None:  # use new_game() or State.from_position()
@@ -255,6 +259,10 @@ class State:
         s._flags = _NO_FLAGS
         s._dealt = False
         s._card_rolls = 0
+        s._pending_hit = None
+        s._hearts_left = 0
+        s._ready = []
+        s._revealed = []
         if deck is None:
             s.cards_info = ()
             s._effects = ()
@@ -410,6 +418,8 @@ class State:
         self._dealt = False
         if self._flags:
             self._flags = _NO_FLAGS
+        if self._revealed:
+            self._revealed = []
         if p == self.city or p == self.bay:
             self._gain_stars(p, 2, "start in tokyo")
         count = DICE_COUNT
@@ -464,9 +474,18 @@ class State:
         self._decide(self.active, ROLL, _reroll_legal(len(self.dice)))
 
     def _resolve(self) -> None:
-        """The roll is over: cards may act on the dice, then they resolve."""
+        """The roll is over: other monsters' cards, then the roller's, may act on the dice."""
         if self._slow:
             p = self.active
+            n = self.n
+            for step in range(1, n):
+                q = (p + step) % n
+                if self.alive[q]:
+                    offers = self._offers(q, PROBE)
+                    if offers:
+                        legal = (PASS_ACTION, *offers)
+                        self._decide(q, PROBE, (legal, frozenset(legal)))
+                        return
             offers = self._offers(p, DICE_CARDS)
             if offers:
                 legal = (PASS_ACTION, *offers)
@@ -493,29 +512,44 @@ class State:
         if count:
             self._gain_energy(p, count)
         count = dice.count(HEART)
-        if count and p != self.city and p != self.bay:
-            if self._slow and (self.poison[p] or self.shrink[p]):
-                self._decide(p, HEARTS, self._hearts_table(p, count))
-                return
-            self._heal(p, count)
+        if count:
+            if self._slow:
+                self._hearts_left = count
+                table = self._hearts_table(p)
+                if len(table[0]) > 1:
+                    self._decide(p, HEARTS, table)
+                    return
+                self._hearts_left = 0
+            if p != self.city and p != self.bay:
+                self._heal(p, count)
         self._resolve_claws()
 
-    def _hearts_table(self, p: int, hearts: int) -> tuple[tuple[Action, ...], frozenset[Action]]:
+    def _hearts_table(self, p: int) -> tuple[tuple[Action, ...], frozenset[Action]]:
+        """Hearts left to spend: on tokens (outside Tokyo), on cards (Healing Ray), or healing."""
+        hearts = self._hearts_left
         legal = [PASS_ACTION]
-        for poison in range(min(hearts, self.poison[p]) + 1):
-            for shrink in range(min(hearts - poison, self.shrink[p]) + 1):
-                if poison or shrink:
-                    legal.append(Action.of(CURE, poison, shrink))
+        if p != self.city and p != self.bay:
+            for poison in range(min(hearts, self.poison[p]) + 1):
+                for shrink in range(min(hearts - poison, self.shrink[p]) + 1):
+                    if poison or shrink:
+                        legal.append(Action.of(CURE, poison, shrink))
+        legal.extend(self._offers(p, HEARTS))
         return tuple(legal), frozenset(legal)
 
     def _cure(self, p: int, poison: int, shrink: int) -> None:
         """Hearts spent on tokens; the other hearts heal."""
-        hearts = self.dice.count(HEART)
         self.poison[p] -= poison
         self.shrink[p] -= shrink
         if self.log is not None:
             self.log.append(("cure", p, poison, shrink))
-        self._heal(p, hearts - poison - shrink)
+        self._hearts_left -= poison + shrink
+        self._end_hearts(p)
+
+    def _end_hearts(self, p: int) -> None:
+        """The hearts not spent otherwise heal (outside Tokyo); then the claws."""
+        hearts, self._hearts_left = self._hearts_left, 0
+        if p != self.city and p != self.bay:
+            self._heal(p, hearts)
         self._resolve_claws()
 
     def _resolve_claws(self) -> None:
@@ -604,32 +638,33 @@ class State:
         queue = self._queue
         health = self.health
         alive = self.alive
-        log = self.log
-        slow = self._slow
-        while queue:
-            q, amount, source, attack = queue.pop(0)
-            if not alive[q] or health[q] <= 0:
-                continue
-            if slow:
+        if not self._slow:
+            while queue:
+                q, amount, source, attack = queue.pop(0)
+                if alive[q] and health[q] > 0:
+                    self._land(q, amount, source, attack)
+        else:
+            # Cards judge every entry first (guards, then the target's choices), so no
+            # monster is at 0 health, uneliminated, while somebody decides; then it all lands.
+            ready = self._ready
+            while queue:
+                q, amount, source, attack = queue.pop(0)
+                if not alive[q]:
+                    continue
                 for owner, card, fn in self._hooks[GUARD]:
                     if owner == q and amount > 0:
                         amount = fn(self, q, card, amount, source, attack)
                 if amount <= 0:
                     continue
-            health[q] -= amount
-            if log is not None:
-                log.append(("damage", q, amount, source))
-            if health[q] <= 0:
-                health[q] = 0
-                self._dropped.append(q)
-            if attack:
-                self._hit.append(q)
-            if source == self.active and q != source:
-                self._dealt = True
-            if slow:
-                for owner, card, fn in self._hooks[HURT]:
-                    if owner == q:
-                        fn(self, q, card, amount)
+                self._pending_hit = (q, amount, source, attack)
+                if self._ask_damage():
+                    return
+                self._pending_hit = None
+                ready.append((q, amount, source, attack))
+            while ready:
+                q, amount, source, attack = ready.pop(0)
+                if alive[q] and health[q] > 0:
+                    self._land(q, amount, source, attack)
         self._settle()
         then = self._then
         self._then = _THEN_NOTHING
@@ -639,6 +674,49 @@ class State:
             self._after_card_damage()
         elif then == _THEN_END:
             self._finish_turn()
+
+    def _ask_damage(self) -> bool:
+        """Offer the monster about to take ``_pending_hit`` its cards (Wings, Jets...)."""
+        q = self._pending_hit[0]
+        offers = self._offers(q, DAMAGE)
+        if not offers:
+            return False
+        legal = (PASS_ACTION, *offers)
+        self._decide(q, DAMAGE, (legal, frozenset(legal)))
+        return True
+
+    def _resume_damage(self) -> None:
+        """Go on after a ``damage`` decision: keep the pending damage unless a card took it."""
+        pending = self._pending_hit
+        if pending is not None:
+            if pending[1] > 0 and self.alive[pending[0]] and self._ask_damage():
+                return
+            self._pending_hit = None
+            if pending[1] > 0:
+                self._ready.append(pending)
+        self._drain()
+
+    def incoming(self, q: int) -> int:
+        """Damage already judged and about to land on ``q`` (while a ``damage`` decision waits)."""
+        return sum(entry[1] for entry in self._ready if entry[0] == q)
+
+    def _land(self, q: int, amount: int, source: int, attack: bool) -> None:
+        """``q`` loses ``amount`` health (it is eliminated later, with the others at 0)."""
+        health = self.health
+        health[q] -= amount
+        if self.log is not None:
+            self.log.append(("damage", q, amount, source))
+        if health[q] <= 0:
+            health[q] = 0
+            self._dropped.append(q)
+        if attack:
+            self._hit.append(q)
+        if source == self.active and q != source:
+            self._dealt = True
+        if self._slow:
+            for owner, card, fn in self._hooks[HURT]:
+                if owner == q:
+                    fn(self, q, card, amount)
 
     def _settle(self) -> None:
         """Eliminate every monster the damage left at 0 health, together."""
@@ -662,11 +740,13 @@ class State:
             self._finish_last_standing()
             return
         hit = self._hit
-        if hit and self._slow:
+        # A monster that escaped with Jets was attacked too: it yielded to this attack.
+        escaped = self._slow and any(flag[0] == "yielded" for flag in self._flags)
+        if (hit or escaped) and self._slow:
             for owner, card, fn in self._hooks[ATTACKED]:
                 if owner == p:
                     fn(self, p, card, hit)
-        if not hit or p == self.city or p == self.bay:
+        if not (hit or escaped) or p == self.city or p == self.bay:
             self._buy_step()
             return
         self._attacker = p
@@ -692,14 +772,18 @@ class State:
         self._attacker_moves_in()
 
     def _yield(self, player: int) -> None:
+        self._give_way(player)
+        self._ask_yield()
+
+    def _give_way(self, player: int) -> None:
+        """``player`` leaves Tokyo to the attacker (a yield, or Jets before the damage)."""
         place = self.place_of(player)
         self._leave(player, "yield")
         if self._slow:
             self._flags = self._flags | {("yielded", place, player)}
             for owner, card, fn in self._hooks[YIELDED]:
                 if owner == player:
-                    fn(self, player, card, self._attacker)
-        self._ask_yield()
+                    fn(self, player, card, self.active)
 
     def _attacker_moves_in(self) -> None:
         """After an attack from outside, the attacker takes an empty place, City first."""
@@ -729,9 +813,31 @@ class State:
             self._end_turn()
             return
         if self._slow:
+            if self._revealed and self._offer_reveal():
+                return
             self._decide(self.active, BUY_CARDS, self._card_buy_table())
             return
         self._decide(self.active, BUY_CARDS, self._buy_table())
+
+    def _offer_reveal(self) -> bool:
+        """Offer each newly revealed card to the other monsters' cards (Opportunist),
+        clockwise from the active monster; ``_revealed`` holds ``(slot, seats asked)``."""
+        n = self.n
+        revealed = self._revealed
+        while revealed:
+            slot, step = revealed[0]
+            while self.market[slot] >= 0 and step < n - 1:
+                step += 1
+                q = (self.active + step) % n
+                if self.alive[q]:
+                    offers = self._offers(q, REVEAL)
+                    if offers:
+                        revealed[0] = (slot, step)
+                        legal = (PASS_ACTION, *offers)
+                        self._decide(q, REVEAL, (legal, frozenset(legal)))
+                        return True
+            revealed.pop(0)
+        return False
 
     def _buy_table(self) -> tuple[tuple[Action, ...], frozenset[Action]]:
         energy = self.energy[self.active]
@@ -781,9 +887,9 @@ class State:
             legal = (PASS_ACTION, *self._offers(self.to_move, DICE_CARDS))
             table = (legal, frozenset(legal))
         elif self.kind == HEARTS:
-            table = self._hearts_table(self.to_move, self.dice.count(HEART))
-        elif self.kind == END_CARDS:
-            legal = (PASS_ACTION, *self._offers(self.to_move, END_CARDS))
+            table = self._hearts_table(self.to_move)
+        elif self.kind in (END_CARDS, DAMAGE, PROBE, REVEAL):
+            legal = (PASS_ACTION, *self._offers(self.to_move, self.kind))
             table = (legal, frozenset(legal))
         else:
             table = _NO_LEGAL
@@ -853,6 +959,8 @@ class State:
                 self.log.append(("reshuffle", len(self.deck)))
         card = self.deck.pop() if self.deck else -1
         self.market[slot] = card
+        if card >= 0 and self._hooks[REVEALED]:
+            self._revealed.append((slot, 0))
         if card >= 0 and self.log is not None:
             self.log.append(("reveal", slot + 1, self.cards_info[card].id))
 
@@ -943,6 +1051,33 @@ class State:
         if action.kind == CURE:
             self._cure(player, *action.args)
             return
+        if kind == PROBE or kind == REVEAL:
+            if action is PASS_ACTION:
+                for owner, card, _fn in self._hooks[OFFERS]:
+                    if owner == player:
+                        self._effects[card].declined(self, player, card, kind)
+            else:
+                self._batch += 1
+                card = self.owned_card(player, action.args[0])
+                self._effects[card].use(self, player, card, action)
+            if kind == PROBE:
+                self._resolve()
+            elif self._queue:
+                self._then = _THEN_BUY
+                self._drain()
+            else:
+                self._buy_step()
+            return
+        if kind == DAMAGE:
+            if action is not PASS_ACTION:
+                card = self.owned_card(player, action.args[0])
+                self._effects[card].use(self, player, card, action)
+                self._resume_damage()
+            else:
+                self._ready.append(self._pending_hit)
+                self._pending_hit = None
+                self._drain()
+            return
         if action is not PASS_ACTION:
             self._batch += 1
             card = self.owned_card(player, action.args[0])
@@ -960,8 +1095,14 @@ class State:
             else:
                 self._resolve()
         elif kind == HEARTS:
-            self._heal(player, self.dice.count(HEART))
-            self._resolve_claws()
+            if action is PASS_ACTION or not self._hearts_left:
+                self._end_hearts(player)
+            else:
+                table = self._hearts_table(player)
+                if len(table[0]) > 1:
+                    self._decide(player, HEARTS, table)
+                else:
+                    self._end_hearts(player)
         elif kind == BUY_CARDS:
             self._buy_step()
         elif kind == END_CARDS:
@@ -1214,6 +1355,10 @@ class State:
         s._flags = self._flags
         s._dealt = self._dealt
         s._card_rolls = self._card_rolls
+        s._pending_hit = self._pending_hit
+        s._ready = self._ready[:]
+        s._hearts_left = self._hearts_left
+        s._revealed = self._revealed[:]
         return s
 
     def reseed(self, seed: int) -> None:

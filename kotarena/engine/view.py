@@ -35,7 +35,14 @@ class View(NamedTuple):
     ``used`` lists this turn's once-a-turn card facts as ``(what, seat, card_id)`` and
     places yielded as ``("yielded", place, seat)``. ``private`` is this player's own
     secrets: ``(("made_in_a_lab", card_id),)`` while its Made in a Lab shows it the top
-    of the deck.
+    of the deck. ``pending`` describes damage being dealt while a monster decides
+    whether to use a card against it (the ``damage`` decision): ``(entry, queue, ready,
+    then)`` where ``entry`` is the ``(target, amount, source, attack)`` being decided,
+    ``queue`` the entries still to judge, ``ready`` those judged, which land together
+    once all are judged, and ``then`` the step that follows.
+    ``reveals`` lists market cards revealed this buy step that other monsters' cards
+    (Opportunist) may still buy, as ``(slot from 0, seats already asked)``. ``hearts``
+    is the number of heart results still to spend during a ``hearts`` decision.
     """
 
     player: int
@@ -73,6 +80,9 @@ class View(NamedTuple):
     extra_turns: int = 0
     dealt: bool = False
     used: tuple = ()
+    pending: tuple = ()
+    reveals: tuple = ()
+    hearts: int = 0
 
     @property
     def me(self) -> int:
@@ -95,6 +105,8 @@ class View(NamedTuple):
         data["counters"] = [list(c) for c in self.counters]
         data["private"] = [list(item) for item in self.private]
         data["used"] = [list(item) for item in self.used]
+        data["reveals"] = [list(item) for item in self.reveals]
+        data["pending"] = [list(item) if isinstance(item, tuple) else item for item in self.pending]
         return data
 
     def sample_game(self, seed: int | None = None) -> State:
@@ -146,10 +158,15 @@ class View(NamedTuple):
         s._extra_turns = self.extra_turns
         s._dealt = self.dealt
         s._flags = frozenset(_flag_from_view(s, item) for item in self.used)
-        s._queue = []
-        s._then = 0
         s._dropped = []
+        if self.pending:
+            entry, queue, ready, then = self.pending
+            s._pending_hit, s._queue, s._ready, s._then = entry, list(queue), list(ready), then
+        else:
+            s._pending_hit, s._queue, s._ready, s._then = None, [], [], 0
         s._card_rolls = 0
+        s._revealed = list(self.reveals)
+        s._hearts_left = self.hearts
         s.health = list(self.health)
         s.max_health = list(self.max_health)
         s.stars = list(self.stars)
@@ -244,7 +261,7 @@ def build_view(state: State, player: int) -> View:
     )
 
 
-_NO_CARD_FACTS = ((), (), (), (), 0, False, ())
+_NO_CARD_FACTS = ((), (), (), (), 0, False, (), (), (), 0)
 
 
 def _card_facts(s: State, player: int) -> tuple:
@@ -262,4 +279,7 @@ def _card_facts(s: State, player: int) -> tuple:
         s._dealt,
         tuple(sorted(_flag_to_view(s, f) for f in s._flags if f[0] == "yielded" or _owner(s, f[1]) >= 0))
         if s._flags else (),
+        () if s._pending_hit is None else (s._pending_hit, tuple(s._queue), tuple(s._ready), s._then),
+        tuple(s._revealed),
+        s._hearts_left,
     )

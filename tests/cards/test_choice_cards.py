@@ -293,3 +293,179 @@ def test_monster_batteries_is_discarded_when_empty(table):
     state = table(MonsterSetup("Alienoid", cards=["monster_batteries"], counters={"monster_batteries": 2}),
                   "Kraken", deck="default", dice=[QUIET])
     assert state.energy[0] == 2 and not state.owned[0]
+
+
+# ---------------------------------------------------------------- before damage (another monster decides)
+
+
+def test_wings_pays_2_energy_to_lose_no_health_for_the_rest_of_the_turn(table, events):
+    state = table(MonsterSetup("Alienoid", tokyo="city"), MonsterSetup("Kraken", energy=2, cards=["wings"]),
+                  deck="default", dice=["claw claw 1 2 3 heart"])
+    state.apply("stop")
+    assert (state.kind, state.to_move) == ("damage", 1)  # decided on Alienoid's turn
+    assert [a.text for a in state.legal] == ["pass", "use wings"]
+    assert state.view(1).pending[0] == (1, 2, 0, True)
+    state.apply("use wings")
+    assert (state.health[1], state.energy[1]) == (10, 0)
+    assert ("prevent", 1, 2, "wings") in events(state, "prevent")
+    assert state.kind == "buy" and state.to_move == 0
+
+
+def test_wings_passed_lets_the_damage_through(table):
+    state = table(MonsterSetup("Alienoid", tokyo="city"), MonsterSetup("Kraken", energy=2, cards=["wings"]),
+                  deck="default", dice=["claw claw 1 2 3 heart"])
+    state.apply("stop")
+    state.apply("pass")
+    assert state.health[1] == 8 and state.energy[1] == 2
+
+
+def test_wings_protects_for_the_rest_of_the_turn_against_card_damage_too(table):
+    state = table(MonsterSetup("Alienoid", tokyo="city", energy=3, cards=["acid_attack"]),
+                  MonsterSetup("Kraken", energy=2, cards=["wings"]), deck="default", market=["fire_blast"],
+                  dice=["claw 1 2 3 heart heart"])
+    state.apply("stop")
+    state.apply("use wings")
+    state.apply("buy 1")  # Fire Blast: 2 card damage, prevented
+    assert state.health[1] == 10
+
+
+def test_a_sampled_game_at_a_damage_decision_goes_on_like_the_real_one(table):
+    state = table(MonsterSetup("Alienoid", tokyo="city"), MonsterSetup("Kraken", energy=2, cards=["wings"]),
+                  MonsterSetup("Meka Dragon", health=2), deck="default", dice=["claw claw 1 2 3 heart"])
+    state.apply("stop")
+    sampled = state.view(1).sample_game(3)
+    for game in (state, sampled):
+        game.apply("pass")
+        assert game.health == [10, 8, 0] and not game.alive[2] and game.kind == "buy"
+
+
+def test_jets_escapes_before_the_damage_and_the_attacker_still_takes_tokyo(table):
+    state = table("Alienoid", MonsterSetup("Kraken", tokyo="city", health=2, cards=["jets"]),
+                  "Meka Dragon", deck="default", dice=["claw claw claw 1 2 3"])
+    state.apply("stop")
+    assert state.kind == "damage" and "use jets" in {a.text for a in state.legal}
+    state.apply("use jets")
+    assert state.alive[1] and state.health[1] == 2  # no health lost to the attack it yielded to
+    assert state.city == 0 and state.kind == "buy"
+
+
+def test_jets_is_not_offered_against_card_damage(table):
+    state = table(MonsterSetup("Alienoid", energy=3), MonsterSetup("Kraken", tokyo="city", cards=["jets"]),
+                  deck="default", market=["fire_blast"], dice=["1 2 3 1 2 heart"])
+    state.apply("stop")
+    state.apply("buy 1")
+    assert state.health[1] == 8 and state.kind == "buy"
+
+
+def test_rapid_healing_is_offered_before_damage_that_would_eliminate(table):
+    # Seed 003: spend 2 energy at any time, even right before another monster damages you.
+    state = table("Alienoid", MonsterSetup("Kraken", tokyo="city", health=2, energy=2, cards=["rapid_healing"]),
+                  deck="default", dice=["claw claw 1 2 3 heart"])
+    state.apply("stop")
+    assert state.kind == "damage" and [a.text for a in state.legal] == ["pass", "use rapid_healing"]
+    state.apply("use rapid_healing")
+    assert state.alive[1] and state.health[1] == 1
+    assert state.kind == "yield"
+
+
+def test_rapid_healing_is_not_offered_before_damage_it_survives(table):
+    state = table("Alienoid", MonsterSetup("Kraken", tokyo="city", health=5, energy=2, cards=["rapid_healing"]),
+                  deck="default", dice=["claw claw 1 2 3 heart"])
+    state.apply("stop")
+    assert state.kind == "yield"
+
+
+# ---------------------------------------------------------------- on other monsters' turns
+
+
+def test_psychic_probe_makes_the_roller_reroll_one_die_once_a_turn(table):
+    state = table("Alienoid", MonsterSetup("Kraken", cards=["psychic_probe"]), deck="default",
+                  dice=["3 3 3 1 2 energy", "claw"])
+    state.apply("stop")
+    assert (state.kind, state.to_move) == ("probe", 1)
+    assert [a.text for a in state.legal][:2] == ["pass", "use psychic_probe 1"] and len(state.legal) == 7
+    state.apply("use psychic_probe 1")
+    assert state.dice[0] == 5
+    assert state.kind == "buy" and state.city == 0  # the 3 3 3 was broken; the claw took Tokyo
+    assert state.stars[0] == 1
+    assert state.owned[1]  # not a heart: the card stays
+
+
+def test_psychic_probe_is_discarded_when_its_reroll_shows_a_heart(table):
+    state = table("Alienoid", MonsterSetup("Kraken", cards=["psychic_probe"]), deck="default",
+                  dice=["3 3 3 1 2 energy", "heart"])
+    state.apply("stop")
+    state.apply("use psychic_probe 2")
+    assert not state.owned[1] and state.card(state.discard[-1]).id == "psychic_probe"
+
+
+def test_psychic_probe_declined_is_not_offered_again_this_turn(table):
+    state = table("Alienoid", MonsterSetup("Kraken", cards=["psychic_probe"]), deck="default",
+                  dice=["3 3 3 1 2 energy"])
+    state.apply("stop")
+    state.apply("pass")
+    assert state.kind == "buy" and state.stars[0] == 3
+
+
+def test_opportunist_buys_a_card_revealed_on_another_monsters_turn(table):
+    state = table(MonsterSetup("Alienoid", energy=6), MonsterSetup("Kraken", energy=3, cards=["opportunist"]),
+                  deck="default", market=["skyscraper"], deck_top=["corner_store", "heal"],
+                  dice=["1 2 3 1 2 heart"])
+    state.apply("stop")
+    state.apply("buy 1")  # Skyscraper; Corner Store is revealed in slot 1
+    assert (state.kind, state.to_move) == ("reveal", 1)
+    assert [a.text for a in state.legal] == ["pass", "use opportunist 1"]
+    state.apply("use opportunist 1")
+    assert state.stars[1] == 1 and state.energy[1] == 0
+    assert state.card(state.market[0]).id == "heal"  # Kraken cannot afford Heal: back to Alienoid
+    assert (state.kind, state.to_move) == ("buy", 0)
+
+
+def test_opportunist_is_not_offered_a_card_it_cannot_afford(table):
+    state = table(MonsterSetup("Alienoid", energy=6), MonsterSetup("Kraken", energy=0, cards=["opportunist"]),
+                  deck="default", market=["skyscraper"], deck_top=["corner_store"], dice=["1 2 3 1 2 heart"])
+    state.apply("stop")
+    state.apply("buy 1")
+    assert (state.kind, state.to_move) == ("buy", 0)
+
+
+def test_opportunist_sees_the_cards_of_a_sweep_one_by_one(table):
+    state = table(MonsterSetup("Alienoid", energy=2), MonsterSetup("Kraken", energy=3, cards=["opportunist"]),
+                  deck="default", deck_top=["corner_store", "heal", "skyscraper"], dice=["1 2 3 1 2 heart"])
+    state.apply("stop")
+    state.apply("sweep")
+    assert [a.text for a in state.legal] == ["pass", "use opportunist 1"]
+    state.apply("pass")
+    assert [a.text for a in state.legal] == ["pass", "use opportunist 2"]
+    state.apply("use opportunist 2")
+    assert state.health[1] == 10 and state.energy[1] == 0
+    assert (state.kind, state.to_move) == ("buy", 0)
+
+
+def test_healing_ray_spends_hearts_on_another_monster_who_pays_2_energy_per_health(table, events):
+    state = table(MonsterSetup("Alienoid", cards=["healing_ray"]), MonsterSetup("Kraken", health=5, energy=3),
+                  deck="default", dice=["heart heart 1 2 3 energy"])
+    state.apply("stop")
+    assert state.kind == "hearts" and [a.text for a in state.legal] == ["pass", "use healing_ray 2"]
+    state.apply("use healing_ray 2")
+    assert state.health[1] == 6 and state.energy[1] == 1
+    state.apply("use healing_ray 2")
+    assert state.health[1] == 7 and state.energy[1] == 0  # its last energy: it pays 1
+    assert state.energy[0] == 1 + 3
+    assert state.kind == "buy"
+
+
+def test_healing_ray_works_from_tokyo_where_hearts_cannot_heal_the_roller(table):
+    state = table(MonsterSetup("Alienoid", tokyo="city", cards=["healing_ray"]), MonsterSetup("Kraken", health=5),
+                  deck="default", dice=["heart 1 2 3 energy energy"])
+    state.apply("stop")
+    state.apply("use healing_ray 2")
+    assert state.health[1] == 6
+
+
+def test_healing_ray_passed_heals_the_roller(table):
+    state = table(MonsterSetup("Alienoid", health=5, cards=["healing_ray"]), MonsterSetup("Kraken", health=5),
+                  deck="default", dice=["heart heart 1 2 3 energy"])
+    state.apply("stop")
+    state.apply("pass")
+    assert state.health == [7, 5]
