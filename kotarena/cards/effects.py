@@ -38,6 +38,8 @@ class Effect:
 
     id: str = ""
     moments: tuple[str, ...] = ()
+    #: True for the card that carries the mimic token's copy (``s.mimic`` is the copied card).
+    copies_cards: bool = False
     #: Counters the card carries when it comes into play (``None``: it has none).
     initial_counters: int | None = None
     #: ``moments`` as moment numbers (filled in for each subclass).

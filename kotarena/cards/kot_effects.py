@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from kotarena.cards.effects import Effect, use_action
 from kotarena.engine.dice import FACE_NAMES, HEART, ONE, THREE, TWO
-from kotarena.engine.state import BUY_CARDS, CITY, DAMAGE, DICE_CARDS, END_CARDS, HEARTS, PROBE, REVEAL
+from kotarena.engine.state import BUY_CARDS, CITY, DAMAGE, DICE_CARDS, END_CARDS, HEARTS, PROBE, REVEAL, START_CARDS
 
 if TYPE_CHECKING:
     from kotarena.engine.actions import Action
@@ -624,8 +624,8 @@ class ParasiticTentacles(Effect):
         s.energy[p] -= price
         s.energy[q] += price
         s.owned[q].remove(taken)
-        s._cards_changed()
         s._effects[taken].lost(s, q, taken)
+        s._cards_changed()
         if s.log is not None:
             s.log.append(("take card", p, q, s.cards_info[taken].id, price))
         s._gain_card(p, taken)
@@ -809,3 +809,56 @@ class HealingRay(Effect):
         s.energy[p] += paid
         if s.log is not None:
             s.log.append(("pay", q, p, paid, self.id))
+
+
+# ---------------------------------------------------------------- Mimic
+
+
+@card("mimic")
+class Mimic(Effect):
+    """The mimic token sits on another card (``s.mimic``); the engine adds that card's
+    hooks for Mimic's owner, acting as the Mimic card, so counters and once-a-turn
+    uses of the copy are Mimic's own."""
+
+    moments = ("offers",)
+    copies_cards = True
+
+    def gained(self, s: State, p: int, card: int) -> None:
+        s._flags = s._flags | {("place", card)}  # placing it right after buying is free
+
+    def lost(self, s: State, p: int, card: int) -> None:
+        if s.mimic >= 0:
+            self._lift(s, p, card)
+
+    def offers(self, s: State, p: int, card: int, kind: str) -> tuple[Action, ...]:
+        if kind == BUY_CARDS and ("place", card) in s._flags:
+            pass
+        elif kind != START_CARDS or s.energy[p] < 1:
+            return ()
+        info = s.cards_info
+        targets = []
+        for q in others(s, p):
+            for c in s.owned[q]:
+                if c != s.mimic and info[c].id != self.id:
+                    targets.append(use_action(self.id, q + 1, info[c].id))
+        return tuple(dict.fromkeys(targets))
+
+    def use(self, s: State, p: int, card: int, action: Action) -> None:
+        if s.kind == START_CARDS:
+            s.energy[p] -= 1
+        s._flags = s._flags - {("place", card)}
+        if s.mimic >= 0:
+            self._lift(s, p, card)
+        q = action.args[1] - 1
+        s.mimic = s.owned_card(q, action.args[2])
+        if s.log is not None:
+            s.log.append(("mimic", p, q, action.args[2]))
+        s._cards_changed()
+        # The copy comes into play as if just bought, with Mimic's own counters.
+        s._effects[s.mimic].gained(s, p, card)
+
+    def _lift(self, s: State, p: int, card: int) -> None:
+        """Take the token back: the copy leaves play."""
+        target, s.mimic = s.mimic, -1
+        s._effects[target].lost(s, p, card)
+        s.counters.pop(card, None)

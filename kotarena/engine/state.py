@@ -95,6 +95,7 @@ END_CARDS = "end"  #: after buying, before the end of the turn: ``pass`` or a ca
 DAMAGE = "damage"  #: damage is about to reach this monster: ``pass`` (take it) or a card's ``use ...``
 PROBE = "probe"  #: another monster's roll is over: ``pass`` or ``use psychic_probe N`` (reroll its die N)
 REVEAL = "reveal"  #: a card was revealed on another monster's turn: ``pass`` or ``use opportunist SLOT``
+START_CARDS = "start"  #: the turn starts, before the roll: ``pass`` or a card's ``use ...`` (Mimic)
 
 CITY = "city"
 BAY = "bay"
@@ -172,7 +173,7 @@ class State:
         "_rng", "_random", "_script", "_turn_dice", "_roll_no", "_reshuffles",
         "_attacker", "_yielders", "_hit", "_batch", "eliminated_at", "_card_ids",
         # cards: tokens and counters, per-moment hooks, the damage queue, turn flags
-        "poison", "shrink", "counters", "peek",
+        "poison", "shrink", "counters", "peek", "mimic",
         "_effects", "_hooks", "_slow", "_queue", "_then", "_dropped",
         "_extra_turns", "_flags", "_dealt", "_card_rolls", "_pending_hit", "_ready", "_revealed", "_hearts_left",
     )
@@ -250,6 +251,7 @@ class State:
         s.shrink = [0] * n
         s.counters = {}
         s.peek = -1
+        s.mimic = -1
         s._hooks = _NO_HOOKS
         s._slow = False
         s._queue = []
@@ -422,12 +424,22 @@ class State:
             self._revealed = []
         if p == self.city or p == self.bay:
             self._gain_stars(p, 2, "start in tokyo")
-        count = DICE_COUNT
         if self._slow:
             for owner, card, fn in self._hooks[START_TURN]:
                 if owner == p:
                     fn(self, p, card)
-            count = self._dice_count(p)
+            if self.alive[p]:
+                offers = self._offers(p, START_CARDS)
+                if offers:
+                    legal = (PASS_ACTION, *offers)
+                    self._decide(p, START_CARDS, (legal, frozenset(legal)))
+                    return
+        self._first_roll()
+
+    def _first_roll(self) -> None:
+        p = self.active
+        log = self.log
+        count = self._dice_count(p) if self._slow else DICE_COUNT
         if self._script is None:
             self._draw_turn_dice()
         self.dice = self._roll(_FIRST_ROLL[count])
@@ -888,7 +900,7 @@ class State:
             table = (legal, frozenset(legal))
         elif self.kind == HEARTS:
             table = self._hearts_table(self.to_move)
-        elif self.kind in (END_CARDS, DAMAGE, PROBE, REVEAL):
+        elif self.kind in (END_CARDS, DAMAGE, PROBE, REVEAL, START_CARDS):
             legal = (PASS_ACTION, *self._offers(self.to_move, self.kind))
             table = (legal, frozenset(legal))
         else:
@@ -1045,6 +1057,25 @@ class State:
                 return card
         return -1
 
+    def mimic_card(self) -> int:
+        """The Mimic card in play while its token is on a card (-1 otherwise)."""
+        if self.mimic < 0:
+            return -1
+        effects = self._effects
+        for cards in self.owned:
+            for card in cards:
+                if effects[card].copies_cards:
+                    return card
+        return -1
+
+    def _user(self, p: int, card_id: str):
+        """The card of ``p`` that acts as ``card_id`` (a Mimic copying it, if ``p`` has no such card)."""
+        card = self.owned_card(p, card_id)
+        if card >= 0:
+            return card, self._effects[card]
+        mimic = self.mimic_card()
+        return mimic, self._effects[self.mimic]
+
     def _card_choice(self, player: int, action: Action) -> None:
         """Carry out ``pass``, ``use ...`` or ``cure ...`` and go on from the decision."""
         kind = self.kind
@@ -1053,13 +1084,13 @@ class State:
             return
         if kind == PROBE or kind == REVEAL:
             if action is PASS_ACTION:
-                for owner, card, _fn in self._hooks[OFFERS]:
+                for owner, card, fn in self._hooks[OFFERS]:
                     if owner == player:
-                        self._effects[card].declined(self, player, card, kind)
+                        fn.__self__.declined(self, player, card, kind)
             else:
                 self._batch += 1
-                card = self.owned_card(player, action.args[0])
-                self._effects[card].use(self, player, card, action)
+                card, effect = self._user(player, action.args[0])
+                effect.use(self, player, card, action)
             if kind == PROBE:
                 self._resolve()
             elif self._queue:
@@ -1070,18 +1101,24 @@ class State:
             return
         if kind == DAMAGE:
             if action is not PASS_ACTION:
-                card = self.owned_card(player, action.args[0])
-                self._effects[card].use(self, player, card, action)
+                card, effect = self._user(player, action.args[0])
+                effect.use(self, player, card, action)
                 self._resume_damage()
             else:
                 self._ready.append(self._pending_hit)
                 self._pending_hit = None
                 self._drain()
             return
+        if kind == START_CARDS:
+            if action is not PASS_ACTION:
+                card, effect = self._user(player, action.args[0])
+                effect.use(self, player, card, action)
+            self._first_roll()
+            return
         if action is not PASS_ACTION:
             self._batch += 1
-            card = self.owned_card(player, action.args[0])
-            self._effects[card].use(self, player, card, action)
+            card, effect = self._user(player, action.args[0])
+            effect.use(self, player, card, action)
             if self.outcome is not None or self.kind != kind or self.to_move != player:
                 return  # the card led to another decision (a reroll) or ended the game
             if self._queue:
@@ -1190,20 +1227,20 @@ class State:
         cards = self.owned[q]
         self.owned[q] = []
         self.discard.extend(cards)
-        self._cards_changed()
         for card in cards:
             self.counters.pop(card, None)
             self._effects[card].lost(self, q, card)
+        self._cards_changed()
 
     def _discard_owned(self, q: int, card: int) -> None:
         """``q``'s keep card ``card`` goes to the discard pile (used up, sold...)."""
         self.owned[q].remove(card)
         self.discard.append(card)
         self.counters.pop(card, None)
-        self._cards_changed()
         if self.log is not None:
             self.log.append(("discard", q, self.cards_info[card].id))
         self._effects[card].lost(self, q, card)
+        self._cards_changed()
 
     def _close_bay(self) -> None:
         if self.bay_open and self.alive_count < BAY_MIN_PLAYERS:
@@ -1227,8 +1264,35 @@ class State:
                     lists = [[] for _ in MOMENTS]
                 for moment in effect.moment_ids:
                     lists[moment].append((p, card, getattr(effect, MOMENTS[moment])))
+        if self.mimic >= 0:
+            lists = self._mimic_hooks(lists)
         self._hooks = _NO_HOOKS if lists is None else tuple(map(tuple, lists))
         self._slow = lists is not None or any(self.poison) or any(self.shrink)
+
+    def _mimic_hooks(self, lists: list[list] | None) -> list[list] | None:
+        """Add the copied card's hooks for the Mimic's owner, acting as the Mimic card.
+
+        If the copied card has left play, the token comes back first.
+        """
+        target = self.mimic
+        mimic = self.mimic_card()
+        holder = next((p for p, cards in enumerate(self.owned) if target in cards), -1)
+        if mimic < 0 or holder < 0:
+            self.mimic = -1
+            if mimic >= 0:
+                owner = next(p for p, cards in enumerate(self.owned) if mimic in cards)
+                self._effects[target].lost(self, owner, mimic)
+                self.counters.pop(mimic, None)
+                if self.log is not None:
+                    self.log.append(("mimic", owner, None))
+            return lists
+        owner = next(p for p, cards in enumerate(self.owned) if mimic in cards)
+        effect = self._effects[target]
+        if effect.moment_ids and lists is None:
+            lists = [[] for _ in MOMENTS]
+        for moment in effect.moment_ids:
+            lists[moment].append((owner, mimic, getattr(effect, MOMENTS[moment])))
+        return lists
 
     def _roll_card_dice(self, count: int) -> list[int]:
         """Dice a card rolls (Camouflage): scripted, or from their own stream per roll."""
@@ -1345,6 +1409,7 @@ class State:
         s.shrink = self.shrink[:]
         s.counters = dict(self.counters)
         s.peek = self.peek
+        s.mimic = self.mimic
         s._effects = self._effects
         s._hooks = self._hooks  # tuples of (owner, card, bound method of a shared effect)
         s._slow = self._slow

@@ -43,6 +43,7 @@ class View(NamedTuple):
     ``reveals`` lists market cards revealed this buy step that other monsters' cards
     (Opportunist) may still buy, as ``(slot from 0, seats already asked)``. ``hearts``
     is the number of heart results still to spend during a ``hearts`` decision.
+    ``mimic`` is ``(seat, card_id)`` of the card the mimic token is on, or ``()``.
     """
 
     player: int
@@ -83,6 +84,7 @@ class View(NamedTuple):
     pending: tuple = ()
     reveals: tuple = ()
     hearts: int = 0
+    mimic: tuple = ()
 
     @property
     def me(self) -> int:
@@ -105,6 +107,7 @@ class View(NamedTuple):
         data["counters"] = [list(c) for c in self.counters]
         data["private"] = [list(item) for item in self.private]
         data["used"] = [list(item) for item in self.used]
+        data["mimic"] = list(self.mimic)
         data["reveals"] = [list(item) for item in self.reveals]
         data["pending"] = [list(item) if isinstance(item, tuple) else item for item in self.pending]
         return data
@@ -199,6 +202,7 @@ class View(NamedTuple):
         s._hit = []
         s._batch = max((e[1] for e in self.eliminated_at if e), default=0)
         s.eliminated_at = list(self.eliminated_at)
+        s.mimic = s.owned_card(self.mimic[0], self.mimic[1]) if self.mimic else -1
         s._cards_changed()
         s.to_move = self.to_move
         s.kind = self.kind
@@ -261,7 +265,7 @@ def build_view(state: State, player: int) -> View:
     )
 
 
-_NO_CARD_FACTS = ((), (), (), (), 0, False, (), (), (), 0)
+_NO_CARD_FACTS = ((), (), (), (), 0, False, (), (), (), 0, ())
 
 
 def _card_facts(s: State, player: int) -> tuple:
@@ -282,4 +286,5 @@ def _card_facts(s: State, player: int) -> tuple:
         () if s._pending_hit is None else (s._pending_hit, tuple(s._queue), tuple(s._ready), s._then),
         tuple(s._revealed),
         s._hearts_left,
+        () if s.mimic < 0 else (_owner(s, s.mimic), s.cards_info[s.mimic].id),
     )

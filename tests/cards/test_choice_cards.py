@@ -469,3 +469,90 @@ def test_healing_ray_passed_heals_the_roller(table):
     state.apply("stop")
     state.apply("pass")
     assert state.health == [7, 5]
+
+
+# ---------------------------------------------------------------- Mimic
+
+
+def test_mimic_copies_another_monsters_card_placed_at_the_start_of_the_turn_for_1_energy(table):
+    state = table(MonsterSetup("Alienoid", energy=1, cards=["mimic"]), MonsterSetup("Kraken", cards=["extra_head"]),
+                  deck="default", dice=["1 2 3 1 2 energy heart"])
+    assert state.kind == "start" and state.legal[0].text == "pass"
+    state.apply("use mimic 2 extra_head")
+    assert state.energy[0] == 0
+    assert len(state.dice) == 7  # Alienoid rolls an extra die like Kraken
+    assert state.view(1).mimic == (1, "extra_head")
+
+
+def test_mimic_is_placed_free_right_after_buying_it(at_buy):
+    state = at_buy("mimic", MonsterSetup("Kraken", cards=["spiked_tail"]), energy=7)
+    state.apply("buy 1")
+    assert state.energy[0] == 0
+    state.apply("use mimic 2 spiked_tail")
+    assert state.energy[0] == 0 and state.mimic >= 0
+
+
+def test_mimic_of_a_card_with_counters_uses_its_own_as_if_just_bought(table):
+    # Seed 003: a copied card with counters on it gets Mimic's own, as if just put in play.
+    state = table(MonsterSetup("Alienoid", energy=1, cards=["mimic"]),
+                  MonsterSetup("Kraken", cards=["smoke_cloud"], counters={"smoke_cloud": 1}),
+                  deck="default", dice=["1 2 3 1 2 heart", "heart"])
+    state.apply("use mimic 2 smoke_cloud")
+    assert state.view(0).counters == ((3,), (1,))
+    state.apply("stop")
+    state.apply("use smoke_cloud")  # Mimic's charge, not Kraken's
+    assert state.view(0).counters == ((2,), (1,))
+
+
+def test_mimic_token_comes_back_when_the_copied_card_leaves_play(table):
+    state = table(MonsterSetup("Alienoid", energy=1, health=10, cards=["mimic"]),
+                  MonsterSetup("Kraken", tokyo="city", health=2, cards=["even_bigger"], max_health=12),
+                  deck="default", dice=["claw claw 1 2 3 heart"])
+    state.apply("use mimic 2 even_bigger")
+    assert state.max_health[0] == 12
+    state.apply("stop")  # Kraken is eliminated: Even Bigger leaves play, and so does the copy
+    assert not state.alive[1]
+    assert state.mimic == -1 and state.view(0).mimic == ()
+    assert state.max_health[0] == 10
+
+
+def test_mimic_moves_its_token_for_1_energy_at_the_start_of_a_later_turn(table):
+    state = table(MonsterSetup("Alienoid", energy=2, cards=["mimic"]),
+                  MonsterSetup("Kraken", cards=["extra_head", "giant_brain"]), deck="default",
+                  dice=["1 2 3 1 2 energy heart", "1 2 3 1 2 heart energy", "1 2 3 1 2 heart"])
+    state.apply("use mimic 2 extra_head")
+    state.apply("stop")
+    state.apply("done")
+    state.next_turn()
+    state.apply("stop")
+    state.apply("done")
+    state.next_turn()
+    assert state.kind == "start"
+    assert "use mimic 2 extra_head" not in {a.text for a in state.legal}  # it is already there
+    state.apply("use mimic 2 giant_brain")
+    assert len(state.dice) == 6 and state.energy[0] == 2 - 1 + 1 - 1
+
+
+def test_opportunist_with_two_owners_the_nearest_clockwise_from_the_active_monster_chooses_first(table):
+    # Seed 003: with two Opportunists (one a Mimic copy), the nearest clockwise to the
+    # active monster has first choice.
+    state = table(MonsterSetup("Alienoid", energy=3, cards=["opportunist"]), MonsterSetup("Kraken", energy=6),
+                  MonsterSetup("Meka Dragon", energy=3), MonsterSetup("The King", energy=4, cards=["mimic"]),
+                  deck="default", market=["skyscraper"], deck_top=["corner_store", "heal"],
+                  dice=["1 2 3 1 2 heart", "1 2 3 1 2 heart", "1 2 3 1 2 heart", "1 2 3 1 2 heart"],
+                  first="The King")
+    state.apply("use mimic 1 opportunist")
+    state.apply("stop")
+    state.apply("done")
+    state.next_turn()  # Alienoid
+    state.apply("stop")
+    state.apply("done")
+    state.next_turn()  # Kraken buys Skyscraper: Corner Store is revealed
+    state.apply("stop")
+    state.apply("buy 1")
+    # Clockwise from Kraken: Meka Dragon (none), The King (Mimic as Opportunist), then Alienoid.
+    assert (state.kind, state.to_move) == ("reveal", 3)
+    state.apply("pass")
+    assert (state.kind, state.to_move) == ("reveal", 0)
+    state.apply("use opportunist 1")
+    assert state.stars[0] == 1
