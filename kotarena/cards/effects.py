@@ -38,6 +38,8 @@ class Effect:
 
     id: str = ""
     moments: tuple[str, ...] = ()
+    #: The decision kinds where ``offers`` may offer actions (only those are asked).
+    offer_kinds: frozenset[str] = frozenset()
     #: True for the card that carries the mimic token's copy (``s.mimic`` is the copied card).
     copies_cards: bool = False
     #: Counters the card carries when it comes into play (``None``: it has none).
@@ -51,6 +53,8 @@ class Effect:
         if unknown:
             raise TypeError(f"{cls.__name__}: unknown moments {sorted(unknown)}")
         cls.moment_ids = tuple(MOMENTS.index(name) for name in cls.moments)
+        if "offers" in cls.moments and not cls.offer_kinds:
+            raise TypeError(f"{cls.__name__}: an effect with offers must name its offer_kinds")
 
     # Card life: called for keep cards as they enter and leave a monster's hand, and
     # for every card when it is bought (discard cards act there).

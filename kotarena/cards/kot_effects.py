@@ -315,6 +315,7 @@ _RAPID_HEALING_KINDS = frozenset((DICE_CARDS, BUY_CARDS, END_CARDS, DAMAGE))
 @card("rapid_healing")
 class RapidHealing(Effect):
     moments = ("offers",)
+    offer_kinds = _RAPID_HEALING_KINDS
 
     def offers(self, s: State, p: int, card: int, kind: str) -> tuple[Action, ...]:
         if kind not in _RAPID_HEALING_KINDS or s.energy[p] < 2 or s.health[p] >= s.max_health[p]:
@@ -473,6 +474,7 @@ class DiceCard(Effect):
     """A card offered before the dice resolve (the ``dice`` decision)."""
 
     moments = ("offers",)
+    offer_kinds = frozenset({DICE_CARDS})
 
     def offers(self, s: State, p: int, card: int, kind: str) -> tuple[Action, ...]:
         return self.dice_offers(s, p, card) if kind == DICE_CARDS else ()
@@ -586,6 +588,7 @@ class BackgroundDweller(DiceCard):
 @card("metamorph")
 class Metamorph(Effect):
     moments = ("offers",)
+    offer_kinds = frozenset({END_CARDS})
 
     def offers(self, s: State, p: int, card: int, kind: str) -> tuple[Action, ...]:
         if kind != END_CARDS:
@@ -605,6 +608,7 @@ class Metamorph(Effect):
 @card("parasitic_tentacles")
 class ParasiticTentacles(Effect):
     moments = ("offers",)
+    offer_kinds = frozenset({BUY_CARDS})
 
     def offers(self, s: State, p: int, card: int, kind: str) -> tuple[Action, ...]:
         if kind != BUY_CARDS:
@@ -634,6 +638,7 @@ class ParasiticTentacles(Effect):
 @card("made_in_a_lab")
 class MadeInALab(Effect):
     moments = ("offers", "end_turn")
+    offer_kinds = frozenset({BUY_CARDS})
 
     def offers(self, s: State, p: int, card: int, kind: str) -> tuple[Action, ...]:
         if kind != BUY_CARDS or not s.deck:
@@ -658,6 +663,7 @@ class MadeInALab(Effect):
 @card("monster_batteries")
 class MonsterBatteries(Effect):
     moments = ("offers", "start_turn")
+    offer_kinds = frozenset({BUY_CARDS})
 
     initial_counters = 0
 
@@ -695,6 +701,7 @@ class MonsterBatteries(Effect):
 @card("wings")
 class Wings(Effect):
     moments = ("offers", "guard")
+    offer_kinds = frozenset({DAMAGE})
 
     def offers(self, s: State, p: int, card: int, kind: str) -> tuple[Action, ...]:
         if kind == DAMAGE and s.energy[p] >= 2 and ("wings", card) not in s._flags:
@@ -720,6 +727,7 @@ class Wings(Effect):
 @card("jets")
 class Jets(Effect):
     moments = ("offers",)
+    offer_kinds = frozenset({DAMAGE})
 
     def offers(self, s: State, p: int, card: int, kind: str) -> tuple[Action, ...]:
         if kind != DAMAGE:
@@ -743,6 +751,7 @@ class Jets(Effect):
 @card("psychic_probe")
 class PsychicProbe(Effect):
     moments = ("offers",)
+    offer_kinds = frozenset({PROBE})
 
     def offers(self, s: State, p: int, card: int, kind: str) -> tuple[Action, ...]:
         if kind != PROBE or ("used", card) in s._flags:
@@ -765,6 +774,7 @@ class PsychicProbe(Effect):
 @card("opportunist")
 class Opportunist(Effect):
     moments = ("offers", "revealed")
+    offer_kinds = frozenset({REVEAL})
 
     def offers(self, s: State, p: int, card: int, kind: str) -> tuple[Action, ...]:
         if kind != REVEAL:
@@ -793,6 +803,7 @@ class Opportunist(Effect):
 @card("healing_ray")
 class HealingRay(Effect):
     moments = ("offers",)
+    offer_kinds = frozenset({HEARTS})
 
     def offers(self, s: State, p: int, card: int, kind: str) -> tuple[Action, ...]:
         if kind != HEARTS or not s._hearts_left:
@@ -821,6 +832,7 @@ class Mimic(Effect):
     uses of the copy are Mimic's own."""
 
     moments = ("offers",)
+    offer_kinds = frozenset({BUY_CARDS, START_CARDS})
     copies_cards = True
 
     def gained(self, s: State, p: int, card: int) -> None:

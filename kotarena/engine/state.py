@@ -144,6 +144,7 @@ _NO_LEGAL: tuple[tuple[Action, ...], frozenset[Action]] = ((), frozenset())
 #: The hooks of a table where no card acts: one empty tuple per moment, shared.
 _NO_HOOKS: tuple[tuple, ...] = ((),) * len(MOMENTS)
 _NO_FLAGS: frozenset = frozenset()
+_NO_OFFERS: dict = {}
 
 # What the game does once the damage queue is empty (see ``_drain``).
 _THEN_NOTHING = 0
@@ -174,7 +175,7 @@ class State:
         "_attacker", "_yielders", "_hit", "_batch", "eliminated_at", "_card_ids",
         # cards: tokens and counters, per-moment hooks, the damage queue, turn flags
         "poison", "shrink", "counters", "peek", "mimic",
-        "_effects", "_hooks", "_slow", "_queue", "_then", "_dropped",
+        "_effects", "_hooks", "_offer_hooks", "_slow", "_queue", "_then", "_dropped",
         "_extra_turns", "_flags", "_dealt", "_card_rolls", "_pending_hit", "_ready", "_revealed", "_hearts_left",
     )
 
@@ -253,6 +254,7 @@ class State:
         s.peek = -1
         s.mimic = -1
         s._hooks = _NO_HOOKS
+        s._offer_hooks = _NO_OFFERS
         s._slow = False
         s._queue = []
         s._then = _THEN_NOTHING
@@ -348,7 +350,10 @@ class State:
         elif kind == SWEEP:
             self._sweep()
         elif kind == "done":
-            self._end_turn()
+            if self._slow:
+                self._end_turn()
+            else:
+                self._finish_turn()
         elif kind == STAY:
             self._ask_yield()
         else:  # pass, use, cure: a card decision
@@ -418,13 +423,11 @@ class State:
         if log is not None:
             log.append(("turn", p, self.turn))
         self._dealt = False
-        if self._flags:
-            self._flags = _NO_FLAGS
-        if self._revealed:
-            self._revealed = []
         if p == self.city or p == self.bay:
             self._gain_stars(p, 2, "start in tokyo")
         if self._slow:
+            self._flags = _NO_FLAGS
+            self._revealed = []
             for owner, card, fn in self._hooks[START_TURN]:
                 if owner == p:
                     fn(self, p, card)
@@ -434,7 +437,16 @@ class State:
                     legal = (PASS_ACTION, *offers)
                     self._decide(p, START_CARDS, (legal, frozenset(legal)))
                     return
-        self._first_roll()
+            self._first_roll()
+            return
+        # The first roll, as in _first_roll, inlined for tables where no card acts.
+        if self._script is None:
+            self._draw_turn_dice()
+        self.dice = self._roll(_FIRST_ROLL[DICE_COUNT])
+        if log is not None:
+            log.append(("roll", p, tuple(self.dice), ()))
+        self.rolls_left = REROLLS
+        self._decide(p, ROLL, _reroll_legal(DICE_COUNT))
 
     def _first_roll(self) -> None:
         p = self.active
@@ -490,7 +502,7 @@ class State:
         if self._slow:
             p = self.active
             n = self.n
-            for step in range(1, n):
+            for step in range(1, n if PROBE in self._offer_hooks else 1):
                 q = (p + step) % n
                 if self.alive[q]:
                     offers = self._offers(q, PROBE)
@@ -522,10 +534,15 @@ class State:
             self._gain_stars(p, stars, "dice")
         count = dice.count(ENERGY)
         if count:
-            self._gain_energy(p, count)
+            if self._slow:
+                self._gain_energy(p, count)
+            else:
+                self.energy[p] += count
+                if self.log is not None:
+                    self.log.append(("energy", p, count))
         count = dice.count(HEART)
         if count:
-            if self._slow:
+            if self._slow and (HEARTS in self._offer_hooks or self.poison[p] or self.shrink[p]):
                 self._hearts_left = count
                 table = self._hearts_table(p)
                 if len(table[0]) > 1:
@@ -534,7 +551,14 @@ class State:
                 self._hearts_left = 0
             if p != self.city and p != self.bay:
                 self._heal(p, count)
-        self._resolve_claws()
+        if self._slow:
+            self._resolve_claws()
+            return
+        count = dice.count(CLAW)
+        if count:
+            self._claws(p, count)
+        else:
+            self._buy_step()
 
     def _hearts_table(self, p: int) -> tuple[tuple[Action, ...], frozenset[Action]]:
         """Hearts left to spend: on tokens (outside Tokyo), on cards (Healing Ray), or healing."""
@@ -618,18 +642,32 @@ class State:
         else:
             targets = [q for q in (city, bay) if q >= 0]
         self._batch += 1
+        if not slow:
+            # _land for every target, inlined: no card can change or follow this damage.
+            self._hit = hit = []
+            health = self.health
+            log = self.log
+            for q in targets:
+                health[q] -= count
+                if log is not None:
+                    log.append(("damage", q, count, p))
+                if health[q] <= 0:
+                    health[q] = 0
+                    self._dropped.append(q)
+                hit.append(q)
+            self._dealt = True
+            if self._dropped:
+                self._settle()
+            self._after_attack()
+            return
         queue = self._queue
-        if slow:
-            from_tokyo = p == self.city or p == self.bay
-            bonuses = [(card, fn) for owner, card, fn in self._hooks[ATTACK_BONUS] if owner == p]
-            for q in targets:
-                amount = count
-                for card, fn in bonuses:
-                    amount += fn(self, p, card, q, from_tokyo)
-                queue.append((q, amount, p, True))
-        else:
-            for q in targets:
-                queue.append((q, count, p, True))
+        from_tokyo = p == self.city or p == self.bay
+        bonuses = [(card, fn) for owner, card, fn in self._hooks[ATTACK_BONUS] if owner == p]
+        for q in targets:
+            amount = count
+            for card, fn in bonuses:
+                amount += fn(self, p, card, q, from_tokyo)
+            queue.append((q, amount, p, True))
         self._hit = []
         self._then = _THEN_ATTACK
         self._drain()
@@ -784,7 +822,10 @@ class State:
         self._attacker_moves_in()
 
     def _yield(self, player: int) -> None:
-        self._give_way(player)
+        if self._slow:
+            self._give_way(player)
+        else:
+            self._leave(player, "yield")
         self._ask_yield()
 
     def _give_way(self, player: int) -> None:
@@ -827,8 +868,9 @@ class State:
         if self._slow:
             if self._revealed and self._offer_reveal():
                 return
-            self._decide(self.active, BUY_CARDS, self._card_buy_table())
-            return
+            if self._hooks[COST] or BUY_CARDS in self._offer_hooks:
+                self._decide(self.active, BUY_CARDS, self._card_buy_table())
+                return
         self._decide(self.active, BUY_CARDS, self._buy_table())
 
     def _offer_reveal(self) -> bool:
@@ -971,6 +1013,7 @@ class State:
                 self.log.append(("reshuffle", len(self.deck)))
         card = self.deck.pop() if self.deck else -1
         self.market[slot] = card
+        self._card_ids = None
         if card >= 0 and self._hooks[REVEALED]:
             self._revealed.append((slot, 0))
         if card >= 0 and self.log is not None:
@@ -1044,7 +1087,7 @@ class State:
     def _offers(self, p: int, kind: str) -> tuple[Action, ...]:
         """The card actions ``p``'s cards offer at a decision of ``kind``."""
         offers: tuple[Action, ...] = ()
-        for owner, card, fn in self._hooks[OFFERS]:
+        for owner, card, fn in self._offer_hooks.get(kind, ()):
             if owner == p:
                 offers += fn(self, p, card, kind)
         return offers
@@ -1084,7 +1127,7 @@ class State:
             return
         if kind == PROBE or kind == REVEAL:
             if action is PASS_ACTION:
-                for owner, card, fn in self._hooks[OFFERS]:
+                for owner, card, fn in self._offer_hooks.get(kind, ()):
                     if owner == player:
                         fn.__self__.declined(self, player, card, kind)
             else:
@@ -1267,7 +1310,16 @@ class State:
         if self.mimic >= 0:
             lists = self._mimic_hooks(lists)
         self._hooks = _NO_HOOKS if lists is None else tuple(map(tuple, lists))
+        offer_hooks: dict = {}
+        for hook in self._hooks[OFFERS]:
+            for kind in hook[2].__self__.offer_kinds:
+                offer_hooks[kind] = (*offer_hooks.get(kind, ()), hook)
+        self._offer_hooks = offer_hooks or _NO_OFFERS
         self._slow = lists is not None or any(self.poison) or any(self.shrink)
+        if not self._slow:
+            # Turn flags are reset only on turns where cards act: drop them here.
+            self._flags = _NO_FLAGS
+            self._revealed = []
 
     def _mimic_hooks(self, lists: list[list] | None) -> list[list] | None:
         """Add the copied card's hooks for the Mimic's owner, acting as the Mimic card.
@@ -1412,6 +1464,7 @@ class State:
         s.mimic = self.mimic
         s._effects = self._effects
         s._hooks = self._hooks  # tuples of (owner, card, bound method of a shared effect)
+        s._offer_hooks = self._offer_hooks  # never changed in place: rebuilt
         s._slow = self._slow
         s._queue = self._queue[:]
         s._then = self._then

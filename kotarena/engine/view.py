@@ -240,32 +240,35 @@ def build_view(state: State, player: int) -> View:
     s = state
     info = s.cards_info
     if info:
-        # Owned cards and the discard pile change rarely; their ids are cached on the
-        # state until they do (the engine clears ``_card_ids`` whenever they change).
+        # Owned cards, the discard pile and the market change rarely; their ids are
+        # cached on the state until they do (the engine clears ``_card_ids`` then).
         ids = s._card_ids
         if ids is None:
             ids = s._card_ids = (
                 tuple(tuple(info[c].id for c in owned) for owned in s.owned),
                 tuple(info[c].id for c in s.discard),
+                tuple(info[c].id if c >= 0 else None for c in s.market),
             )
-        cards, discard = ids
-        market = tuple(info[c].id if c >= 0 else None for c in s.market)
+        cards, discard, market = ids
     else:
         cards = ((),) * s.n
         market = (None, None, None)
         discard = ()
-    return View(
+    # The tuple is built directly: View.__new__ would spend a third of the view's time
+    # on the card fields' defaults. Without cards or tokens those fields stay empty.
+    return _new_view(View, (
         player, s.game, s.deck_name, s.names,
         tuple(s.health), tuple(s.max_health), tuple(s.stars), tuple(s.energy), tuple(s.alive),
         cards, s.city, s.bay, s.bay_open, s.active, s.turn, tuple(s.dice), s.rolls_left,
         market, len(s.deck), discard,
         s.to_move, s.kind, s.legal if s.to_move == player else (),
         s._attacker, tuple(s._yielders), tuple(s.eliminated_at), s.between_turns, s.outcome,
-        *(_card_facts(s, player) if s._slow or s._extra_turns else _NO_CARD_FACTS),
-    )
+    ) + (_card_facts(s, player) if s._slow or s._extra_turns else _NO_CARD_FACTS))
 
 
-_NO_CARD_FACTS = ((), (), (), (), 0, False, (), (), (), 0, ())
+_new_view = tuple.__new__
+#: The card fields of a view (``private`` onwards) on a table where no card acts.
+_NO_CARD_FACTS = tuple(View._field_defaults[name] for name in View._fields[View._fields.index("private"):])
 
 
 def _card_facts(s: State, player: int) -> tuple:
