@@ -434,6 +434,8 @@ class State:
             if self.alive[p]:
                 offers = self._offers(p, START_CARDS)
                 if offers:
+                    self.dice = []  # nothing rolled yet this turn
+                    self.rolls_left = 0
                     legal = (PASS_ACTION, *offers)
                     self._decide(p, START_CARDS, (legal, frozenset(legal)))
                     return

@@ -162,3 +162,38 @@ def test_replaying_seed_and_history_with_cards_gives_the_same_game():
         for _, action in played.history:
             again.apply(action)
         assert again.log == played.log
+
+
+def test_a_view_without_cards_has_the_default_card_fields():
+    from kotarena.engine.view import View
+
+    view = new_game("kot", 4, seed=1, deck=None).view(0)
+    start = View._fields.index("private")
+    assert tuple(view[start:]) == tuple(View._field_defaults[name] for name in View._fields[start:])
+
+
+def test_every_card_action_offered_in_random_games_parses_back_as_itself():
+    from kotarena.engine.actions import parse_action
+
+    seen = set()
+
+    def remember(state, rng):
+        seen.update(state.legal)
+        return buyer(state, rng)
+
+    for _ in random_games(60, players=(3, 5), decks=("default",), seed=9_000_000, policy=remember, check=None):
+        pass
+    card_actions = {a for a in seen if a.kind in ("use", "pass", "cure")}
+    assert len(card_actions) > 30
+    for action in card_actions:
+        assert parse_action(action.text) is action
+
+
+def test_view_json_carries_the_card_fields(table):
+    import json
+
+    state = table(MonsterSetup("Alienoid", tokyo="city"), MonsterSetup("Kraken", energy=2, cards=["wings"]),
+                  deck="default", dice=["claw claw 1 2 3 heart"])
+    state.apply("stop")
+    data = json.loads(json.dumps(state.view(1).to_json()))
+    assert data["pending"][0] == [1, 2, 0, True] and data["kind"] == "damage"
