@@ -417,3 +417,22 @@ def test_giant_brain_gives_a_third_reroll(table):
     assert state.kind == "roll" and state.rolls_left == 1  # the card's reroll
     state.apply("reroll 1")
     assert state.kind == "buy"
+
+
+def test_burrowing_hurts_nobody_when_the_attacker_takes_the_other_place(table):
+    # Both yield: the attacker takes Tokyo City, not the Bay the Burrowing monster left.
+    state = table("Alienoid", MonsterSetup("Kraken", tokyo="city"), MonsterSetup("Meka Dragon", tokyo="bay",
+                  cards=["burrowing"]), "The King", "Giga Zaur", deck="default", dice=["claw 1 2 3 heart heart"])
+    state.apply("stop")
+    state.apply("yield")
+    state.apply("yield")
+    assert state.city == 0 and state.health[0] == 10
+
+
+def test_burrowing_hurts_the_attacker_taking_the_bay_it_yielded(table):
+    state = table("Alienoid", MonsterSetup("Kraken", tokyo="city"), MonsterSetup("Meka Dragon", tokyo="bay",
+                  cards=["burrowing"]), "The King", "Giga Zaur", deck="default", dice=["claw 1 2 3 heart heart"])
+    state.apply("stop")
+    state.apply("stay")
+    state.apply("yield")
+    assert state.bay == 0 and state.health[0] == 9
