@@ -421,7 +421,7 @@ def test_the_command_prints_the_game_turn_by_turn(replay_file):
     result = CliRunner().invoke(cli, ["replay", str(replay_file)])
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
-    assert lines[0].startswith(f"Replay {replay_file}: kot (rules version 1), seed 41")
+    assert lines[0].startswith(f"Replay {replay_file}: kot (rules version {get_game('kot').rules_version}), seed 41")
     assert "Setup" in lines and "Turn 1: " in result.output
     assert any(line.startswith("  ") and " rolls " in line for line in lines)
     assert lines[-2].startswith("Outcome: ") and lines[-1] == "reproduced: yes"
