@@ -31,7 +31,7 @@ from kotarena.engine.outcome import Termination
 from kotarena.engine.state import (
     BAY_MIN_PLAYERS,
     BUY_CARDS,
-    DICE_COUNT,
+    DIE_SLOTS,
     MARKET_SIZE,
     MAX_STARS_TO_WIN,
     REROLLS,
@@ -239,7 +239,8 @@ def _check_roll(state: State, problems: list[str]) -> None:
         problems.append(f"{_who(state, p)} rolls during {_who(state, state.active)}'s turn")
     if not 1 <= state.rolls_left <= REROLLS:
         problems.append(f"a roll decision with {state.rolls_left} rerolls left")
-    if len(dice) < DICE_COUNT or any(not 0 <= face <= 5 for face in dice):
+    # Six dice, more with Extra Head, fewer with shrink tokens or Freeze Time.
+    if len(dice) > DIE_SLOTS or any(not 0 <= face <= 5 for face in dice):
         problems.append(f"the dice are {dice!r}")
     if _VERIFIED_ROLL_LISTS.get(id(state.legal)) is not state.legal:
         problem = _roll_list_problem(len(dice), state.legal)
@@ -295,7 +296,7 @@ def _check_buy(state: State, problems: list[str]) -> None:
     energy = state.energy[p]
     expected = {"done"}
     for slot, card in enumerate(state.market, 1):
-        if card >= 0 and state.cards_info[card].cost <= energy:
+        if card >= 0 and state.cost(p, card) <= energy:
             expected.add(f"buy {slot}")
     if energy >= SWEEP_COST and any(card >= 0 for card in state.market):
         expected.add("sweep")

@@ -410,6 +410,24 @@ class PoisonSpit(Effect):
                 s._add_tokens(q, "poison", 1)
 
 
+@card("shrink_ray")
+class ShrinkRay(Effect):
+    moments = ("attacked",)
+
+    def attacked(self, s: State, p: int, card: int, hit: list[int]) -> None:
+        for q in hit:
+            if s.alive[q]:
+                s._add_tokens(q, "shrink", 1)
+
+
+@card("alien_metabolism")
+class AlienMetabolism(Effect):
+    moments = ("cost",)
+
+    def cost(self, s: State, p: int, card: int, cost: int) -> int:
+        return cost - 1
+
+
 @card("herbivore")
 class Herbivore(Effect):
     moments = ("end_turn",)
@@ -460,6 +478,29 @@ class ExtraHead(Effect):
 
     def dice_count(self, s: State, p: int, card: int, count: int) -> int:
         return count + 1
+
+
+@card("freeze_time")
+class FreezeTime(Effect):
+    """With at least 1 1 1 at the end of your turn, play again with one die fewer.
+
+    ``s.counters[card]`` is how many dice fewer the owner rolls on its current run of
+    frozen turns: each frozen turn in a row rolls one fewer than the last (ruling in
+    docs/cards.md), and the next ordinary turn rolls them all again.
+    """
+
+    moments = ("dice_count", "end_turn")
+    initial_counters = 0
+
+    def dice_count(self, s: State, p: int, card: int, count: int) -> int:
+        return count - s.counters.get(card, 0)
+
+    def end_turn(self, s: State, p: int, card: int) -> None:
+        if s.dice.count(ONE) >= 3 and s.alive[p]:
+            s.counters[card] = s.counters.get(card, 0) + 1
+            s._extra_turns += 1
+        else:
+            s.counters[card] = 0
 
 
 @card("giant_brain")

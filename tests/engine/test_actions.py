@@ -32,8 +32,10 @@ def _seen_actions():
 
 def test_every_legal_action_of_random_games_reads_back_as_itself():
     seen = _seen_actions()
-    assert {a.kind for a in seen} == {"stop", "reroll", "stay", "yield", "buy", "sweep", "done"}
-    assert len(seen) == 1 + 63 + 2 + 3 + 2  # stop, 63 rerolls, stay, yield, buy 1-3, sweep, done
+    # The classic vocabulary is all there (cards add their own kinds: pass, use, cure).
+    assert {a.kind for a in seen} >= {"stop", "reroll", "stay", "yield", "buy", "sweep", "done"}
+    assert {a.text for a in seen} >= {"stop", "stay", "yield", "buy 1", "buy 2", "buy 3", "sweep", "done"}
+    assert sum(1 for a in seen if a.kind == "reroll") >= 63
     for action in seen:
         assert parse_action(str(action)) is action
         assert str(parse_action(str(action))) == str(action) == action.text
