@@ -89,39 +89,6 @@ def _as_action(answer: object, view: View) -> Action:
     raise BotFailure(INVALID, f"answered {answer!r}, which is not an action (for the {view.kind} decision)")
 
 
-class _CpuTimeout(BaseException):
-    """Raised inside a bot's decision when a timer fires (not an Exception, so a
-    bot's own ``except Exception`` cannot swallow it). ``wall`` tells the wall-clock
-    backstop from the CPU limit."""
-
-    def __init__(self, wall: bool) -> None:
-        super().__init__()
-        self.wall = wall
-
-
-@dataclass(frozen=True)
-class SeatSpec:
-    """Who sits in a seat: an installed bot, its parameters, and whether to trust it."""
-
-    entrant: str
-    bot: str
-    params: tuple[tuple[str, object], ...] = ()
-    trusted: bool = True
-
-
-def _check_answer(answer: object, view: View) -> Action:
-    """The legal action a bot's answer names, or an ``invalid`` failure."""
-    if isinstance(answer, str):
-        try:
-            answer = parse_action(answer)
-        except ActionError as error:
-            raise BotFailure(INVALID, f"answered {answer!r}, which is not an action: {error}") from None
-    if not isinstance(answer, Action) or answer not in view.legal:
-        shown = answer.text if isinstance(answer, Action) else repr(answer)
-        raise BotFailure(INVALID, f"answered {shown!r}, not legal for the {view.kind} decision")
-    return answer
-
-
 class _Guard:
     """Interrupts a bot's call that overruns, at a cost of nothing per call.
 
