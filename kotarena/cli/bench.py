@@ -52,10 +52,12 @@ def bench() -> None:
               help="Keep the event log, as replays need (slower).")
 @click.option("--warmup", type=click.IntRange(min=0), default=20, show_default=True, metavar="N",
               help="Untimed games played first, per setting.")
+@click.option("--buyers", is_flag=True,
+              help="Random bots that buy a card whenever they can afford one (the card benchmark).")
 @seed_option
 @click.option("--json", "json_", is_flag=True, help="Print JSON (the seed goes to stderr).")
 def engine(players: tuple[int, ...], games: int, deck: bool | None, record: bool, warmup: int,
-           seed: int | None, json_: bool) -> None:
+           buyers: bool, seed: int | None, json_: bool) -> None:
     """Games/s, turns/s and decisions/s of random bots, single process, one core.
 
     Game i uses seed S+i (default S=0), so every run plays the same games.
@@ -75,13 +77,15 @@ def engine(players: tuple[int, ...], games: int, deck: bool | None, record: bool
     results = []
     for count in players:
         for with_deck in decks:
-            result = time_games(count, games, deck=with_deck, record=record, seed=seed, warmup=warmup)
+            result = time_games(count, games, deck=with_deck, record=record, seed=seed, warmup=warmup,
+                                buyers=buyers and with_deck)
             results.append(result)
             if not json_:
                 click.echo(f"  {count} players, {'cards' if with_deck else 'no cards'}: "
                            f"{result.games_per_s:,.0f} games/s", err=True)
     if json_:
-        echo_json({"seed": seed, "bot": "random", "processes": 1, "results": [r.to_json() for r in results]})
+        echo_json({"seed": seed, "bot": "random (buys whenever it can)" if buyers else "random", "processes": 1,
+                   "results": [r.to_json() for r in results]})
         return
     rows = [
         (r.players, "yes" if r.deck else "no", r.games, f"{r.games_per_s:,.0f}", f"{r.turns_per_s:,.0f}",
