@@ -411,9 +411,12 @@ class State:
         block = self._roll_no * DIE_SLOTS - 1
         self._roll_no += 1
         faces = self._turn_dice
-        if block + DIE_SLOTS >= len(faces):  # a roll beyond the usual three (cards)
-            random = self._random
-            faces.extend(int(random() * 6) for _ in range(DIE_SLOTS))
+        if block + DIE_SLOTS >= len(faces):
+            # A roll beyond the usual three (cards): its faces come from a stream of
+            # their own for this turn and roll, so taking it or not leaves every later
+            # turn's dice as they were (duplicate play relies on that).
+            stream = _random_module.Random(((self.seed or 0) * 1_000_003 + self.turn) * 1_009 + self._roll_no)
+            faces.extend(int(stream.random() * 6) for _ in range(DIE_SLOTS))
         return [faces[block + i] for i in positions]
 
     def _start_turn(self) -> None:

@@ -103,7 +103,7 @@ def test_a_turns_dice_do_not_depend_on_the_decisions_before_it():
 # is a rules change, so bump ``rules_version`` in kotarena/engine/games.py (and
 # regenerate stored replays) before updating the values below.
 
-GOLDEN_RULES_VERSION = 2
+GOLDEN_RULES_VERSION = 3
 
 GOLDEN_OPENING = [
     ("reveal", 1, "extra_head"),
@@ -146,3 +146,22 @@ def test_golden_seed_2024_five_monsters_without_cards_rerolling_everything():
     assert (game.outcome.winner, game.outcome.termination.value, game.outcome.ranks, game.outcome.turns) == (
         3, "stars", (1, 3, 4, 0, 2), 81)
     assert (game.stars, game.health, len(game.log)) == ([17, 13, 13, 20, 14], [5, 3, 0, 8, 8], 866)
+
+
+def test_an_extra_roll_from_a_card_leaves_later_turns_dice_unchanged():
+    """Duplicate play: Telepath's extra reroll must not shift the dice of later turns."""
+    from kotarena.engine.position import MonsterSetup, build_position
+
+    def second_turn_dice(extra: bool) -> list[int]:
+        state = build_position([MonsterSetup("Alienoid", energy=5, cards=["telepath"]), MonsterSetup("Kraken")],
+                               first="Alienoid", seed=77, record=False)
+        state.apply("reroll 1")
+        state.apply("reroll 2")
+        if extra:
+            state.apply("use telepath")
+            state.apply("reroll 1 2 3")  # the fourth roll of the turn
+        while state.active == 0:
+            state.apply(state.legal[0])
+        return list(state.dice)
+
+    assert second_turn_dice(True) == second_turn_dice(False)
