@@ -212,7 +212,39 @@ def make_executor(workers: int | None) -> Executor:
             raise RuntimeError(f"KOTARENA_EXECUTOR={factory!r} did not give an executor: {error}") from None
     if workers == 0:
         return InlineExecutor()
-    return ProcessPoolExecutor(max_workers=workers or os.cpu_count() or 1)
+    return ProcessPoolExecutor(max_workers=workers or os.cpu_count() or 1, initializer=die_with_parent)
+
+
+def die_with_parent() -> None:
+    """Make a worker process end when the process that started it dies.
+
+    A coordinator killed with ``kill -9`` cannot shut its pool down; without this its
+    workers would wait for jobs forever. Linux can do it for us (``PR_SET_PDEATHSIG``);
+    elsewhere a watcher thread notices the parent is gone.
+    """
+    import signal
+    import sys
+    import threading
+
+    parent = os.getppid()
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            if libc.prctl(1, signal.SIGKILL, 0, 0, 0) == 0:  # 1 = PR_SET_PDEATHSIG
+                if os.getppid() != parent:  # the parent died before prctl took effect
+                    os._exit(1)
+                return
+        except (OSError, AttributeError):
+            pass
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True, name="kotarena-parent-watch").start()
 
 
 def run_jobs(

@@ -250,3 +250,45 @@ def test_two_processes_writing_one_database_do_not_corrupt_it(tmp_path):
     assert count(engine, Match) == 20
     with engine.connect() as connection:
         assert connection.exec_driver_sql("PRAGMA integrity_check").scalar() == "ok"
+
+
+def test_workers_of_a_killed_night_do_not_outlive_it(tmp_path, failbots):
+    """kill -9 of the coordinator must not leave its worker processes behind."""
+    path = ladder_file(tmp_path, name="orphans", games=40, second="sleepy", params="params = { ms = 4 }")
+    env = {**os.environ, "KOTARENA_DB": str(tmp_path / "orphans.db")}
+    process = run_cli("league", "run", str(path), "--workers", "1", "-q", env=env)
+    engine = open_db(tmp_path / "orphans.db")
+    deadline = time.monotonic() + 60
+    while count(engine, Match) < 1:
+        assert process.poll() is None and time.monotonic() < deadline
+        time.sleep(0.05)
+    children = _children(process.pid)
+    assert children, "the night should be running worker processes"
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    deadline = time.monotonic() + 20
+    while any(_alive(pid) for pid in children) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not [pid for pid in children if _alive(pid)]
+
+
+def _children(pid: int) -> list[int]:
+    """Descendants of ``pid`` (Linux /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry.name))
+    return found + [grandchild for child in found for grandchild in _children(child)]
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
