@@ -62,6 +62,8 @@ class GreedyBot(Bot):
         if view.kind == "buy":
             buys = [a for a in legal if a.kind == "buy"]
             return buys[0] if buys else _find(legal, "done")
+        if view.kind != "roll":
+            return legal[0]  # card decisions: pass
         return _find(legal, _reroll_text(view))
 
 
@@ -71,7 +73,8 @@ class TimidBot(Bot):
     name = "timid"
 
     def choose(self, view: View):
-        wanted = {"roll": "stop", "yield": "yield", "buy": "done"}[view.kind]
+        # Card decisions (dice, hearts, damage...) get the first legal action: pass.
+        wanted = {"roll": "stop", "yield": "yield", "buy": "done"}.get(view.kind, "")
         return _find(view.legal, wanted)
 
 
