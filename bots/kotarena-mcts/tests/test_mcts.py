@@ -8,6 +8,11 @@ from __future__ import annotations
 
 import math
 
+from kotarena_mcts import SearchBot
+from kotarena_mcts.candidates import distinct_actions, kept_faces
+from kotarena_mcts.rollout import rollout
+from kotarena_mcts.value import win_probability
+
 from kotarena import plugins
 from kotarena.bots.random_bot import RandomBot
 from kotarena.bots.registry import get_bot
@@ -17,10 +22,6 @@ from kotarena.engine.actions import reroll_table
 from kotarena.engine.dice import ScriptedDice, parse_faces
 from kotarena.engine.position import MonsterSetup, build_position
 from kotarena.match import bot_seed, play
-from kotarena_mcts import SearchBot
-from kotarena_mcts.candidates import distinct_actions, kept_faces
-from kotarena_mcts.rollout import rollout
-from kotarena_mcts.value import win_probability
 
 
 class QuickSearchBot(SearchBot):
