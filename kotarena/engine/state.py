@@ -1410,7 +1410,8 @@ class State:
     # --------------------------------------------------------- copies
 
     def clone(self, *, record: bool = False) -> State:
-        """A deep, independent copy, cheap enough for search (no event log by default).
+        """A deep, independent copy, cheap enough for search (by default without the
+        event log and the action history; ``record=True`` copies both).
 
         The copy draws its dice from a copy of this game's random generator, so it
         rolls exactly what this game would roll. Use :meth:`reseed` on a copy to make
