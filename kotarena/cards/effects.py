@@ -75,7 +75,7 @@ class Effect:
 
     def use(self, s: State, owner: int, card: int, action: Action) -> None:
         """Carry out one of the actions this card offered (see ``offers``)."""
-        raise NotImplementedError(f"{self.id} offers no action")
+        raise RuntimeError(f"card {self.id!r} offers no action, so none can be used")
 
     def offers(self, s: State, owner: int, card: int, kind: str) -> tuple[Action, ...]:
         return ()
