@@ -17,13 +17,30 @@ class UnknownDeckError(ValueError):
     """A deck name that no table answers to."""
 
 
-def deck_cards(deck: str) -> tuple[CardInfo, ...]:
-    """The physical cards of a deck, copies expanded, in table order."""
+#: Expanded decks by name, with the table they were expanded from: every new game
+#: asks for its deck, and a table only changes if someone registers a new one.
+_EXPANDED: dict[str, tuple[tuple[CardInfo, ...], tuple[CardInfo, ...], tuple]] = {}
+
+
+def _expanded(deck: str) -> tuple[tuple[CardInfo, ...], tuple]:
     try:
         table = DECKS[deck]
     except KeyError:
         raise UnknownDeckError(f"unknown deck {deck!r}; known decks: {', '.join(sorted(DECKS))}, none") from None
-    return tuple(info for info in table for _ in range(info.copies))
+    cached = _EXPANDED.get(deck)
+    if cached is None or cached[0] is not table:
+        from kotarena.cards.effects import Effect
+
+        cards = tuple(info for info in table for _ in range(info.copies))
+        effects = _effect_tables().get(deck, {})
+        nothing = Effect()
+        cached = _EXPANDED[deck] = (table, cards, tuple(effects.get(info.id, nothing) for info in cards))
+    return cached[1], cached[2]
+
+
+def deck_cards(deck: str) -> tuple[CardInfo, ...]:
+    """The physical cards of a deck, copies expanded, in table order."""
+    return _expanded(deck)[0]
 
 
 def deck_effects(deck: str) -> tuple:
@@ -31,11 +48,7 @@ def deck_effects(deck: str) -> tuple:
 
     Cards whose effect is not written yet get the base ``Effect`` (they do nothing).
     """
-    from kotarena.cards.effects import Effect
-
-    effects = _effect_tables().get(deck, {})
-    nothing = Effect()
-    return tuple(effects.get(info.id, nothing) for info in deck_cards(deck))
+    return _expanded(deck)[1]
 
 
 def _effect_tables() -> dict:

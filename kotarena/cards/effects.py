@@ -22,10 +22,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from kotarena.engine.actions import Action
     from kotarena.engine.state import State
 
 from kotarena.cards.moments import MOMENTS
+from kotarena.engine.actions import Action
 
 
 class Effect:
@@ -86,6 +86,4 @@ class Effect:
 
 def use_action(card_id: str, *args: object) -> Action:
     """``use <card_id> <args...>``: the interned action for a card choice."""
-    from kotarena.engine.actions import Action
-
     return Action.of("use", card_id, *args)

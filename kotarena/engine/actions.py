@@ -79,10 +79,16 @@ class Action:
     @staticmethod
     def of(kind: str, *args: object) -> Action:
         """The interned action with this kind and these arguments."""
-        text = " ".join((kind, *map(str, args)))
-        action = _INTERNED.get(text)
+        # Cards build their offers on every decision: looking the arguments up is
+        # cheaper than writing the text. Different arguments with the same text (a
+        # number and its digits) still meet in one interned action.
+        action = _BY_ARGS.get((kind, args))
         if action is None:
-            action = _INTERNED[text] = Action(kind, tuple(args))
+            text = " ".join((kind, *map(str, args)))
+            action = _INTERNED.get(text)
+            if action is None:
+                action = _INTERNED[text] = Action(kind, tuple(args))
+            _BY_ARGS[(kind, args)] = action
         return action
 
     def __str__(self) -> str:
@@ -108,6 +114,7 @@ class Action:
 
 
 _INTERNED: dict[str, Action] = {}
+_BY_ARGS: dict[tuple, Action] = {}
 
 
 def parse_action(text: str) -> Action:

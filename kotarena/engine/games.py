@@ -34,7 +34,7 @@ class GameSpec:
             )
 
 
-KOT = GameSpec("kot", "King of Tokyo", 2, 6, "kot", rules_version=3, aliases=("classic", "king-of-tokyo"))
+KOT = GameSpec("kot", "King of Tokyo", 2, 6, "kot", rules_version=4, aliases=("classic", "king-of-tokyo"))
 
 GAMES: dict[str, GameSpec] = {KOT.name: KOT}
 

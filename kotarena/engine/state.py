@@ -16,8 +16,8 @@ Design notes (why it looks like this):
   output is the same on every platform and Python version) or from
   :class:`~kotarena.engine.dice.ScriptedDice`.
 * Dice do not depend on decisions: at the start of each turn the engine draws one
-  block of faces per possible roll, one face per die position, and a roll takes the
-  faces of the positions it rolls. Whatever a player keeps, the die at position 3 of
+  number per possible roll, which fixes the face of every die position in that roll
+  (``_faces``), and a roll takes the faces of the positions it rolls. Whatever a player keeps, the die at position 3 of
   the second roll of turn 12 shows the same face. Replaying a seed with the seats
   rotated ("duplicate" play) therefore hands every seat the same luck. Deck
   reshuffles draw from their own stream for the same reason.
@@ -106,7 +106,22 @@ DICE_COUNT = 6
 #: Faces drawn per roll at the start of a turn: room for the most dice a monster
 #: can roll (six black and two green), so cards never change other rolls' faces.
 DIE_SLOTS = 8
-_FIRST_ROLL = {count: tuple(range(1, count + 1)) for count in range(0, DIE_SLOTS + 1)}
+_FIRST_ROLL = {count: range(1, count + 1) for count in range(0, DIE_SLOTS + 1)}
+#: The faces of four dice for each number below 6**4, the first die slowest.
+_FOUR_FACES = tuple((a, b, c, d) for a in range(6) for b in range(6) for c in range(6) for d in range(6))
+_EIGHT_DICE = 6**8
+
+
+def _faces(key: float) -> tuple[int, ...]:
+    """The faces of the ``DIE_SLOTS`` (eight) die positions of one roll, from one
+    ``random()`` number: its first 6**8 outcomes in base 6, one digit per die.
+
+    One draw per roll instead of one per die keeps the dice as fair as before (a 53-bit
+    number spread over 6**8 outcomes favours some by less than one part in a billion)
+    at an eighth of the calls.
+    """
+    high, low = divmod(int(key * _EIGHT_DICE), 1296)
+    return _FOUR_FACES[high] + _FOUR_FACES[low]
 REROLLS = 2
 SWEEP_COST = 2
 MARKET_SIZE = 3
@@ -175,7 +190,7 @@ class State:
         "_attacker", "_yielders", "_hit", "_batch", "eliminated_at", "_card_ids",
         # cards: tokens and counters, per-moment hooks, the damage queue, turn flags
         "poison", "shrink", "counters", "peek", "mimic",
-        "_effects", "_hooks", "_offer_hooks", "_slow", "_queue", "_then", "_dropped",
+        "_effects", "_hooks", "_offer_hooks", "_mine", "_my_offers", "_slow", "_queue", "_then", "_dropped",
         "_extra_turns", "_flags", "_dealt", "_card_rolls", "_pending_hit", "_ready", "_revealed", "_hearts_left",
     )
 
@@ -255,6 +270,8 @@ class State:
         s.mimic = -1
         s._hooks = _NO_HOOKS
         s._offer_hooks = _NO_OFFERS
+        s._mine = (_NO_HOOKS,) * n
+        s._my_offers = (_NO_OFFERS,) * n
         s._slow = False
         s._queue = []
         s._then = _THEN_NOTHING
@@ -399,25 +416,29 @@ class State:
         return [int(random() * 6) for _ in range(DICE_COUNT)]
 
     def _draw_turn_dice(self) -> None:
-        """Draw this turn's faces: a block of ``DIE_SLOTS`` per roll a turn normally has."""
+        """Draw this turn's dice: one number per roll a turn normally has, each standing
+        for the faces of all ``DIE_SLOTS`` die positions of that roll (see ``_faces``)."""
         random = self._random
-        self._turn_dice = [int(random() * 6) for _ in range(DIE_SLOTS * (REROLLS + 1))]
+        self._turn_dice = [random(), random(), random()]
         self._roll_no = 0
 
     def _roll(self, positions: tuple[int, ...] | range) -> list[int]:
         """Faces for the dice at ``positions`` (from 1) in the turn's next roll."""
         if self._script is not None:
             return self._script.roll(len(positions))
-        block = self._roll_no * DIE_SLOTS - 1
-        self._roll_no += 1
-        faces = self._turn_dice
-        if block + DIE_SLOTS >= len(faces):
+        roll_no = self._roll_no
+        self._roll_no = roll_no + 1
+        keys = self._turn_dice
+        if roll_no >= len(keys):
             # A roll beyond the usual three (cards): its faces come from a stream of
             # their own for this turn and roll, so taking it or not leaves every later
             # turn's dice as they were (duplicate play relies on that).
-            stream = _random_module.Random(((self.seed or 0) * 1_000_003 + self.turn) * 1_009 + self._roll_no)
-            faces.extend(int(stream.random() * 6) for _ in range(DIE_SLOTS))
-        return [faces[block + i] for i in positions]
+            stream = _random_module.Random(((self.seed or 0) * 1_000_003 + self.turn) * 1_009 + roll_no + 1)
+            keys.append(stream.random())
+        faces = _faces(keys[roll_no])
+        if positions.__class__ is range:  # the first roll: positions 1..count
+            return list(faces[:len(positions)])
+        return [faces[i - 1] for i in positions]
 
     def _start_turn(self) -> None:
         p = self.active
@@ -431,9 +452,8 @@ class State:
         if self._slow:
             self._flags = _NO_FLAGS
             self._revealed = []
-            for owner, card, fn in self._hooks[START_TURN]:
-                if owner == p:
-                    fn(self, p, card)
+            for card, fn in self._mine[p][START_TURN]:
+                fn(self, p, card)
             if self.alive[p]:
                 offers = self._offers(p, START_CARDS)
                 if offers:
@@ -468,9 +488,8 @@ class State:
     def _dice_count(self, p: int) -> int:
         """Dice rolled this turn: six, more with Extra Head, fewer per shrink token."""
         count = DICE_COUNT
-        for owner, card, fn in self._hooks[DICE_COUNT_MOMENT]:
-            if owner == p:
-                count = fn(self, p, card, count)
+        for card, fn in self._mine[p][DICE_COUNT_MOMENT]:
+            count = fn(self, p, card, count)
         return max(0, min(DIE_SLOTS, count - self.shrink[p]))
 
     def _reroll(self, positions: tuple[int, ...]) -> None:
@@ -489,9 +508,9 @@ class State:
     def _bonus_reroll(self) -> bool:
         """A card's extra reroll (Giant Brain) once the usual ones ran out."""
         p = self.active
-        for owner, card, fn in self._hooks[BONUS_REROLL]:
+        for card, fn in self._mine[p][BONUS_REROLL]:
             key = ("reroll", card)
-            if owner == p and key not in self._flags and fn(self, p, card):
+            if key not in self._flags and fn(self, p, card):
                 self._flags = self._flags | {key}
                 self._grant_reroll()
                 return True
@@ -532,9 +551,8 @@ class State:
             if count >= 3:
                 stars += face + count - 2
         if self._slow:
-            for owner, card, fn in self._hooks[SCORE]:
-                if owner == p:
-                    stars += fn(self, p, card, dice)
+            for card, fn in self._mine[p][SCORE]:
+                stars += fn(self, p, card, dice)
         if stars:
             self._gain_stars(p, stars, "dice")
         count = dice.count(ENERGY)
@@ -597,14 +615,13 @@ class State:
         p = self.active
         count = self.dice.count(CLAW)
         if self._slow:
-            for owner, card, fn in self._hooks[CLAWS]:
-                if owner == p:
-                    count = fn(self, p, card, self.dice, count)
+            mine = self._mine[p]
+            for card, fn in mine[CLAWS]:
+                count = fn(self, p, card, self.dice, count)
             if not count:
                 damage = 0
-                for owner, card, fn in self._hooks[CARD_DAMAGE]:
-                    if owner == p:
-                        damage += fn(self, p, card)
+                for card, fn in mine[CARD_DAMAGE]:
+                    damage += fn(self, p, card)
                 if damage:
                     # Damage without claws is not an attack: no yielding, no moving in.
                     self._batch += 1
@@ -629,7 +646,7 @@ class State:
     def _claws(self, p: int, count: int) -> None:
         city, bay = self.city, self.bay
         slow = self._slow
-        if slow and any(owner == p for owner, _, _ in self._hooks[TARGETS]):
+        if slow and self._mine[p][TARGETS]:
             # Nova Breath: every other monster. An empty Tokyo is taken first, so the
             # attack comes from Tokyo and nobody yields to it.
             if city < 0 and bay < 0:
@@ -667,7 +684,7 @@ class State:
             return
         queue = self._queue
         from_tokyo = p == self.city or p == self.bay
-        bonuses = [(card, fn) for owner, card, fn in self._hooks[ATTACK_BONUS] if owner == p]
+        bonuses = self._mine[p][ATTACK_BONUS]
         for q in targets:
             amount = count
             for card, fn in bonuses:
@@ -706,8 +723,8 @@ class State:
                 q, amount, source, attack = queue.pop(0)
                 if not alive[q]:
                     continue
-                for owner, card, fn in self._hooks[GUARD]:
-                    if owner == q and amount > 0:
+                for card, fn in self._mine[q][GUARD]:
+                    if amount > 0:
                         amount = fn(self, q, card, amount, source, attack)
                 if amount <= 0:
                     continue
@@ -769,9 +786,8 @@ class State:
         if source == self.active and q != source:
             self._dealt = True
         if self._slow:
-            for owner, card, fn in self._hooks[HURT]:
-                if owner == q:
-                    fn(self, q, card, amount)
+            for card, fn in self._mine[q][HURT]:
+                fn(self, q, card, amount)
 
     def _settle(self) -> None:
         """Eliminate every monster the damage left at 0 health, together."""
@@ -784,7 +800,7 @@ class State:
                 for owner, card, fn in self._hooks[ZERO]:
                     fn(self, owner, card, q)
         for q in dropped:
-            if self._slow and any(fn(self, q, card) for owner, card, fn in self._hooks[RESCUE] if owner == q):
+            if self._slow and any(fn(self, q, card) for card, fn in self._mine[q][RESCUE]):
                 continue
             self._eliminate(q)
         self._close_bay()
@@ -798,9 +814,8 @@ class State:
         # A monster that escaped with Jets was attacked too: it yielded to this attack.
         escaped = self._slow and any(flag[0] == "yielded" for flag in self._flags)
         if (hit or escaped) and self._slow:
-            for owner, card, fn in self._hooks[ATTACKED]:
-                if owner == p:
-                    fn(self, p, card, hit)
+            for card, fn in self._mine[p][ATTACKED]:
+                fn(self, p, card, hit)
         if not (hit or escaped) or p == self.city or p == self.bay:
             self._buy_step()
             return
@@ -839,9 +854,8 @@ class State:
         self._leave(player, "yield")
         if self._slow:
             self._flags = self._flags | {("yielded", place, player)}
-            for owner, card, fn in self._hooks[YIELDED]:
-                if owner == player:
-                    fn(self, player, card, self.active)
+            for card, fn in self._mine[player][YIELDED]:
+                fn(self, player, card, self.active)
 
     def _attacker_moves_in(self) -> None:
         """After an attack from outside, the attacker takes an empty place, City first."""
@@ -857,9 +871,9 @@ class State:
             if self._slow:
                 for flag in self._flags:
                     if flag[0] == "yielded" and flag[1] == place:
-                        for owner, card, fn in self._hooks[TAKEN]:
-                            if owner == flag[2]:
-                                fn(self, owner, card, p)
+                        owner = flag[2]
+                        for card, fn in self._mine[owner][TAKEN]:
+                            fn(self, owner, card, p)
         if self._queue:  # a card hurts the monster moving in (Burrowing)
             self._then = _THEN_BUY
             self._drain()
@@ -873,8 +887,9 @@ class State:
         if self._slow:
             if self._revealed and self._offer_reveal():
                 return
-            if self._hooks[COST] or BUY_CARDS in self._offer_hooks:
-                self._decide(self.active, BUY_CARDS, self._card_buy_table())
+            p = self.active
+            if self._mine[p][COST] or BUY_CARDS in self._my_offers[p]:
+                self._decide(p, BUY_CARDS, self._card_buy_table())
                 return
         self._decide(self.active, BUY_CARDS, self._buy_table())
 
@@ -929,9 +944,8 @@ class State:
     def cost(self, p: int, card: int) -> int:
         """What monster ``p`` pays for ``card`` (its printed cost, less discounts)."""
         cost = self.cards_info[card].cost
-        for owner, c, fn in self._hooks[COST]:
-            if owner == p:
-                cost = fn(self, p, c, cost)
+        for c, fn in self._mine[p][COST]:
+            cost = fn(self, p, c, cost)
         return max(0, cost)
 
     def _restore_decision(self) -> None:
@@ -978,9 +992,8 @@ class State:
         info = self.cards_info[card]
         self._batch += 1
         if self._slow:
-            for owner, c, fn in self._hooks[BOUGHT]:
-                if owner == p:
-                    fn(self, p, c, info)
+            for c, fn in self._mine[p][BOUGHT]:
+                fn(self, p, c, info)
         effect = self._effects[card]
         if info.type == KEEP:
             self.owned[p].append(card)
@@ -1040,9 +1053,8 @@ class State:
     def _end_turn_effects(self) -> None:
         if self._slow:
             p = self.active
-            for owner, card, fn in self._hooks[END_TURN]:
-                if owner == p:
-                    fn(self, p, card)
+            for card, fn in self._mine[p][END_TURN]:
+                fn(self, p, card)
             if self.poison[p] and self.alive[p]:
                 self._batch += 1
                 self._queue.append((p, self.poison[p], -1, False))
@@ -1091,10 +1103,12 @@ class State:
 
     def _offers(self, p: int, kind: str) -> tuple[Action, ...]:
         """The card actions ``p``'s cards offer at a decision of ``kind``."""
+        hooks = self._my_offers[p].get(kind)
+        if hooks is None:
+            return ()
         offers: tuple[Action, ...] = ()
-        for owner, card, fn in self._offer_hooks.get(kind, ()):
-            if owner == p:
-                offers += fn(self, p, card, kind)
+        for card, fn in hooks:
+            offers += fn(self, p, card, kind)
         return offers
 
     def owned_card(self, p: int, card_id: str) -> int:
@@ -1132,9 +1146,8 @@ class State:
             return
         if kind == PROBE or kind == REVEAL:
             if action is PASS_ACTION:
-                for owner, card, fn in self._offer_hooks.get(kind, ()):
-                    if owner == player:
-                        fn.__self__.declined(self, player, card, kind)
+                for card, fn in self._my_offers[player].get(kind, ()):
+                    fn.__self__.declined(self, player, card, kind)
             else:
                 self._batch += 1
                 card, effect = self._user(player, action.args[0])
@@ -1212,9 +1225,8 @@ class State:
 
     def _gain_energy(self, p: int, amount: int) -> None:
         if self._slow:
-            for owner, card, fn in self._hooks[ENERGY_BONUS]:
-                if owner == p:
-                    amount += fn(self, p, card, amount)
+            for card, fn in self._mine[p][ENERGY_BONUS]:
+                amount += fn(self, p, card, amount)
         self.energy[p] += amount
         if self.log is not None:
             self.log.append(("energy", p, amount))
@@ -1228,9 +1240,8 @@ class State:
 
     def _heal(self, p: int, amount: int) -> None:
         if amount > 0 and self._slow:
-            for owner, card, fn in self._hooks[HEAL_BONUS]:
-                if owner == p:
-                    amount += fn(self, p, card, amount)
+            for card, fn in self._mine[p][HEAL_BONUS]:
+                amount += fn(self, p, card, amount)
         gained = min(amount, self.max_health[p] - self.health[p])
         if gained > 0:
             self.health[p] += gained
@@ -1314,12 +1325,31 @@ class State:
                     lists[moment].append((p, card, getattr(effect, MOMENTS[moment])))
         if self.mimic >= 0:
             lists = self._mimic_hooks(lists)
-        self._hooks = _NO_HOOKS if lists is None else tuple(map(tuple, lists))
-        offer_hooks: dict = {}
-        for hook in self._hooks[OFFERS]:
-            for kind in hook[2].__self__.offer_kinds:
-                offer_hooks[kind] = (*offer_hooks.get(kind, ()), hook)
-        self._offer_hooks = offer_hooks or _NO_OFFERS
+        n = self.n
+        if lists is None:
+            self._hooks = _NO_HOOKS
+            self._offer_hooks = _NO_OFFERS
+            self._mine = (_NO_HOOKS,) * n
+            self._my_offers = (_NO_OFFERS,) * n
+        else:
+            self._hooks = tuple(map(tuple, lists))
+            # The same hooks by owner: most moments ask only one monster's cards.
+            mine: list[list[list] | None] = [None] * n
+            for moment, hooks in enumerate(lists):
+                for owner, card, fn in hooks:
+                    if mine[owner] is None:
+                        mine[owner] = [[] for _ in MOMENTS]
+                    mine[owner][moment].append((card, fn))
+            self._mine = tuple(_NO_HOOKS if hooks is None else tuple(map(tuple, hooks)) for hooks in mine)
+            offer_hooks: dict = {}
+            my_offers: list[dict] = [{} for _ in range(n)]
+            for hook in self._hooks[OFFERS]:
+                owner, card, fn = hook
+                for kind in fn.__self__.offer_kinds:
+                    offer_hooks[kind] = (*offer_hooks.get(kind, ()), hook)
+                    my_offers[owner][kind] = (*my_offers[owner].get(kind, ()), (card, fn))
+            self._offer_hooks = offer_hooks or _NO_OFFERS
+            self._my_offers = tuple(offers or _NO_OFFERS for offers in my_offers)
         self._slow = lists is not None or any(self.poison) or any(self.shrink)
         if not self._slow:
             # Turn flags are reset only on turns where cards act: drop them here.
@@ -1471,6 +1501,8 @@ class State:
         s._effects = self._effects
         s._hooks = self._hooks  # tuples of (owner, card, bound method of a shared effect)
         s._offer_hooks = self._offer_hooks  # never changed in place: rebuilt
+        s._mine = self._mine
+        s._my_offers = self._my_offers
         s._slow = self._slow
         s._queue = self._queue[:]
         s._then = self._then

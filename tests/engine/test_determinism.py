@@ -103,7 +103,7 @@ def test_a_turns_dice_do_not_depend_on_the_decisions_before_it():
 # is a rules change, so bump ``rules_version`` in kotarena/engine/games.py (and
 # regenerate stored replays) before updating the values below.
 
-GOLDEN_RULES_VERSION = 3
+GOLDEN_RULES_VERSION = 4
 
 GOLDEN_OPENING = [
     ("reveal", 1, "extra_head"),
@@ -113,12 +113,13 @@ GOLDEN_OPENING = [
     ("rolloff", ((0, 0), (1, 1), (3, 1))),
     ("rolloff", ((1, 1), (3, 0))),
     ("turn", 1, 1),
-    ("roll", 1, (5, 3, 5, 3, 3, 3), ()),
+    ("roll", 1, (5, 3, 5, 4, 5, 2), ()),
     ("act", 1, "reroll 1 2 3"),
-    ("roll", 1, (0, 0, 0, 3, 3, 3), (1, 2, 3)),
+    ("roll", 1, (3, 2, 1, 4, 5, 2), (1, 2, 3)),
     ("act", 1, "stop"),
-    ("stars", 1, 1, "dice"),
-    ("energy", 1, 3),
+    ("energy", 1, 1),
+    ("enter", 1, "city"),
+    ("stars", 1, 1, "take tokyo"),
 ]
 
 
@@ -135,8 +136,8 @@ def test_golden_seed_2024_played_with_the_first_legal_action_to_the_end():
     while game.outcome is None:
         game.apply(game.legal[0])  # stop, stay, done
     assert (game.outcome.winner, game.outcome.termination.value, game.outcome.ranks, game.outcome.turns) == (
-        0, "stars", (0, 3, 2, 1), 38)
-    assert (game.stars, game.health, game.energy, len(game.log)) == ([20, 5, 9, 8], [1, 0, 0, 5], [17, 6, 8, 8], 266)
+        0, "last_standing", (0, 3, 2, 1), 35)
+    assert (game.stars, game.health, game.energy, len(game.log)) == ([6, 7, 9, 11], [6, 0, 0, 0], [3, 8, 5, 14], 247)
 
 
 def test_golden_seed_2024_five_monsters_without_cards_rerolling_everything():
@@ -144,8 +145,8 @@ def test_golden_seed_2024_five_monsters_without_cards_rerolling_everything():
     while game.outcome is None:
         game.apply(game.legal[-1])  # reroll every die, yield
     assert (game.outcome.winner, game.outcome.termination.value, game.outcome.ranks, game.outcome.turns) == (
-        3, "stars", (1, 3, 4, 0, 2), 81)
-    assert (game.stars, game.health, len(game.log)) == ([17, 13, 13, 20, 14], [5, 3, 0, 8, 8], 866)
+        1, "stars", (3, 0, 1, 4, 2), 66)
+    assert (game.stars, game.health, len(game.log)) == ([13, 21, 13, 11, 9], [0, 7, 9, 0, 10], 718)
 
 
 def test_an_extra_roll_from_a_card_leaves_later_turns_dice_unchanged():
