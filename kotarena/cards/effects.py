@@ -56,6 +56,10 @@ class Effect:
         if "offers" in cls.moments and not cls.offer_kinds:
             raise TypeError(f"{cls.__name__}: an effect with offers must name its offer_kinds")
 
+    def __init__(self) -> None:
+        #: ``(moment, bound method)`` for each moment in ``moments``.
+        self.bound_hooks = tuple((moment, getattr(self, MOMENTS[moment])) for moment in self.moment_ids)
+
     # Card life: called for keep cards as they enter and leave a monster's hand, and
     # for every card when it is bought (discard cards act there).
     def gained(self, s: State, owner: int, card: int) -> None:

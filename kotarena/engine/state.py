@@ -493,10 +493,18 @@ class State:
         return max(0, min(DIE_SLOTS, count - self.shrink[p]))
 
     def _reroll(self, positions: tuple[int, ...]) -> None:
-        faces = self._roll(positions)
         dice = self.dice
-        for position, face in zip(positions, faces):
-            dice[position - 1] = face
+        roll_no = self._roll_no
+        if self._script is None and roll_no < len(self._turn_dice):
+            # _roll, inlined for the usual rerolls.
+            self._roll_no = roll_no + 1
+            high, low = divmod(int(self._turn_dice[roll_no] * _EIGHT_DICE), 1296)
+            faces = _FOUR_FACES[high] + _FOUR_FACES[low]
+            for position in positions:
+                dice[position - 1] = faces[position - 1]
+        else:
+            for position, face in zip(positions, self._roll(positions)):
+                dice[position - 1] = face
         if self.log is not None:
             self.log.append(("roll", self.active, tuple(dice), positions))
         self.rolls_left -= 1
@@ -812,7 +820,7 @@ class State:
             return
         hit = self._hit
         # A monster that escaped with Jets was attacked too: it yielded to this attack.
-        escaped = self._slow and any(flag[0] == "yielded" for flag in self._flags)
+        escaped = self._slow and self._flags and any(flag[0] == "yielded" for flag in self._flags)
         if (hit or escaped) and self._slow:
             for card, fn in self._mine[p][ATTACKED]:
                 fn(self, p, card, hit)
@@ -1073,14 +1081,15 @@ class State:
         stars = self.stars
         n = self.n
         p = self.active
-        best = -1
-        for step in range(n):
-            q = (p + step) % n
-            if alive[q] and stars[q] >= MAX_STARS_TO_WIN and stars[q] > (stars[best] if best >= 0 else -1):
-                best = q
-        if best >= 0:
-            self._finish(best, Termination.STARS)
-            return
+        if max(stars) >= MAX_STARS_TO_WIN:
+            best = -1
+            for step in range(n):
+                q = (p + step) % n
+                if alive[q] and stars[q] >= MAX_STARS_TO_WIN and stars[q] > (stars[best] if best >= 0 else -1):
+                    best = q
+            if best >= 0:
+                self._finish(best, Termination.STARS)
+                return
         if self._extra_turns and alive[p]:
             # Frenzy: the same monster plays again (stars and wins were checked first).
             self._extra_turns -= 1
@@ -1313,53 +1322,55 @@ class State:
         """Owned cards changed: forget cached ids and rebuild the per-moment hooks."""
         self._card_ids = None
         effects = self._effects
-        lists: list[list] | None = None
+        acting = []  # (owner, card, effect) of every card with hooks, in seat order
         for p, cards in enumerate(self.owned):
             for card in cards:
                 effect = effects[card]
-                if not effect.moment_ids:
-                    continue
-                if lists is None:
-                    lists = [[] for _ in MOMENTS]
-                for moment in effect.moment_ids:
-                    lists[moment].append((p, card, getattr(effect, MOMENTS[moment])))
+                if effect.moment_ids:
+                    acting.append((p, card, effect))
         if self.mimic >= 0:
-            lists = self._mimic_hooks(lists)
+            copy = self._mimic_copy()
+            if copy is not None:
+                acting.append(copy)
         n = self.n
-        if lists is None:
+        if not acting:
             self._hooks = _NO_HOOKS
             self._offer_hooks = _NO_OFFERS
             self._mine = (_NO_HOOKS,) * n
             self._my_offers = (_NO_OFFERS,) * n
         else:
-            self._hooks = tuple(map(tuple, lists))
+            every = list(_NO_HOOKS)
             # The same hooks by owner: most moments ask only one monster's cards.
-            mine: list[list[list] | None] = [None] * n
-            for moment, hooks in enumerate(lists):
-                for owner, card, fn in hooks:
-                    if mine[owner] is None:
-                        mine[owner] = [[] for _ in MOMENTS]
-                    mine[owner][moment].append((card, fn))
-            self._mine = tuple(_NO_HOOKS if hooks is None else tuple(map(tuple, hooks)) for hooks in mine)
+            mine: list[list | None] = [None] * n
             offer_hooks: dict = {}
             my_offers: list[dict] = [{} for _ in range(n)]
-            for hook in self._hooks[OFFERS]:
-                owner, card, fn = hook
-                for kind in fn.__self__.offer_kinds:
-                    offer_hooks[kind] = (*offer_hooks.get(kind, ()), hook)
-                    my_offers[owner][kind] = (*my_offers[owner].get(kind, ()), (card, fn))
+            for owner, card, effect in acting:
+                slots = mine[owner]
+                if slots is None:
+                    slots = mine[owner] = list(_NO_HOOKS)
+                for moment, fn in effect.bound_hooks:
+                    every[moment] += ((owner, card, fn),)
+                    slots[moment] += ((card, fn),)
+                    if moment == OFFERS:
+                        offers = my_offers[owner]
+                        for kind in effect.offer_kinds:
+                            offer_hooks[kind] = (*offer_hooks.get(kind, ()), (owner, card, fn))
+                            offers[kind] = (*offers.get(kind, ()), (card, fn))
+            self._hooks = tuple(every)
+            self._mine = tuple(_NO_HOOKS if slots is None else tuple(slots) for slots in mine)
             self._offer_hooks = offer_hooks or _NO_OFFERS
             self._my_offers = tuple(offers or _NO_OFFERS for offers in my_offers)
-        self._slow = lists is not None or any(self.poison) or any(self.shrink)
+        self._slow = bool(acting) or any(self.poison) or any(self.shrink)
         if not self._slow:
             # Turn flags are reset only on turns where cards act: drop them here.
             self._flags = _NO_FLAGS
             self._revealed = []
 
-    def _mimic_hooks(self, lists: list[list] | None) -> list[list] | None:
-        """Add the copied card's hooks for the Mimic's owner, acting as the Mimic card.
+    def _mimic_copy(self) -> tuple | None:
+        """``(owner, mimic card, copied effect)``: the copied card's hooks act for the
+        Mimic's owner, as the Mimic card.
 
-        If the copied card has left play, the token comes back first.
+        If the copied card has left play, the token comes back first (``None``).
         """
         target = self.mimic
         mimic = self.mimic_card()
@@ -1372,14 +1383,10 @@ class State:
                 self.counters.pop(mimic, None)
                 if self.log is not None:
                     self.log.append(("mimic", owner, None))
-            return lists
+            return None
         owner = next(p for p, cards in enumerate(self.owned) if mimic in cards)
         effect = self._effects[target]
-        if effect.moment_ids and lists is None:
-            lists = [[] for _ in MOMENTS]
-        for moment in effect.moment_ids:
-            lists[moment].append((owner, mimic, getattr(effect, MOMENTS[moment])))
-        return lists
+        return (owner, mimic, effect) if effect.moment_ids else None
 
     def _roll_card_dice(self, count: int) -> list[int]:
         """Dice a card rolls (Camouflage): scripted, or from their own stream per roll."""
