@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from kotarena.bots.base import Bot
 from kotarena.engine.outcome import IllegalActionError
 from kotarena.engine.state import State
+from kotarena.engine.view import build_view
 
 
 class BotMoveError(IllegalActionError):
@@ -35,7 +36,7 @@ def play(state: State, bots: Sequence[Bot]) -> State:
             state.next_turn()
             continue
         bot = bots[seat]
-        answer = bot.choose(state.view(seat))
+        answer = bot.choose(build_view(state, seat))
         try:
             state.apply(answer)
         except (IllegalActionError, ValueError) as error:

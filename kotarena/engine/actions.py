@@ -62,19 +62,19 @@ class Action:
     """One choice: a kind and its arguments, with a canonical text form.
 
     Build actions with :func:`parse_action` or :meth:`Action.of`; never mutate them.
+    There is one object per text (``Action(kind, args)`` returns it too), so actions
+    compare and hash by identity, at C speed: the engine checks every answer against
+    a set of legal actions.
     """
 
-    __slots__ = ("kind", "args", "text", "_hash")
+    __slots__ = ("kind", "args", "text")
 
     kind: str
     args: tuple
     text: str
 
-    def __init__(self, kind: str, args: tuple = ()) -> None:
-        self.kind = kind
-        self.args = args
-        self.text = " ".join((kind, *map(str, args)))
-        self._hash = hash(self.text)
+    def __new__(cls, kind: str, args: tuple = ()) -> Action:
+        return Action.of(kind, *args)
 
     @staticmethod
     def of(kind: str, *args: object) -> Action:
@@ -87,7 +87,11 @@ class Action:
             text = " ".join((kind, *map(str, args)))
             action = _INTERNED.get(text)
             if action is None:
-                action = _INTERNED[text] = Action(kind, tuple(args))
+                action = object.__new__(Action)
+                object.__setattr__(action, "kind", kind)
+                object.__setattr__(action, "args", tuple(args))
+                object.__setattr__(action, "text", text)
+                _INTERNED[text] = action
             _BY_ARGS[(kind, args)] = action
         return action
 
@@ -97,20 +101,18 @@ class Action:
     def __repr__(self) -> str:
         return f"Action({self.text!r})"
 
-    def __eq__(self, other: object) -> bool:
-        return self is other or (isinstance(other, Action) and other.text == self.text)
-
-    def __hash__(self) -> int:
-        return self._hash
-
     def __reduce__(self):
         # Unpickling goes through parse_action so the copy is the interned object.
         return (parse_action, (self.text,))
 
     def __setattr__(self, name: str, value: object) -> None:
-        if hasattr(self, "_hash"):
-            raise AttributeError("actions are immutable")
-        object.__setattr__(self, name, value)
+        raise AttributeError("actions are immutable")
+
+    def __copy__(self) -> Action:
+        return self
+
+    def __deepcopy__(self, memo: dict) -> Action:
+        return self
 
 
 _INTERNED: dict[str, Action] = {}

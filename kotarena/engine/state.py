@@ -356,16 +356,9 @@ class State:
         if self.log is not None:
             self.log.append(("act", player, action.text))
         kind = action.kind
+        # The most frequent answers first.
         if kind == REROLL:
             self._reroll(action.args)
-        elif kind == STOP:
-            self._resolve()
-        elif kind == YIELD:
-            self._yield(player)
-        elif kind == BUY:
-            self._buy(action.args[0] - 1)
-        elif kind == SWEEP:
-            self._sweep()
         elif kind == "done":
             if self._slow:
                 self._end_turn()
@@ -373,6 +366,14 @@ class State:
                 self._finish_turn()
         elif kind == STAY:
             self._ask_yield()
+        elif kind == YIELD:
+            self._yield(player)
+        elif kind == STOP:
+            self._resolve()
+        elif kind == BUY:
+            self._buy(action.args[0] - 1)
+        elif kind == SWEEP:
+            self._sweep()
         else:  # pass, use, cure: a card decision
             self._card_choice(player, action)
 

@@ -245,9 +245,9 @@ def build_view(state: State, player: int) -> View:
         ids = s._card_ids
         if ids is None:
             ids = s._card_ids = (
-                tuple(tuple(info[c].id for c in owned) for owned in s.owned),
-                tuple(info[c].id for c in s.discard),
-                tuple(info[c].id if c >= 0 else None for c in s.market),
+                tuple([tuple([info[c].id for c in owned]) for owned in s.owned]),
+                tuple([info[c].id for c in s.discard]),
+                tuple([info[c].id if c >= 0 else None for c in s.market]),
             )
         cards, discard, market = ids
     else:
@@ -281,7 +281,7 @@ def _card_facts(s: State, player: int) -> tuple:
         private,
         tuple(s.poison),
         tuple(s.shrink),
-        tuple(tuple(counters.get(c, 0) for c in owned) for owned in s.owned) if counters else (),
+        tuple([tuple([counters.get(c, 0) for c in owned]) for owned in s.owned]) if counters else (),
         s._extra_turns,
         s._dealt,
         tuple(sorted(_flag_to_view(s, f) for f in s._flags if f[0] == "yielded" or _owner(s, f[1]) >= 0))
