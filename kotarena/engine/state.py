@@ -1342,25 +1342,27 @@ class State:
         else:
             every = list(_NO_HOOKS)
             # The same hooks by owner: most moments ask only one monster's cards.
-            mine: list[list | None] = [None] * n
+            mine: list = [_NO_HOOKS] * n
             offer_hooks: dict = {}
-            my_offers: list[dict] = [{} for _ in range(n)]
+            my_offers: list = [_NO_OFFERS] * n
             for owner, card, effect in acting:
                 slots = mine[owner]
-                if slots is None:
+                if slots is _NO_HOOKS:
                     slots = mine[owner] = list(_NO_HOOKS)
                 for moment, fn in effect.bound_hooks:
                     every[moment] += ((owner, card, fn),)
                     slots[moment] += ((card, fn),)
                     if moment == OFFERS:
                         offers = my_offers[owner]
+                        if offers is _NO_OFFERS:
+                            offers = my_offers[owner] = {}
                         for kind in effect.offer_kinds:
                             offer_hooks[kind] = (*offer_hooks.get(kind, ()), (owner, card, fn))
                             offers[kind] = (*offers.get(kind, ()), (card, fn))
             self._hooks = tuple(every)
-            self._mine = tuple(_NO_HOOKS if slots is None else tuple(slots) for slots in mine)
+            self._mine = tuple([slots if slots is _NO_HOOKS else tuple(slots) for slots in mine])
             self._offer_hooks = offer_hooks or _NO_OFFERS
-            self._my_offers = tuple(offers or _NO_OFFERS for offers in my_offers)
+            self._my_offers = tuple(my_offers)
         self._slow = bool(acting) or any(self.poison) or any(self.shrink)
         if not self._slow:
             # Turn flags are reset only on turns where cards act: drop them here.
