@@ -16,6 +16,8 @@ from collections.abc import Iterable, Mapping, Sequence
 import trueskill
 from trueskill import Rating
 
+from kotarena.free_for_all import rate_free_for_all
+
 __all__ = [
     "BETA", "DRAW_PROBABILITY", "MU", "SIGMA", "TAU", "Rating", "conservative", "make_env", "rank_key",
     "ranks_for", "rate_match", "recompute",
@@ -123,10 +125,11 @@ def rate_match(
     before = {label: ratings[label] if label in ratings else env.create_rating() for label in seats}
     if len(before) < 2:
         return dict(before)
-    groups = [(before[label],) for label in seats]
-    after = env.rate(groups, ranks=list(ranks))
+    # TrueSkill's free-for-all update, computed as the trueskill package does but
+    # without building its factor graph (see kotarena.free_for_all).
+    after = rate_free_for_all(env, [before[label] for label in seats], list(ranks))
     by_label: dict[str, list[Rating]] = {}
-    for label, (rating,) in zip(seats, after):
+    for label, rating in zip(seats, after):
         by_label.setdefault(label, []).append(rating)
     return {
         label: updated[0] if len(updated) == 1 else env.create_rating(

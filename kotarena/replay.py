@@ -143,9 +143,14 @@ class Replay:
         speed (the league runner does); reproducing it regenerates the events and
         checks the result line.
         """
+        return cls._actions_only(state, first_player, bots,
+                                 tuple(("act", seat, action.text) for seat, action in state.history))
+
+    @classmethod
+    def _actions_only(cls, state: State, first_player: int | None, bots: Sequence[str | None] | None,
+                      log: tuple) -> Replay:
         from kotarena import __version__
 
-        log = tuple(("act", seat, action.text) for seat, action in state.history)
         body = 3 + sum(1 for key in HEADER_KEYS if key not in OPTIONAL_KEYS) + (bots is not None) + 1
         return cls(
             game=state.game, rules_version=get_game(state.game).rules_version, players=tuple(state.names),
@@ -190,6 +195,13 @@ class Replay:
 
     def text_lines(self) -> Iterator[str]:
         """The file's lines (without line ends)."""
+        yield from self.head_lines()
+        for event in self.log:
+            yield entry_text(event)
+        yield result_text(self.outcome)
+
+    def head_lines(self) -> Iterator[str]:
+        """The lines before the body: the magic line, a comment, the header keys."""
         yield f"{MAGIC} {FORMAT_VERSION}"
         yield "# A King of Tokyo game; the format is described in kotarena's docs/replays.md."
         values = {
@@ -205,9 +217,6 @@ class Replay:
         for key in HEADER_KEYS:
             if values[key] is not None:
                 yield f"{key} {values[key]}"
-        for event in self.log:
-            yield entry_text(event)
-        yield result_text(self.outcome)
 
 
 def _json_ready(value):
@@ -570,8 +579,16 @@ def _apply(state: State, entry: tuple, source: str, number: int) -> None:
 
 def actions_replay_text(state: State, *, first_player: int | None,
                         bots: Sequence[str | None] | None = None) -> str:
-    """The actions-only replay of ``state`` as a string (see :meth:`Replay.actions_only`)."""
-    return "\n".join(Replay.actions_only(state, first_player=first_player, bots=bots).text_lines()) + "\n"
+    """The actions-only replay of ``state`` as a string (see :meth:`Replay.actions_only`).
+
+    The league stores one for every match, so the body is written straight from the
+    history (the same lines ``text_lines`` would write).
+    """
+    lines = list(Replay._actions_only(state, first_player, bots, ()).head_lines())
+    lines += [f"a {seat} {action.text}" for seat, action in state.history]
+    lines.append(result_text(state.outcome))
+    lines.append("")
+    return "\n".join(lines)
 
 
 def replay_text(state: State, *, bots: Sequence[str | None] | None = None) -> str:

@@ -155,3 +155,44 @@ def test_a_consistent_winner_ends_on_top(env):
     results = [(seats, [order[label] for label in seats]) for seats, _ in games]
     rated = recompute(results, env)
     assert sorted(rated, key=lambda label: rank_key(rated[label])) == ["a", "b", "c", "d"]
+
+
+# ------------------------------------------------------------------ the free-for-all update
+
+
+@pytest.mark.parametrize(("beta", "draw_probability"), [(ratings.BETA, ratings.DRAW_PROBABILITY), (25 / 6, 0.1),
+                                                        (30.0, 0.0001)])
+def test_the_free_for_all_update_is_the_trueskill_packages_to_the_last_bit(beta, draw_probability):
+    import random
+
+    from kotarena.free_for_all import rate_free_for_all
+
+    env = make_env(beta=beta, draw_probability=draw_probability)
+    rng = random.Random(int(beta * 1000))
+    for _ in range(400):
+        players = rng.randint(2, 6)
+        before = [env.create_rating(rng.uniform(-20, 70), rng.uniform(0.2, 9)) for _ in range(players)]
+        places = [rng.randint(0, players - 1) for _ in range(players)]  # ties included
+        expected = [group[0] for group in env.rate([(rating,) for rating in before], ranks=places)]
+        got = rate_free_for_all(env, before, places)
+        assert [(r.mu, r.sigma) for r in got] == [(r.mu, r.sigma) for r in expected]
+
+
+def test_the_free_for_all_update_fails_where_the_trueskill_package_fails(env):
+    from kotarena.free_for_all import rate_free_for_all
+
+    # A hopeless favourite losing: the package's built-in maths cannot represent it.
+    before = [env.create_rating(-400, 0.5), env.create_rating(400, 0.5)]
+    with pytest.raises(FloatingPointError):
+        env.rate([(r,) for r in before], ranks=[0, 1])
+    with pytest.raises(FloatingPointError):
+        rate_free_for_all(env, before, [0, 1])
+
+
+def test_a_free_for_all_needs_two_players_with_a_place_each(env):
+    from kotarena.free_for_all import rate_free_for_all
+
+    with pytest.raises(ValueError, match="at least 2 players"):
+        rate_free_for_all(env, [env.create_rating()], [0])
+    with pytest.raises(ValueError, match="a rank for each"):
+        rate_free_for_all(env, [env.create_rating()] * 3, [0, 1])

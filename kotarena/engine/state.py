@@ -153,6 +153,7 @@ def _buy_tables() -> list[tuple[tuple[Action, ...], frozenset[Action]]]:
 
 
 _BUY_LEGAL = _buy_tables()
+_NOTHING_TO_BUY = _BUY_LEGAL[0]
 _YIELD_LEGAL = ((STAY_ACTION, YIELD_ACTION), frozenset((STAY_ACTION, YIELD_ACTION)))
 _NO_LEGAL: tuple[tuple[Action, ...], frozenset[Action]] = ((), frozenset())
 
@@ -893,14 +894,24 @@ class State:
         if self.deck_name is None:
             self._end_turn()
             return
+        p = self.active
         if self._slow:
             if self._revealed and self._offer_reveal():
                 return
-            p = self.active
             if self._mine[p][COST] or BUY_CARDS in self._my_offers[p]:
-                self._decide(p, BUY_CARDS, self._card_buy_table())
+                table = self._card_buy_table()
+                if len(table[0]) > 1:
+                    self._decide(p, BUY_CARDS, table)
+                    return
+                self._end_turn()
                 return
-        self._decide(self.active, BUY_CARDS, self._buy_table())
+        table = self._buy_table()
+        if table is _NOTHING_TO_BUY:
+            # Nothing affordable and no sweep: ``done`` would be the only answer, so
+            # nobody is asked and the buy step ends as if it had been given.
+            self._end_turn()
+            return
+        self._decide(p, BUY_CARDS, table)
 
     def _offer_reveal(self) -> bool:
         """Offer each newly revealed card to the other monsters' cards (Opportunist),

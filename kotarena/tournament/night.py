@@ -30,6 +30,8 @@ from kotarena.tournament.seats import SeatSpec
 FLUSH_SIZE = 64
 #: ... and at least this often (seconds).
 FLUSH_SECONDS = 0.5
+#: Matches rated per statement when ratings are recomputed.
+RERATE_CHUNK = 2000
 
 
 class NightError(RuntimeError):
@@ -143,26 +145,28 @@ RATINGS = Rating.__table__
 HISTORY = RatingHistory.__table__
 
 
-def _add_result(session: Session, night: Night, result: MatchResult, versions: dict) -> None:
+def _add_results(session: Session, night: Night, results: list[MatchResult], versions: dict) -> None:
+    """Insert the matches and their seats: two statements for the whole batch."""
     now = datetime.now(UTC)
-    match_id = session.execute(insert(MATCHES).returning(MATCHES.c.id), {
+    match_ids = session.execute(insert(MATCHES).returning(MATCHES.c.id, sort_by_parameter_order=True), [{
         "night_id": night.id, "index": result.index, "key": result.key, "game": result.game,
         "seed": result.seed, "first_player": result.first_player, "rules_version": result.rules_version,
         "status": result.status, "termination": result.termination, "winner_seat": result.winner_seat,
         "turns": result.turns, "duration": result.duration, "replay": result.replay, "rated": False,
         "played_at": now,
-    }).scalar_one()
+    } for result in results]).scalars().all()
     rows = []
-    for seat in result.seats:
-        key = (seat.bot, seat.package, seat.version)
-        if key not in versions:
-            versions[key] = _bot_version(session, *key)
-        rows.append({
-            "match_id": match_id, "seat": seat.seat, "entrant": seat.entrant, "bot_version_id": versions[key],
-            "monster": seat.monster, "rank": seat.rank, "stars": seat.stars, "health": seat.health,
-            "alive": seat.alive, "forfeit": seat.forfeit, "forfeit_detail": seat.forfeit_detail,
-            "decisions": seat.decisions, "cpu_seconds": seat.cpu_seconds,
-        })
+    for match_id, result in zip(match_ids, results):
+        for seat in result.seats:
+            key = (seat.bot, seat.package, seat.version)
+            if key not in versions:
+                versions[key] = _bot_version(session, *key)
+            rows.append({
+                "match_id": match_id, "seat": seat.seat, "entrant": seat.entrant, "bot_version_id": versions[key],
+                "monster": seat.monster, "rank": seat.rank, "stars": seat.stars, "health": seat.health,
+                "alive": seat.alive, "forfeit": seat.forfeit, "forfeit_detail": seat.forfeit_detail,
+                "decisions": seat.decisions, "cpu_seconds": seat.cpu_seconds,
+            })
     session.execute(insert(SEATS), rows)
 
 
@@ -180,8 +184,8 @@ def store_results(engine: Engine, night: Night, results: list[MatchResult], env:
             select(MATCHES.c.index).where(MATCHES.c.night_id == night.id, MATCHES.c.index.in_(indexes))).scalars())
         fresh = [r for r in results if r.index not in existing]
         try:
-            for result in fresh:
-                _add_result(session, night, result, versions)
+            if fresh:
+                _add_results(session, night, fresh, versions)
             _rate_following(session, night, env)
             session.commit()
         except IntegrityError:
@@ -207,14 +211,28 @@ def _bot_version(session: Session, name: str, package: str, version: str) -> int
 def _rate_matches(session: Session, ladder_id: int, matches: list, env: trueskill.TrueSkill) -> int:
     """Rate ``matches`` (rows with id, winner_seat; in rating order) in this transaction.
 
-    Each match is claimed first with a conditional update of its ``rated`` flag (a
-    write, so it takes the lock before anything is read); a match someone else
-    claimed ends the run, since ratings must go in order.
+    The matches are claimed first, in one conditional update of their ``rated`` flag
+    (a write, so this transaction holds the write lock before it reads the ratings it
+    updates). Ratings go in order, so if another writer claimed one of them, only
+    those before it are rated here: the claims after it are given back.
     """
     from kotarena import ratings
 
     if not matches:
         return 0
+    ids = [match.id for match in matches]
+    claimed = set(session.execute(
+        update(MATCHES).where(MATCHES.c.id.in_(ids), MATCHES.c.rated == False)  # noqa: E712
+        .values(rated=True).returning(MATCHES.c.id)
+    ).scalars())
+    if len(claimed) != len(ids):
+        first_taken = next(i for i, match_id in enumerate(ids) if match_id not in claimed)
+        given_back = [match_id for match_id in ids[first_taken:] if match_id in claimed]
+        if given_back:
+            session.execute(update(MATCHES).where(MATCHES.c.id.in_(given_back)).values(rated=False))
+        matches = matches[:first_taken]
+        if not matches:
+            return 0
     seats_by_match: dict[int, list] = {}
     for seat in session.execute(select(SEATS).where(SEATS.c.match_id.in_([m.id for m in matches]))
                                 .order_by(SEATS.c.match_id, SEATS.c.seat)):
@@ -228,12 +246,8 @@ def _rate_matches(session: Session, ladder_id: int, matches: list, env: trueskil
     }
     history = []
     rated = 0
+    now = datetime.now(UTC)
     for match in matches:
-        claimed = session.execute(
-            update(MATCHES).where(MATCHES.c.id == match.id, MATCHES.c.rated == False).values(rated=True)  # noqa: E712
-        )
-        if claimed.rowcount != 1:
-            break
         seats = seats_by_match.get(match.id, [])
         labels = [seat.entrant for seat in seats]
         before = {label: env.create_rating(current[label]["mu"], current[label]["sigma"]) if label in current
@@ -249,7 +263,7 @@ def _rate_matches(session: Session, ladder_id: int, matches: list, env: trueskil
             current[label]["mu"] = rating.mu
             current[label]["sigma"] = rating.sigma
             history.append({"ladder_id": ladder_id, "entrant": label, "match_id": match.id,
-                            "mu": rating.mu, "sigma": rating.sigma, "at": datetime.now(UTC)})
+                            "mu": rating.mu, "sigma": rating.sigma, "at": now})
         rated += 1
     for label, row in current.items():
         values = {key: row[key] for key in ("mu", "sigma", "games", "wins", "forfeits")}
@@ -379,6 +393,8 @@ def rerate(engine: Engine, ladder_name: str) -> int:
             select(MATCHES.c.id, MATCHES.c.winner_seat).join(Night.__table__, MATCHES.c.night_id == Night.id)
             .where(Night.ladder_id == ladder.id).order_by(Night.number, MATCHES.c.index)
         ).all()
-        count = _rate_matches(session, ladder.id, matches, env)
+        # In chunks: a statement takes a bounded number of parameters.
+        count = sum(_rate_matches(session, ladder.id, matches[start:start + RERATE_CHUNK], env)
+                    for start in range(0, len(matches), RERATE_CHUNK))
         session.commit()
     return count

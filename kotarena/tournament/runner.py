@@ -23,6 +23,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
 
 from kotarena.engine import IllegalActionError, get_game, new_game
+from kotarena.engine.view import build_view
 from kotarena.match import bot_seed
 from kotarena.tournament.seats import (
     DEFAULT_MEMORY_MB,
@@ -142,7 +143,7 @@ def play_match(job: MatchJob) -> MatchResult:
             action = None
             if failures[seat] is None:
                 try:
-                    action = hosts[seat].choose(state.view(seat))
+                    action = hosts[seat].choose(build_view(state, seat))
                     state.apply(action)
                     continue
                 except BotFailure as failure:

@@ -90,24 +90,37 @@ def _as_action(answer: object, view: View) -> Action:
 
 
 class _Guard:
-    """Interrupts a bot's call that overruns, at a cost of nothing per call.
+    """Keeps a bot's calls within their CPU limit, at no cost per call.
 
-    Setting a timer around every decision costs syscalls and signal-handler swaps on
-    the hot path. Instead, two *periodic* timers tick (CPU time and wall-clock time,
-    four ticks per limit) while seats are in play, and the handler only acts when a
-    bot's call is in progress and over its limit. A runaway call is thus stopped
-    within 1.25 times its limit; whether an answered call was too slow is judged
-    exactly, from the CPU time it used.
+    Reading the process's CPU clock is a system call (close to a microsecond in a
+    virtual machine), and setting a timer around every decision costs more: for fast
+    bots that would be a large share of a league night. Instead, while seats are in
+    play, a periodic timer ticks every ``limit / TICKS`` seconds of the process's CPU
+    time; its handler reads the CPU clock into ``cpu_clock`` and stops a call that is
+    over its limit. A call's CPU time is the difference of the ``cpu_clock`` readings
+    around it, so it is known to within one tick, and judged in the bot's favour: a
+    call is over its limit only when even the smallest CPU time it can have used is
+    (``used - tick > limit``). A runaway call is stopped within two ticks of its limit.
+    Over many calls the readings add up to the bots' true CPU time (a tick lands in a
+    call as often as the call's share of the CPU).
+
+    A second timer ticks on the wall clock and stops a call that blocks or sleeps for
+    ``WALL_FACTOR`` times its limit (plus ``WALL_GRACE``).
+
+    Where signals cannot be used (outside the main thread, or on a platform without
+    ``setitimer``) the guard stays off: each call reads the CPU clock before and after
+    and is judged exactly, but a hang is not interrupted.
     """
 
-    TICKS = 4
+    TICKS = 20
 
     def __init__(self) -> None:
         self.installed = False
-        self.cpu_start: float | None = None
+        self.call_start: float | None = None  #: ``cpu_clock`` when the running call began
         self.wall_start = 0.0
         self.limit = 0.0
         self.tick = 0.0
+        self.cpu_clock = 0.0
 
     def arm(self, limit: float) -> None:
         """Start ticking for calls limited to ``limit`` CPU seconds (main thread only)."""
@@ -116,6 +129,7 @@ class _Guard:
         if not self.installed:
             self._old = (signal.signal(signal.SIGPROF, self._fire), signal.signal(signal.SIGALRM, self._fire))
             self.installed = True
+            self.cpu_clock = time.process_time()
         if self.tick != limit / self.TICKS:
             self.tick = limit / self.TICKS
             wall_tick = (limit * WALL_FACTOR + WALL_GRACE) / self.TICKS
@@ -132,13 +146,12 @@ class _Guard:
             self.tick = 0.0
 
     def _fire(self, signum, frame) -> None:
-        start = self.cpu_start
-        if start is None:
-            return
         if signum == signal.SIGPROF:
-            if time.process_time() - start > self.limit:
+            now = self.cpu_clock = time.process_time()
+            start = self.call_start
+            if start is not None and now - start - self.tick > self.limit:
                 raise _CpuTimeout(wall=False)
-        elif time.monotonic() - self.wall_start > self.limit * WALL_FACTOR + WALL_GRACE:
+        elif self.call_start is not None and time.monotonic() - self.wall_start > self.limit * WALL_FACTOR + WALL_GRACE:
             raise _CpuTimeout(wall=True)
 
 
@@ -148,29 +161,41 @@ GUARD = _Guard()
 def _timed_call(method, argument, cpu_limit: float):
     """Call ``method(argument)`` under the limits; returns (result, cpu seconds)."""
     guard = GUARD
+    ticking = guard.installed
     guard.limit = cpu_limit
     guard.wall_start = time.monotonic()
-    start = guard.cpu_start = time.process_time()
+    start = guard.cpu_clock if ticking else time.process_time()
+    guard.call_start = start
     try:
-        try:
-            result = method(argument)
-        finally:
-            guard.cpu_start = None
-    except _CpuTimeout as timeout:
+        result = method(argument)
+    except BaseException as error:
+        guard.call_start = None
+        raise _failure(error, start, cpu_limit) from None
+    guard.call_start = None
+    if ticking:
+        used = guard.cpu_clock - start
+        over = used and used - guard.tick > cpu_limit
+    else:
         used = time.process_time() - start
-        if timeout.wall:
-            waited = time.monotonic() - guard.wall_start
-            raise BotFailure(TIMEOUT, f"no answer within {waited:.1f}s of wall-clock time (hung, "
-                                      f"{used:.2f}s of CPU used)") from None
-        raise BotFailure(TIMEOUT, f"no answer after {used:.2f}s of CPU time (limit {cpu_limit:g}s)") from None
-    except BotFailure:
-        raise
-    except Exception as error:  # noqa: BLE001 - any bot bug is a forfeit, not our crash
-        raise BotFailure(ERROR, f"{type(error).__name__}: {error}") from None
-    used = time.process_time() - start
-    if used > cpu_limit:
+        over = used > cpu_limit
+    if over:
         raise BotFailure(TIMEOUT, f"took {used:.2f}s of CPU time (limit {cpu_limit:g}s)")
     return result, used
+
+
+def _failure(error: BaseException, start: float, cpu_limit: float) -> BaseException:
+    """What a bot's call that raised ``error`` amounts to: a :class:`BotFailure`, or
+    the error itself for what is not the bot's doing (Ctrl-C, exiting)."""
+    if isinstance(error, _CpuTimeout):
+        used = time.process_time() - start
+        if error.wall:
+            waited = time.monotonic() - GUARD.wall_start
+            return BotFailure(TIMEOUT, f"no answer within {waited:.1f}s of wall-clock time (hung, "
+                                       f"{used:.2f}s of CPU used)")
+        return BotFailure(TIMEOUT, f"no answer after {used:.2f}s of CPU time (limit {cpu_limit:g}s)")
+    if isinstance(error, BotFailure) or not isinstance(error, Exception):
+        return error
+    return BotFailure(ERROR, f"{type(error).__name__}: {error}")
 
 
 class InProcessSeat:
@@ -195,9 +220,27 @@ class InProcessSeat:
         self.cpu += used
 
     def choose(self, view: View) -> Action:
-        answer, used = _timed_call(self.bot.choose, view, self.time_limit)
+        guard = GUARD
+        if not guard.installed:
+            answer, used = _timed_call(self.bot.choose, view, self.time_limit)
+        else:
+            # _timed_call for the ticking guard, inlined: this runs for every decision.
+            limit = guard.limit = self.time_limit
+            guard.wall_start = time.monotonic()
+            start = guard.call_start = guard.cpu_clock
+            try:
+                answer = self.bot.choose(view)
+            except BaseException as error:
+                guard.call_start = None
+                raise _failure(error, start, limit) from None
+            guard.call_start = None
+            used = guard.cpu_clock - start
+            if used and used - guard.tick > limit:
+                raise BotFailure(TIMEOUT, f"took {used:.2f}s of CPU time (limit {limit:g}s)")
         self.cpu += used
         self.decisions += 1
+        if answer.__class__ is Action:
+            return answer
         return _as_action(answer, view)
 
     def finish(self, view: View) -> None:

@@ -23,7 +23,7 @@ def test_herd_culler_turns_one_die_to_a_1_once_a_turn(table):
     assert {a.text for a in state.legal} == {"pass", "use herd_culler 3", "use herd_culler 4",
                                               "use herd_culler 5", "use herd_culler 6"}
     state.apply("use herd_culler 3")
-    assert state.kind == "buy"  # nothing more to offer this turn: the dice resolved
+    assert state.between_turns  # nothing more to offer this turn: the dice resolved, nothing to buy
     assert state.stars[0] == 1
 
 
@@ -51,7 +51,8 @@ def test_stretchy_pays_2_energy_per_changed_die_as_often_as_energy_lasts(table):
 def test_stretchy_is_not_offered_without_2_energy(table):
     state = table(MonsterSetup("Alienoid", energy=1, cards=["stretchy"]), "Kraken", deck="default", dice=[QUIET])
     state.apply("stop")
-    assert state.kind == "buy"
+    assert state.between_turns  # no Stretchy decision (and nothing to buy with 1 energy)
+    assert [a.text for _, a in state.history] == ["stop"]
 
 
 def test_telepath_buys_an_extra_reroll_for_1_energy(table):
@@ -80,7 +81,7 @@ def test_smoke_cloud_has_3_charges_and_is_discarded_when_they_are_spent(table):
     state.apply("use smoke_cloud")
     assert not state.owned[0]
     state.apply("reroll 1")
-    assert state.kind == "buy"
+    assert state.between_turns  # no charge left to offer; nothing to buy
 
 
 def test_smoke_cloud_charges_are_set_up_by_positions(table):
@@ -139,7 +140,7 @@ def test_camouflage_that_cancels_everything_leaves_no_attack(table):
                   dice=["claw claw 1 2 3 heart", "heart heart"])
     state.apply("stop")
     assert state.health[1] == 10
-    assert state.kind == "buy" and state.city == 1
+    assert state.between_turns and state.city == 1  # no yield decision; nothing to buy
 
 
 def test_it_has_a_child_keeps_the_monster_with_full_health_no_stars_no_cards(table, events):
@@ -170,12 +171,10 @@ def test_poison_spit_gives_a_poison_token_to_each_monster_it_damages(table):
     state.apply("stop")
     assert state.poison == [0, 1, 1]
     assert state.view(2).poison == (0, 1, 1)
-    state.apply("done")
     state.next_turn()  # Kraken's turn: it loses 1 health per token at its end
     state.apply("stop")
     assert state.kind == "hearts"  # a heart may remove the token instead of healing
     state.apply("pass")
-    state.apply("done")
     assert state.health[1] == 10 - 1 - 1 + 1  # the claw, the poison, and one heart healed before
 
 
@@ -210,7 +209,7 @@ def test_armor_plating_ignores_a_single_poison_token(table):
     state = table(MonsterSetup("Kraken", poison=1, cards=["armor_plating"]), "Alienoid", deck="default",
                   dice=["1 2 3 1 2 energy"])
     state.apply("stop")
-    state.apply("done")
+    assert state.between_turns  # the turn (and its poison) is over
     assert state.health[0] == 10
 
 
@@ -220,8 +219,7 @@ def test_armor_plating_ignores_a_single_poison_token(table):
 def test_metamorph_sells_keep_cards_for_their_cost_at_the_end_of_the_turn(table):
     state = table(MonsterSetup("Alienoid", cards=["metamorph", "giant_brain"]), "Kraken", deck="default",
                   dice=[QUIET])
-    state.apply("stop")
-    state.apply("done")
+    state.apply("stop")  # nothing to buy with 0 energy: straight to the end of the turn
     assert state.kind == "end" and state.legal[0].text == "pass"
     state.apply("use metamorph giant_brain")
     assert state.energy[0] == 5
@@ -232,8 +230,7 @@ def test_metamorph_sells_keep_cards_for_their_cost_at_the_end_of_the_turn(table)
 def test_metamorph_can_sell_a_card_bought_this_turn(at_buy):
     # Seed 003: selling comes after buying; a card bought this turn may be sold.
     state = at_buy("giant_brain", energy=4, cards=["metamorph"])
-    state.apply("buy 1")
-    state.apply("done")
+    state.apply("buy 1")  # nothing else affordable: straight to the end of the turn
     state.apply("use metamorph giant_brain")
     assert state.energy[0] == 5
 
@@ -281,10 +278,9 @@ def test_monster_batteries_doubles_the_energy_put_on_it_and_pays_2_a_turn(at_buy
     state.apply("buy 1")
     state.apply("use monster_batteries 2")  # 2 of the 2 left after buying, the bank adds 2
     assert state.energy[0] == 0 and state.view(0).counters[0] == (4,)
-    state.apply("done")
+    assert state.between_turns  # 0 energy: nothing more to buy
     state.next_turn()
     state.apply("stop")
-    state.apply("done")
     state.next_turn()  # Alienoid's turn: 2 energy from the card
     assert state.energy[0] == 2 and state.view(0).counters[0] == (2,)
 
@@ -299,7 +295,7 @@ def test_monster_batteries_is_discarded_when_empty(table):
 
 
 def test_wings_pays_2_energy_to_lose_no_health_for_the_rest_of_the_turn(table, events):
-    state = table(MonsterSetup("Alienoid", tokyo="city"), MonsterSetup("Kraken", energy=2, cards=["wings"]),
+    state = table(MonsterSetup("Alienoid", tokyo="city", energy=2), MonsterSetup("Kraken", energy=2, cards=["wings"]),
                   deck="default", dice=["claw claw 1 2 3 heart"])
     state.apply("stop")
     assert (state.kind, state.to_move) == ("damage", 1)  # decided on Alienoid's turn
@@ -330,7 +326,8 @@ def test_wings_protects_for_the_rest_of_the_turn_against_card_damage_too(table):
 
 
 def test_a_sampled_game_at_a_damage_decision_goes_on_like_the_real_one(table):
-    state = table(MonsterSetup("Alienoid", tokyo="city"), MonsterSetup("Kraken", energy=2, cards=["wings"]),
+    # Alienoid has 2 energy so that both games stop at its buy step (a sweep is affordable).
+    state = table(MonsterSetup("Alienoid", tokyo="city", energy=2), MonsterSetup("Kraken", energy=2, cards=["wings"]),
                   MonsterSetup("Meka Dragon", health=2), deck="default", dice=["claw claw 1 2 3 heart"])
     state.apply("stop")
     sampled = state.view(1).sample_game(3)
@@ -346,7 +343,7 @@ def test_jets_escapes_before_the_damage_and_the_attacker_still_takes_tokyo(table
     assert state.kind == "damage" and "use jets" in {a.text for a in state.legal}
     state.apply("use jets")
     assert state.alive[1] and state.health[1] == 2  # no health lost to the attack it yielded to
-    assert state.city == 0 and state.kind == "buy"
+    assert state.city == 0 and state.between_turns  # nothing to buy: the turn is over
 
 
 def test_jets_is_not_offered_against_card_damage(table):
@@ -354,7 +351,7 @@ def test_jets_is_not_offered_against_card_damage(table):
                   deck="default", market=["fire_blast"], dice=["1 2 3 1 2 heart"])
     state.apply("stop")
     state.apply("buy 1")
-    assert state.health[1] == 8 and state.kind == "buy"
+    assert state.health[1] == 8 and state.between_turns  # no Jets decision; nothing more to buy
 
 
 def test_rapid_healing_is_offered_before_damage_that_would_eliminate(table):
@@ -386,7 +383,7 @@ def test_psychic_probe_makes_the_roller_reroll_one_die_once_a_turn(table):
     assert [a.text for a in state.legal][:2] == ["pass", "use psychic_probe 1"] and len(state.legal) == 7
     state.apply("use psychic_probe 1")
     assert state.dice[0] == 5
-    assert state.kind == "buy" and state.city == 0  # the 3 3 3 was broken; the claw took Tokyo
+    assert state.between_turns and state.city == 0  # the 3 3 3 was broken; the claw took Tokyo
     assert state.stars[0] == 1
     assert state.owned[1]  # not a heart: the card stays
 
@@ -404,11 +401,11 @@ def test_psychic_probe_declined_is_not_offered_again_this_turn(table):
                   dice=["3 3 3 1 2 energy"])
     state.apply("stop")
     state.apply("pass")
-    assert state.kind == "buy" and state.stars[0] == 3
+    assert state.between_turns and state.stars[0] == 3  # no second probe; nothing to buy
 
 
 def test_opportunist_buys_a_card_revealed_on_another_monsters_turn(table):
-    state = table(MonsterSetup("Alienoid", energy=6), MonsterSetup("Kraken", energy=3, cards=["opportunist"]),
+    state = table(MonsterSetup("Alienoid", energy=8), MonsterSetup("Kraken", energy=3, cards=["opportunist"]),
                   deck="default", market=["skyscraper"], deck_top=["corner_store", "heal"],
                   dice=["1 2 3 1 2 heart"])
     state.apply("stop")
@@ -422,7 +419,7 @@ def test_opportunist_buys_a_card_revealed_on_another_monsters_turn(table):
 
 
 def test_opportunist_is_not_offered_a_card_it_cannot_afford(table):
-    state = table(MonsterSetup("Alienoid", energy=6), MonsterSetup("Kraken", energy=0, cards=["opportunist"]),
+    state = table(MonsterSetup("Alienoid", energy=8), MonsterSetup("Kraken", energy=0, cards=["opportunist"]),
                   deck="default", market=["skyscraper"], deck_top=["corner_store"], dice=["1 2 3 1 2 heart"])
     state.apply("stop")
     state.apply("buy 1")
@@ -430,7 +427,7 @@ def test_opportunist_is_not_offered_a_card_it_cannot_afford(table):
 
 
 def test_opportunist_sees_the_cards_of_a_sweep_one_by_one(table):
-    state = table(MonsterSetup("Alienoid", energy=2), MonsterSetup("Kraken", energy=3, cards=["opportunist"]),
+    state = table(MonsterSetup("Alienoid", energy=4), MonsterSetup("Kraken", energy=3, cards=["opportunist"]),
                   deck="default", deck_top=["corner_store", "heal", "skyscraper"], dice=["1 2 3 1 2 heart"])
     state.apply("stop")
     state.apply("sweep")
@@ -524,8 +521,7 @@ def test_mimic_moves_its_token_for_1_energy_at_the_start_of_a_later_turn(table):
     state.apply("stop")
     state.apply("done")
     state.next_turn()
-    state.apply("stop")
-    state.apply("done")
+    state.apply("stop")  # Kraken has 1 energy: nothing to buy, the turn ends
     state.next_turn()
     assert state.kind == "start"
     assert "use mimic 2 extra_head" not in {a.text for a in state.legal}  # it is already there

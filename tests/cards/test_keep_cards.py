@@ -13,10 +13,14 @@ QUIET = "1 2 3 1 2 heart"  # scores nothing, 1 heart
 
 
 def play_turn(state, *actions):
-    """Play the active monster's turn: ``stop`` (or the given actions), then ``done``."""
+    """Play the active monster's turn: ``stop`` (or the given actions), to its end.
+
+    With nothing to buy the buy step asks nothing, so the turn is over; a turn with
+    something to buy gives its ``done`` among the actions.
+    """
     for action in actions or ("stop",):
         state.apply(action)
-    state.apply("done")
+    assert state.between_turns
     return state
 
 
@@ -26,7 +30,7 @@ def play_turn(state, *actions):
 def test_energy_hoarder_gives_a_star_per_6_energy_at_the_end_of_the_turn(table):
     state = table(MonsterSetup("Alienoid", energy=12, cards=["energy_hoarder"]), "Kraken",
                   deck="default", dice=[NOTHING])
-    play_turn(state)
+    play_turn(state, "stop", "done")
     assert (state.stars[0], state.energy[0]) == (2, 13)
 
 
@@ -44,9 +48,8 @@ def test_solar_powered_does_nothing_with_energy_left(table):
 
 def test_solar_powered_works_the_turn_it_is_bought(at_buy):
     state = at_buy("solar_powered", energy=1)
-    state.apply("buy 1")
-    state.apply("done")
-    assert state.energy[0] == 1
+    state.apply("buy 1")  # 0 energy left: nothing more to buy, the turn ends
+    assert state.between_turns and state.energy[0] == 1
 
 
 def test_friend_of_children_adds_1_whenever_energy_is_gained(table):
@@ -160,8 +163,7 @@ def test_even_bigger_lost_takes_its_2_health_back(table):
     # Seeds 000/003/004: losing the card loses the 2 health it gave (here: sold with Metamorph).
     state = table(MonsterSetup("Alienoid", health=12, max_health=12, cards=["even_bigger", "metamorph"]),
                   "Kraken", deck="default", dice=[QUIET])
-    state.apply("stop")
-    state.apply("done")
+    state.apply("stop")  # nothing to buy with 0 energy: straight to the end of the turn
     assert state.kind == "end"
     state.apply("use metamorph even_bigger")
     assert (state.health[0], state.max_health[0], state.energy[0]) == (10, 10, 4)
@@ -187,7 +189,7 @@ def test_armor_plating_ignores_a_damage_of_exactly_1(table, events):
                   deck="default", dice=["claw 1 2 3 heart energy"])
     state.apply("stop")
     assert state.health[1] == 10
-    assert state.kind == "buy" and state.city == 1  # nobody was attacked: no yielding, no moving in
+    assert state.between_turns and state.city == 1  # nobody was attacked: no yielding, no moving in
     assert ("prevent", 1, 1, "armor_plating") in events(state, "prevent")
 
 
@@ -251,7 +253,7 @@ def test_acid_attack_without_claws_deals_1_card_damage_that_is_no_attack(table):
                   "Meka Dragon", deck="default", dice=[QUIET])
     state.apply("stop")
     assert state.health == [10, 9, 10]
-    assert state.kind == "buy" and state.city == 1
+    assert state.between_turns and state.city == 1  # no yield decision; nothing to buy
 
 
 def test_acid_attack_from_tokyo_hurts_everybody_outside(table):
@@ -299,8 +301,9 @@ def test_burrowing_adds_nothing_to_attacks_from_tokyo(table):
 
 
 def test_burrowing_hurts_the_monster_that_takes_the_yielded_place(table, events):
-    state = table("Alienoid", MonsterSetup("Kraken", tokyo="city", cards=["burrowing"]), deck="default",
-                  dice=["claw 1 2 3 heart heart"])
+    # Alienoid has 2 energy (a sweep), so the game goes back to a real buy step.
+    state = table(MonsterSetup("Alienoid", energy=2), MonsterSetup("Kraken", tokyo="city", cards=["burrowing"]),
+                  deck="default", dice=["claw 1 2 3 heart heart"])
     state.apply("stop")
     state.apply("yield")
     assert state.city == 0
@@ -416,7 +419,7 @@ def test_giant_brain_gives_a_third_reroll(table):
     state.apply("reroll 1")
     assert state.kind == "roll" and state.rolls_left == 1  # the card's reroll
     state.apply("reroll 1")
-    assert state.kind == "buy"
+    assert state.between_turns  # no reroll left; nothing to buy
 
 
 def test_burrowing_hurts_nobody_when_the_attacker_takes_the_other_place(table):

@@ -30,7 +30,7 @@ def test_shrink_ray_gives_a_shrink_token_to_each_monster_it_damages(table):
                   deck="default", dice=["claw 1 2 3 heart heart", "1 2 3 1 2"])
     state.apply("stop")
     assert state.shrink == [0, 1, 1]
-    state.apply("done")
+    assert state.between_turns  # nothing to buy
     state.next_turn()  # Kraken rolls one die fewer per token
     assert len(state.dice) == 5
 
@@ -57,27 +57,22 @@ def test_shrink_tokens_outlive_the_card_and_a_heart_may_remove_one(table):
 def test_freeze_time_with_1_1_1_plays_again_with_one_die_fewer(table):
     state = table(MonsterSetup("Alienoid", cards=["freeze_time"]), "Kraken", deck="default",
                   dice=["1 1 1 2 3 heart", "1 1 1 2 3", "2 2 3 heart"])
-    state.apply("stop")
-    state.apply("done")
+    state.apply("stop")  # nothing to buy: the turn ends
     state.next_turn()
     assert state.active == 0 and len(state.dice) == 5  # the frozen turn
     state.apply("stop")
-    state.apply("done")
     state.next_turn()
     assert state.active == 0 and len(state.dice) == 4  # frozen again: one fewer again
     state.apply("stop")
-    state.apply("done")
     assert state.between_turns and state.active == 1  # no 1 1 1: Kraken's turn
 
 
 def test_freeze_time_without_1_1_1_passes_the_dice_and_the_next_turn_has_six(table):
     state = table(MonsterSetup("Alienoid", cards=["freeze_time"]), "Kraken", deck="default",
                   dice=["1 1 2 2 3 heart", "2 2 3 3 heart energy", "1 2 3 1 2 heart"])
-    state.apply("stop")
-    state.apply("done")
+    state.apply("stop")  # nothing to buy: the turn ends
     state.next_turn()
     assert state.active == 1
     state.apply("stop")
-    state.apply("done")
     state.next_turn()
     assert state.active == 0 and len(state.dice) == 6

@@ -137,7 +137,7 @@ def test_golden_seed_2024_played_with_the_first_legal_action_to_the_end():
         game.apply(game.legal[0])  # stop, stay, done
     assert (game.outcome.winner, game.outcome.termination.value, game.outcome.ranks, game.outcome.turns) == (
         0, "last_standing", (0, 3, 2, 1), 35)
-    assert (game.stars, game.health, game.energy, len(game.log)) == ([6, 7, 9, 11], [6, 0, 0, 0], [3, 8, 5, 14], 247)
+    assert (game.stars, game.health, game.energy, len(game.log)) == ([6, 7, 9, 11], [6, 0, 0, 0], [3, 8, 5, 14], 238)
 
 
 def test_golden_seed_2024_five_monsters_without_cards_rerolling_everything():

@@ -26,7 +26,7 @@ def buying(table, energy: int, **options):
 
 
 def test_three_cards_are_face_up(table):
-    state = buying(table, 0)
+    state = buying(table, 2)  # 2 energy to sweep: the buy step is asked whatever the cards
     assert len(state.market) == 3 and all(c >= 0 for c in state.market)
 
 
@@ -54,8 +54,8 @@ def test_a_card_that_costs_more_than_your_energy_cannot_be_bought(table, snapsho
 
 def test_keep_cards_stay_in_front_of_their_owner(table, act):
     state = buying(table, 6, market=["wings", "heal", "tanks"])
-    act(state, "buy 1", "done")
-    assert state.between_turns  # the turn is over; the card stays
+    act(state, "buy 1")
+    assert state.between_turns  # nothing else affordable: the turn is over; the card stays
     assert state.view(1).cards == (("wings",), ())
     assert ids(state, state.discard) == []
 
@@ -77,12 +77,38 @@ def test_sweeping_costs_2_energy_and_reveals_three_new_cards(table, act, events)
 
 
 def test_sweeping_needs_2_energy(table, snapshot):
-    state = buying(table, 1, market=["wings", "heal", "tanks"])
-    assert {a.text for a in state.legal} == {"done"}
+    # With 1 energy no card is affordable and sweeping is not either: nobody is asked.
+    state = table(MonsterSetup("Alienoid", energy=1), "Kraken", deck="default", dice=[NO_CLAWS],
+                  market=["wings", "heal", "tanks"])
+    state.apply("stop")
+    assert state.between_turns and state.energy[0] == 1
+    assert [a.text for _, a in state.history] == ["stop"]
     before = snapshot(state)
     with pytest.raises(IllegalActionError):
         state.apply("sweep")
     assert snapshot(state) == before
+
+
+def test_a_buy_step_with_nothing_to_buy_asks_nobody(table):
+    # 1 energy: no card affordable, no sweep; ``done`` would be the only answer.
+    poor = table(MonsterSetup("Alienoid", energy=1), "Kraken", deck="default", dice=[NO_CLAWS],
+                 market=["wings", "heal", "tanks"])
+    poor.apply("stop")
+    assert poor.between_turns and poor.to_move == -1 and poor.active == 1
+    assert all(action.text != "done" for _, action in poor.history)
+    assert poor.energy[0] == 1
+    # The same monster with enough energy for Heal is asked.
+    rich = table(MonsterSetup("Alienoid", energy=3), "Kraken", deck="default", dice=[NO_CLAWS],
+                 market=["wings", "heal", "tanks"])
+    rich.apply("stop")
+    assert rich.kind == "buy" and rich.to_move == 0
+    assert {a.text for a in rich.legal} == {"done", "buy 2", "sweep"}
+
+
+def test_a_buy_step_with_only_a_sweep_affordable_is_still_asked(table):
+    state = buying(table, 2, market=["wings", "heal", "tanks"])  # 6, 3 and 4 energy
+    assert state.to_move == 0
+    assert {a.text for a in state.legal} == {"done", "sweep"}
 
 
 def test_kraken_sweeps_then_buys_as_in_the_rulebook(table, act):
@@ -105,7 +131,8 @@ def test_buy_then_sweep_then_buy_again_while_energy_lasts(table, act):
     assert state.energy[0] == 1
     assert ids(state, state.owned[0]) == ["rapid_healing"]
     assert ids(state, state.discard) == ["heal", "jets", "wings", "tanks"]
-    assert {a.text for a in state.legal} == {"done"}
+    assert state.between_turns  # 1 energy buys nothing: the turn ended without asking
+    assert state.history[-1][1].text == "buy 3"
 
 
 def test_several_cards_may_be_bought_in_one_turn(table, act):

@@ -112,7 +112,8 @@ def test_attacker_must_take_the_place_of_a_monster_that_yields(table, act, event
 
 
 def test_monster_in_tokyo_cannot_yield_without_being_attacked(table, act):
-    state = table("Alienoid", MonsterSetup("Kraken", tokyo="city"), deck="default",
+    # Alienoid ends with 2 energy (a sweep), so its buy step is asked.
+    state = table(MonsterSetup("Alienoid", energy=1), MonsterSetup("Kraken", tokyo="city"), deck="default",
                   dice=["heart energy 1 2 3 1"])
     act(state, "stop")
     assert state.kind == "buy" and state.to_move == 0

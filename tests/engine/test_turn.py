@@ -185,8 +185,8 @@ def test_illegal_action_during_the_yield_question_is_rejected_and_changes_nothin
 
 
 def test_a_legal_action_from_the_wrong_moment_still_needs_the_right_question(table, act):
-    # "stop" is an action, but not an answer to the buy step.
-    state = table("Alienoid", "Kraken", deck="default", dice=["1 2 3 1 2 heart"])
+    # "stop" is an action, but not an answer to the buy step (2 energy: a sweep, so it is asked).
+    state = table(MonsterSetup("Alienoid", energy=2), "Kraken", deck="default", dice=["1 2 3 1 2 heart"])
     act(state, "stop")
     with pytest.raises(IllegalActionError):
         state.apply("stop")

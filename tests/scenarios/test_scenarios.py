@@ -123,7 +123,7 @@ def test_card_lists_compare_by_card_whatever_the_spelling(tmp_path):
 
         [[turn]]
         dice = ["1 1 2 2 3 3"]
-        actions = ["stop", "done"]
+        actions = ["stop"]  # nothing to buy: the turn ends
 
         [turn.expect]
         market = ["Heal", "tanks", "Energize"]

@@ -166,6 +166,33 @@ def test_a_stored_match_is_never_rated_twice(tmp_path):
     assert ratings_of(engine) == before
 
 
+def test_a_match_another_writer_claimed_ends_the_run_and_later_claims_are_given_back(tmp_path):
+    """Two writers may both see matches 0-5 waiting; if the other one claimed match 2
+    between our look and our claim, we rate 0 and 1 and leave 3-5 unclaimed."""
+    from sqlalchemy import delete, update
+
+    from kotarena import ratings
+    from kotarena.storage.models import LadderRow
+    from kotarena.tournament.night import _rate_matches
+
+    engine = open_db(tmp_path / "a.db")
+    run_night(engine, load_ladder(ladder_file(tmp_path, games=6)), executor_factory=inline)
+    with Session(engine) as session:
+        session.execute(delete(RatingHistory))
+        session.execute(delete(Rating))
+        session.execute(update(Match).values(rated=False))
+        session.execute(update(Match).where(Match.index == 2).values(rated=True))  # the other writer's claim
+        session.commit()
+        ladder_id = session.exec(select(LadderRow.id)).one()
+        waiting = session.execute(select(Match.id, Match.winner_seat).order_by(Match.index)).all()
+        assert _rate_matches(session, ladder_id, waiting, ratings.make_env()) == 2
+        session.commit()
+        rated = sorted(m.index for m in session.exec(select(Match).where(Match.rated == True)).all())  # noqa: E712
+        games = sum(r.games for r in session.exec(select(Rating)).all())
+    assert rated == [0, 1, 2]
+    assert games == 2 * 3  # the seats of matches 0 and 1
+
+
 def test_a_changed_ladder_file_does_not_silently_resume(tmp_path, one_by_one):
     engine = open_db(tmp_path / "a.db")
     path = ladder_file(tmp_path)

@@ -190,12 +190,12 @@ def test_a_time_cap_cuts_the_search_short():
 
 
 def test_a_decision_with_one_legal_action_is_not_searched():
-    state = position(MonsterSetup("Alienoid"), MonsterSetup("Kraken"), dice=["1 2 3 heart 1 2"],
-                     deck="default")
-    state.apply("stop")
-    assert [a.text for a in state.legal] == ["done"]
+    # Six shrink tokens: Alienoid rolls no dice, so "stop" is all its roll decision allows.
+    state = position(MonsterSetup("Alienoid", shrink=6), MonsterSetup("Kraken"), dice=[""], deck="default")
+    assert state.kind == "roll" and state.to_move == 0 and state.dice == []
+    assert [a.text for a in state.legal] == ["stop"]
     bot = QuickSearchBot(seed=1)
-    assert bot.choose(state.view(0)).text == "done" and bot.last_search is None
+    assert bot.choose(state.view(0)).text == "stop" and bot.last_search is None
 
 
 # ------------------------------------------------------------------ whole games
