@@ -83,7 +83,8 @@ class _Chain:
         self.sum_pi, self.sum_tau = [0] * links, [0] * links      # from the difference factor
         self.trunc_pi, self.trunc_tau = [0] * links, [0] * links  # from the truncation
         self.margin = calc_draw_margin(env.draw_probability, 2, env)
-        self.funcs = [(env.v_draw, env.w_draw) if tie else (env.v_win, env.w_win) for tie in ties]
+        self.env = env
+        self.ties = ties
 
     def down(self, j: int) -> None:
         """The difference ``t[j] - t[j+1]`` from the two teams."""
@@ -98,10 +99,17 @@ class _Chain:
         value_pi, value_tau = self.d_pi[j], self.d_tau[j]
         div_pi, div_tau = value_pi - self.trunc_pi[j], value_tau - self.trunc_tau[j]
         sqrt_pi = math.sqrt(div_pi)
-        v_func, w_func = self.funcs[j]
-        args = (div_tau / sqrt_pi, self.margin * sqrt_pi)
-        v = v_func(*args)
-        w = w_func(*args)
+        env = self.env
+        diff, margin = div_tau / sqrt_pi, self.margin * sqrt_pi
+        if self.ties[j]:
+            v = env.v_draw(diff, margin)
+            w = env.w_draw(diff, margin)
+        else:
+            v = env.v_win(diff, margin)
+            # env.w_win(diff, margin), without computing v a second time.
+            w = v * (v + (diff - margin))
+            if not 0 < w < 1:
+                env.w_win(diff, margin)  # raises the package's FloatingPointError
         denom = (1. - w)
         pi, tau = div_pi / denom, (div_tau + sqrt_pi * v) / denom
         self.trunc_pi[j], self.trunc_tau[j] = pi + self.trunc_pi[j] - value_pi, tau + self.trunc_tau[j] - value_tau

@@ -148,15 +148,20 @@ HISTORY = RatingHistory.__table__
 def _add_results(session: Session, night: Night, results: list[MatchResult], versions: dict) -> None:
     """Insert the matches and their seats: two statements for the whole batch."""
     now = datetime.now(UTC)
-    match_ids = session.execute(insert(MATCHES).returning(MATCHES.c.id, sort_by_parameter_order=True), [{
+    # A plain executemany, then the new ids in one query: RETURNING would make SQLite
+    # insert the rows one statement at a time.
+    session.execute(insert(MATCHES), [{
         "night_id": night.id, "index": result.index, "key": result.key, "game": result.game,
         "seed": result.seed, "first_player": result.first_player, "rules_version": result.rules_version,
         "status": result.status, "termination": result.termination, "winner_seat": result.winner_seat,
         "turns": result.turns, "duration": result.duration, "replay": result.replay, "rated": False,
         "played_at": now,
-    } for result in results]).scalars().all()
+    } for result in results])
+    ids = dict(session.execute(select(MATCHES.c.index, MATCHES.c.id).where(
+        MATCHES.c.night_id == night.id, MATCHES.c.index.in_([result.index for result in results]))).all())
     rows = []
-    for match_id, result in zip(match_ids, results):
+    for result in results:
+        match_id = ids[result.index]
         for seat in result.seats:
             key = (seat.bot, seat.package, seat.version)
             if key not in versions:
@@ -171,13 +176,15 @@ def _add_results(session: Session, night: Night, results: list[MatchResult], ver
 
 
 def store_results(engine: Engine, night: Night, results: list[MatchResult], env: trueskill.TrueSkill,
-                  versions: dict | None = None) -> int:
+                  cache: dict | None = None) -> int:
     """Store finished matches and rate what can be rated, in one transaction.
 
     Matches already stored (by another process on the same night) are skipped.
-    Returns how many were stored.
+    Returns how many were stored. ``cache`` carries what one run of a night learns
+    between calls (bot version ids, how far ratings have got).
     """
-    versions = {} if versions is None else versions
+    cache = {} if cache is None else cache
+    versions = cache.setdefault("versions", {})
     with Session(engine) as session:
         indexes = [r.index for r in results]
         existing = set(session.execute(
@@ -186,15 +193,16 @@ def store_results(engine: Engine, night: Night, results: list[MatchResult], env:
         try:
             if fresh:
                 _add_results(session, night, fresh, versions)
-            _rate_following(session, night, env)
+            rated_upto = _rate_following(session, night, env, cache.get("rated_upto", 0))
             session.commit()
+            cache["rated_upto"] = rated_upto
         except IntegrityError:
             # Another writer stored one of them meanwhile: go one at a time.
             session.rollback()
-            versions.clear()
+            cache.clear()
             if len(fresh) <= 1:
                 return 0
-            return sum(store_results(engine, night, [r], env, versions) for r in fresh)
+            return sum(store_results(engine, night, [r], env, cache) for r in fresh)
     return len(fresh)
 
 
@@ -277,29 +285,45 @@ def _rate_matches(session: Session, ladder_id: int, matches: list, env: trueskil
     return rated
 
 
-def _rate_following(session: Session, night: Night, env: trueskill.TrueSkill) -> int:
+def _rate_following(session: Session, night: Night, env: trueskill.TrueSkill, rated_upto: int = 0) -> int:
     """Rate, in this transaction, the night's stored matches that follow the rated ones
-    without a gap (ratings go in schedule order, whatever order matches finish in)."""
-    done = session.execute(select(func.count()).select_from(MATCHES).where(
-        MATCHES.c.night_id == night.id, MATCHES.c.rated == True)).scalar_one()  # noqa: E712
-    waiting = {
-        row.index: row
-        for row in session.execute(select(MATCHES.c.id, MATCHES.c.index, MATCHES.c.winner_seat).where(
-            MATCHES.c.night_id == night.id, MATCHES.c.rated == False))  # noqa: E712
-    }
+    without a gap (ratings go in schedule order, whatever order matches finish in).
+
+    ``rated_upto`` is a match index below which every match is known to be rated
+    already (0 if nothing is known), so only the matches from there are read.
+    Returns the index of the first match left unrated.
+    """
+    done = rated_upto
     following = []
-    while done in waiting:
-        following.append(waiting[done])
+    for row in session.execute(
+        select(MATCHES.c.id, MATCHES.c.index, MATCHES.c.winner_seat, MATCHES.c.rated)
+        .where(MATCHES.c.night_id == night.id, MATCHES.c.index >= rated_upto).order_by(MATCHES.c.index)
+    ):
+        if row.index != done or (row.rated and following):
+            break  # a match not stored yet: the rest waits for it
+        if not row.rated:
+            following.append(row)
         done += 1
-    return _rate_matches(session, night.ladder_id, following, env)
+    first_waiting = done - len(following)
+    return first_waiting + _rate_matches(session, night.ladder_id, following, env)
 
 
 def rate_pending(engine: Engine, night: Night, env: trueskill.TrueSkill) -> int:
-    """Rate the night's stored matches that follow, without a gap, the ones already rated."""
+    """Rate the night's stored matches that follow, without a gap, the ones already rated.
+
+    Returns how many were rated.
+    """
     with Session(engine) as session:
-        rated = _rate_following(session, night, env)
+        first = _first_unrated(session, night)
+        rated = _rate_following(session, night, env, first) - first
         session.commit()
     return rated
+
+
+def _first_unrated(session: Session, night: Night) -> int:
+    """The number of the night's matches rated so far (they are always the first ones)."""
+    return session.execute(select(func.count()).select_from(MATCHES).where(
+        MATCHES.c.night_id == night.id, MATCHES.c.rated == True)).scalar_one()  # noqa: E712
 
 
 def stored_indexes(engine: Engine, night: Night) -> set[int]:
@@ -342,11 +366,11 @@ def run_night(
     # FLUSH_SECONDS old): a kill loses only the unstored batch, which a resume plays again.
     batch: list[MatchResult] = []
     flushed = time.monotonic()
-    versions: dict = {}
+    cache: dict = {}
 
     def flush() -> None:
         nonlocal played, done, forfeits, flushed, batch
-        stored = store_results(engine, night, batch, env, versions)
+        stored = store_results(engine, night, batch, env, cache)
         played += stored
         done += stored
         forfeits += sum(1 for result in batch for seat in result.seats if seat.forfeit)

@@ -119,8 +119,20 @@ def final_ranks(outcome_ranks: tuple[int, ...], forfeits: list[str | None]) -> l
     return list(ranks_for(outcome_ranks, forfeits))
 
 
-def play_match(job: MatchJob) -> MatchResult:
-    """Play one match to the end, whatever its bots do."""
+def play_matches(jobs: list[MatchJob]) -> list[MatchResult]:
+    """Play several matches in a row (one job of an executor; see :func:`run_jobs`)."""
+    try:
+        return [play_match(job, keep_guard=True) for job in jobs]
+    finally:
+        GUARD.disarm()
+
+
+def play_match(job: MatchJob, *, keep_guard: bool = False) -> MatchResult:
+    """Play one match to the end, whatever its bots do.
+
+    The CPU-time guard of in-process bots is switched off at the end unless
+    ``keep_guard`` (:func:`play_matches` keeps it for the next match).
+    """
     from kotarena.bots.registry import get_bot
     from kotarena.replay import actions_replay_text
 
@@ -153,7 +165,8 @@ def play_match(job: MatchJob) -> MatchResult:
                                                          f"{state.kind} decision")
             state.apply(state.legal[0])  # the autopilot
     finally:
-        GUARD.disarm()
+        if not keep_guard:
+            GUARD.disarm()
     for seat, host in enumerate(hosts):
         if failures[seat] is None:
             host.finish(state.view(seat))
@@ -248,32 +261,50 @@ def die_with_parent() -> None:
     threading.Thread(target=watch, daemon=True, name="kotarena-parent-watch").start()
 
 
+#: Matches per executor job, at most: a job's fixed cost (pickling, a process hop, a
+#: future) is shared by its matches, but a job's results arrive only when all are played.
+MAX_CHUNK = 16
+
+
+def chunk_size(jobs: int, workers: int | None) -> int:
+    """Matches per executor job: enough jobs for every worker to get about eight
+    (so all finish together), never more than ``MAX_CHUNK`` matches each."""
+    workers = workers or os.cpu_count() or 1
+    return max(1, min(MAX_CHUNK, jobs // (workers * 8)))
+
+
 def run_jobs(
     jobs: Iterable[MatchJob],
     *,
     workers: int | None = None,
     executor_factory: Callable[[int | None], Executor] = make_executor,
+    chunk: int | None = None,
 ) -> Iterator[MatchResult]:
     """Play jobs in parallel and yield results as they finish (in any order).
 
-    If a worker process dies (a trusted bot that crashed the whole process), the
-    jobs it took down are played again with every bot isolated in its own process,
-    so the crash is pinned on the bot that caused it and recorded as its forfeit.
+    Consecutive matches go to the executor together, ``chunk`` at a time (default:
+    :func:`chunk_size`). If a worker process dies (a trusted bot that crashed the
+    whole process), the matches it took down are played again with every bot
+    isolated in its own process, so the crash is pinned on the bot that caused it and
+    recorded as its forfeit.
     """
     pending = list(jobs)
     while pending:
+        size = chunk or chunk_size(len(pending), workers)
         executor = executor_factory(workers)
         broken: list[MatchJob] = []
         try:
-            futures = {executor.submit(play_match, job): job for job in pending}
+            futures = {executor.submit(play_matches, pending[start:start + size]): pending[start:start + size]
+                       for start in range(0, len(pending), size)}
             for future in as_completed(futures):
                 try:
-                    yield future.result()
+                    yield from future.result()
                 except BrokenProcessPool:
-                    broken.append(futures[future])
+                    broken.extend(futures[future])
         finally:
             executor.shutdown(wait=True, cancel_futures=True)
         already_isolated = [job for job in broken if job.isolate_all]
         if already_isolated:
             raise RuntimeError(f"match {already_isolated[0].key} keeps killing its worker even with every bot isolated")
         pending = [replace(job, isolate_all=True) for job in sorted(broken, key=lambda j: j.index)]
+        chunk = 1  # isolated replays one at a time: each costs processes of its own

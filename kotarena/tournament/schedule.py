@@ -25,6 +25,7 @@ entrant (see ``docs/ladders.md``).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 import random
@@ -106,22 +107,25 @@ class _Balance:
         """The base seating of ``chosen``: the permutation whose rotations by ``shifts``
         give the first seat to those owed most, then repeat seat positions least."""
         size = len(chosen)
+        seats = range(size)
         # What putting a label in base seat b costs, summed over the set's rotations.
         firsts = {
-            (label, b): -sum(self.owed_firsts[label] // 60 for shift in shifts if (b + shift) % size == 0)
-            for label in chosen for b in range(size)
+            label: [-sum(self.owed_firsts[label] // 60 for shift in shifts if (b + shift) % size == 0) for b in seats]
+            for label in chosen
         }
         positions = {
-            (label, b): sum(self.positions[size, label, (b + shift) % size] for shift in shifts)
-            for label in chosen for b in range(size)
+            label: [sum(self.positions[size, label, (b + shift) % size] for shift in shifts) for b in seats]
+            for label in chosen
         }
         best: tuple | None = None
-        for order in sorted(set(itertools.permutations(chosen))):
-            cost = (
-                sum(firsts[label, b] for b, label in enumerate(order)),
-                sum(positions[label, b] for b, label in enumerate(order)),
-                self.rng.random(),
-            )
+        random = self.rng.random
+        for order in _orders(tuple(sorted(chosen))):
+            first_cost = position_cost = 0
+            for b in seats:
+                label = order[b]
+                first_cost += firsts[label][b]
+                position_cost += positions[label][b]
+            cost = (first_cost, position_cost, random())
             if best is None or cost < best[0]:
                 best = (cost, order)
         return best[1]
@@ -136,6 +140,12 @@ class _Balance:
         for a, b in itertools.permutations(range(size), 2):
             if seating[a] != seating[b]:
                 self.met[seating[a]][seating[b]] += 1
+
+
+@functools.cache
+def _orders(chosen: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    """Every distinct seating of ``chosen`` (sorted), in sorted order."""
+    return tuple(sorted(set(itertools.permutations(chosen))))
 
 
 def build_schedule(ladder: Ladder, entrant_labels: Sequence[str]) -> list[MatchSpec]:
