@@ -288,3 +288,12 @@ def test_a_game_sampled_between_turns_goes_on_with_next_turn():
     game.next_turn()
     assert (sampled.active, sampled.turn, sampled.kind) == (game.active, game.turn, "roll")
     assert invariants(sampled) == []
+
+
+def test_a_view_where_no_card_acts_has_the_default_card_fields():
+    from kotarena.engine.view import View
+
+    view = new_game("kot", 3, seed=4, deck=None).view(0)
+    card_fields = View._fields[View._fields.index("private"):]
+    assert {name: getattr(view, name) for name in card_fields} == {
+        name: View._field_defaults[name] for name in card_fields}
