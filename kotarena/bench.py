@@ -123,6 +123,103 @@ def time_games(
     return BenchResult(players, deck, record, games, seconds, turns, decisions, buyers)
 
 
+# ---------------------------------------------------------------- machine reference
+
+
+#: What :func:`reference_rate` measured on the 2-core machine where the peer engines
+#: of docs/cards.md were timed (the Go engine with 40 card titles: 650-900 games/s).
+REFERENCE_AT_PEER_MEASUREMENT = 3061
+
+
+def reference_game(random) -> int:
+    """One 4-player game of the base dice rules, as a tight loop; returns its turns.
+
+    This is not the engine: no cards, no views, no checks, random bots written into
+    the loop (reroll each die with probability 1/2 until none is chosen, stay or
+    yield with 1/2). It measures how fast *this machine* runs plain Python right now,
+    so engine figures taken on different days or machines can be compared (virtual
+    machines here vary by half from hour to hour). The rules are those of the
+    upper-bound sketch the peer engines were compared with: 1 roll and 2 rerolls of 6
+    dice, triples score, hearts heal outside Tokyo up to 10, claws hit across Tokyo,
+    an empty Tokyo is taken, 2 stars for starting a turn in Tokyo, 20 stars or last
+    standing wins. A game lasts 51 turns on average.
+    """
+    n = 4
+    health = [10] * n
+    stars = [0] * n
+    energy = [0] * n
+    alive = [True] * n
+    tokyo = -1
+    p = int(random() * n)
+    turns = 0
+    left = n
+    while True:
+        turns += 1
+        if tokyo == p:
+            stars[p] += 2
+        dice = [int(random() * 6) for _ in range(6)]
+        for _ in range(2):
+            again = [i for i in range(6) if random() < 0.5]
+            if not again:
+                break
+            for i in again:
+                dice[i] = int(random() * 6)
+        for face in (0, 1, 2):
+            count = dice.count(face)
+            if count >= 3:
+                stars[p] += face + 1 + count - 3
+        energy[p] += dice.count(3)
+        hearts = dice.count(4)
+        if hearts and tokyo != p:
+            health[p] = min(10, health[p] + hearts)
+        claws = dice.count(5)
+        if claws:
+            if tokyo == p:
+                for q in range(n):
+                    if q != p and alive[q]:
+                        health[q] -= claws
+                        if health[q] <= 0:
+                            alive[q] = False
+                            left -= 1
+            elif tokyo < 0:
+                tokyo = p
+                stars[p] += 1
+            else:
+                q = tokyo
+                health[q] -= claws
+                if health[q] <= 0:
+                    alive[q] = False
+                    left -= 1
+                    tokyo = p
+                    stars[p] += 1
+                elif random() < 0.5:
+                    tokyo = p
+                    stars[p] += 1
+        if left <= 1 or stars[p] >= 20:
+            return turns
+        p = (p + 1) % n
+        while not alive[p]:
+            p = (p + 1) % n
+
+
+def reference_rate(seconds: float = 1.0, seed: int = 0) -> float:
+    """Games/s of :func:`reference_game` on this core, timed for about ``seconds``."""
+    import random as random_module
+
+    random = random_module.Random(seed).random
+    for _ in range(100):
+        reference_game(random)
+    games = 0
+    start = time.perf_counter()
+    while True:
+        for _ in range(200):
+            reference_game(random)
+        games += 200
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return games / elapsed
+
+
 def bench_engine(
     player_counts: Iterable[int] = (2, 4, 6),
     games: int = 1000,

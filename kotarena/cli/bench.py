@@ -54,10 +54,13 @@ def bench() -> None:
               help="Untimed games played first, per setting.")
 @click.option("--buyers", is_flag=True,
               help="Random bots that buy a card whenever they can afford one (the card benchmark).")
+@click.option("--reference", is_flag=True,
+              help="Also time a plain-Python reference loop before and after, and scale the figures to the "
+                   "machine the peer engines were measured on (this machine's speed varies).")
 @seed_option
 @click.option("--json", "json_", is_flag=True, help="Print JSON (the seed goes to stderr).")
 def engine(players: tuple[int, ...], games: int, deck: bool | None, record: bool, warmup: int,
-           buyers: bool, seed: int | None, json_: bool) -> None:
+           buyers: bool, reference: bool, seed: int | None, json_: bool) -> None:
     """Games/s, turns/s and decisions/s of random bots, single process, one core.
 
     Game i uses seed S+i (default S=0), so every run plays the same games.
@@ -66,13 +69,15 @@ def engine(players: tuple[int, ...], games: int, deck: bool | None, record: bool
     Examples:
       kotarena bench
       kotarena bench engine --players 4 --no-deck --games 5000
+      kotarena bench engine --players 4 --deck --buyers --games 2000 --reference
       kotarena bench engine --json
     """
-    from kotarena.bench import time_games
+    from kotarena.bench import REFERENCE_AT_PEER_MEASUREMENT, reference_rate, time_games
     from kotarena.cli.output import echo_json, table_text
 
     seed = 0 if seed is None else seed
     click.echo(f"seed: {seed}", err=True)
+    before = reference_rate() if reference else None
     decks = (False, True) if deck is None else (deck,)
     results = []
     for count in players:
@@ -83,16 +88,33 @@ def engine(players: tuple[int, ...], games: int, deck: bool | None, record: bool
             if not json_:
                 click.echo(f"  {count} players, {'cards' if with_deck else 'no cards'}: "
                            f"{result.games_per_s:,.0f} games/s", err=True)
+    scale = None
+    if reference:
+        machine = (before + reference_rate()) / 2
+        scale = REFERENCE_AT_PEER_MEASUREMENT / machine
     if json_:
-        echo_json({"seed": seed, "bot": "random (buys whenever it can)" if buyers else "random", "processes": 1,
-                   "results": [r.to_json() for r in results]})
+        data = {"seed": seed, "bot": "random (buys whenever it can)" if buyers else "random", "processes": 1,
+                "results": [r.to_json() for r in results]}
+        if scale is not None:
+            data["reference"] = {"games_per_s": round(machine, 1), "at_peer_measurement": REFERENCE_AT_PEER_MEASUREMENT,
+                                 "scale": round(scale, 3)}
+            for row, r in zip(data["results"], results):
+                row["scaled_games_per_s"] = round(r.games_per_s * scale, 1)
+        echo_json(data)
         return
+    header = ("players", "cards", "games", "games/s", "turns/s", "decisions/s", "mean turns")
     rows = [
         (r.players, "yes" if r.deck else "no", r.games, f"{r.games_per_s:,.0f}", f"{r.turns_per_s:,.0f}",
          f"{r.decisions_per_s:,.0f}", f"{r.mean_turns:.1f}")
         for r in results
     ]
-    click.echo(table_text(("players", "cards", "games", "games/s", "turns/s", "decisions/s", "mean turns"), rows))
+    if scale is not None:
+        header += ("scaled games/s",)
+        rows = [row + (f"{r.games_per_s * scale:,.0f}",) for row, r in zip(rows, results)]
+    click.echo(table_text(header, rows))
+    if scale is not None:
+        click.echo(f"reference loop: {machine:,.0f} games/s here now, {REFERENCE_AT_PEER_MEASUREMENT:,} on the machine "
+                   f"the peer engines were measured on; scaled = games/s x {scale:.2f}")
 
 
 @bench.command()

@@ -50,3 +50,23 @@ def test_timed_games_count_turns_and_decisions_the_same_every_run():
 def test_bench_engine_covers_every_setting():
     results = bench_engine((2, 5), 2, decks=(False,), warmup=0)
     assert [(r.players, r.deck) for r in results] == [(2, False), (5, False)]
+
+
+def test_bench_engine_with_the_reference_loop_scales_its_figures():
+    result = invoke(["bench", "engine", "--games", "3", "--warmup", "0", "--players", "4", "--deck", "--buyers",
+                     "--reference", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["reference"]["games_per_s"] > 0
+    (run,) = data["results"]
+    assert run["scaled_games_per_s"] == round(run["games_per_s"] * data["reference"]["scale"], 1)
+
+
+def test_the_reference_loop_plays_whole_games_of_about_fifty_turns():
+    import random
+
+    from kotarena.bench import reference_game
+
+    rng = random.Random(5)
+    turns = [reference_game(rng.random) for _ in range(300)]
+    assert 40 < sum(turns) / len(turns) < 62
