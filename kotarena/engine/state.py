@@ -106,7 +106,6 @@ DICE_COUNT = 6
 #: Faces drawn per roll at the start of a turn: room for the most dice a monster
 #: can roll (six black and two green), so cards never change other rolls' faces.
 DIE_SLOTS = 8
-_FIRST_ROLL = {count: range(1, count + 1) for count in range(0, DIE_SLOTS + 1)}
 #: The faces of four dice for each number below 6**4, the first die slowest.
 _FOUR_FACES = tuple((a, b, c, d) for a in range(6) for b in range(6) for c in range(6) for d in range(6))
 _EIGHT_DICE = 6**8
@@ -424,7 +423,7 @@ class State:
         self._turn_dice = [random(), random(), random()]
         self._roll_no = 0
 
-    def _roll(self, positions: tuple[int, ...] | range) -> list[int]:
+    def _roll(self, positions: tuple[int, ...]) -> list[int]:
         """Faces for the dice at ``positions`` (from 1) in the turn's next roll."""
         if self._script is not None:
             return self._script.roll(len(positions))
@@ -438,8 +437,6 @@ class State:
             stream = _random_module.Random(((self.seed or 0) * 1_000_003 + self.turn) * 1_009 + roll_no + 1)
             keys.append(stream.random())
         faces = _faces(keys[roll_no])
-        if positions.__class__ is range:  # the first roll: positions 1..count
-            return list(faces[:len(positions)])
         return [faces[i - 1] for i in positions]
 
     def _start_turn(self) -> None:
@@ -456,7 +453,7 @@ class State:
             self._revealed = []
             for card, fn in self._mine[p][START_TURN]:
                 fn(self, p, card)
-            if self.alive[p]:
+            if self.alive[p] and START_CARDS in self._my_offers[p]:
                 offers = self._offers(p, START_CARDS)
                 if offers:
                     self.dice = []  # nothing rolled yet this turn
@@ -464,28 +461,27 @@ class State:
                     legal = (PASS_ACTION, *offers)
                     self._decide(p, START_CARDS, (legal, frozenset(legal)))
                     return
-            self._first_roll()
-            return
-        # The first roll, as in _first_roll, inlined for tables where no card acts.
-        if self._script is None:
-            self._draw_turn_dice()
-        self.dice = self._roll(_FIRST_ROLL[DICE_COUNT])
-        if log is not None:
-            log.append(("roll", p, tuple(self.dice), ()))
-        self.rolls_left = REROLLS
-        self._decide(p, ROLL, _reroll_legal(DICE_COUNT))
+        self._first_roll()
 
     def _first_roll(self) -> None:
         p = self.active
-        log = self.log
-        count = self._dice_count(p) if self._slow else DICE_COUNT
+        count = DICE_COUNT
+        if self._slow and (self._mine[p][DICE_COUNT_MOMENT] or self.shrink[p]):
+            count = self._dice_count(p)
         if self._script is None:
-            self._draw_turn_dice()
-        self.dice = self._roll(_FIRST_ROLL[count])
-        if log is not None:
-            log.append(("roll", p, tuple(self.dice), ()))
+            # _draw_turn_dice and _roll, inlined: every turn starts here.
+            random = self._random
+            key = random()
+            self._turn_dice = [key, random(), random()]
+            self._roll_no = 1
+            high, low = divmod(int(key * _EIGHT_DICE), 1296)
+            self.dice = list((_FOUR_FACES[high] + _FOUR_FACES[low])[:count])
+        else:
+            self.dice = self._script.roll(count)
+        if self.log is not None:
+            self.log.append(("roll", p, tuple(self.dice), ()))
         self.rolls_left = REROLLS
-        self._decide(p, ROLL, _reroll_legal(len(self.dice)))
+        self._decide(p, ROLL, _reroll_legal(count))
 
     def _dice_count(self, p: int) -> int:
         """Dice rolled this turn: six, more with Extra Head, fewer per shrink token."""
@@ -511,7 +507,7 @@ class State:
             self.log.append(("roll", self.active, tuple(dice), positions))
         self.rolls_left -= 1
         if self.rolls_left == 0:
-            if self._slow and self._bonus_reroll():
+            if self._slow and self._mine[self.active][BONUS_REROLL] and self._bonus_reroll():
                 return
             self._resolve()
 
@@ -544,11 +540,12 @@ class State:
                         legal = (PASS_ACTION, *offers)
                         self._decide(q, PROBE, (legal, frozenset(legal)))
                         return
-            offers = self._offers(p, DICE_CARDS)
-            if offers:
-                legal = (PASS_ACTION, *offers)
-                self._decide(p, DICE_CARDS, (legal, frozenset(legal)))
-                return
+            if DICE_CARDS in self._my_offers[p]:
+                offers = self._offers(p, DICE_CARDS)
+                if offers:
+                    legal = (PASS_ACTION, *offers)
+                    self._decide(p, DICE_CARDS, (legal, frozenset(legal)))
+                    return
         self._resolve_dice()
 
     def _resolve_dice(self) -> None:
@@ -760,6 +757,8 @@ class State:
     def _ask_damage(self) -> bool:
         """Offer the monster about to take ``_pending_hit`` its cards (Wings, Jets...)."""
         q = self._pending_hit[0]
+        if DAMAGE not in self._my_offers[q]:
+            return False
         offers = self._offers(q, DAMAGE)
         if not offers:
             return False
@@ -1061,7 +1060,7 @@ class State:
         """The buy step is over: end-of-turn choices and cards, poison, then the next turn."""
         if self._slow:
             p = self.active
-            offers = self._offers(p, END_CARDS)
+            offers = self._offers(p, END_CARDS) if END_CARDS in self._my_offers[p] else ()
             if offers:
                 legal = (PASS_ACTION, *offers)
                 self._decide(p, END_CARDS, (legal, frozenset(legal)))
