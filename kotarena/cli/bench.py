@@ -118,8 +118,8 @@ def engine(players: tuple[int, ...], games: int, deck: bool | None, record: bool
 
 
 @bench.command()
-@click.option("--games", type=click.IntRange(min=1), default=400, show_default=True, metavar="N",
-              help="Games per measurement.")
+@click.option("--games", type=click.IntRange(min=1), default=2000, show_default=True, metavar="N",
+              help="Games per measurement (a night's start-up is part of the cost, so few games overstate it).")
 @click.option("--players", type=click.IntRange(2, 6), default=4, show_default=True, help="Players per table.")
 @click.option("--workers", default="1,2", show_default=True, metavar="N,N,...",
               help="Worker process counts to measure, comma-separated.")
@@ -137,7 +137,7 @@ def league(games: int, players: int, workers: str, deck: bool, bot: str, seed: i
     \b
     Examples:
       kotarena bench league
-      kotarena bench league --games 1000 --workers 1,2 --json
+      kotarena bench league --games 4000 --workers 1,2 --json
     """
     from kotarena.cli.output import echo_json, table_text
     from kotarena.tournament.throughput import measure

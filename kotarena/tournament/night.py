@@ -242,13 +242,15 @@ def _rate_matches(session: Session, ladder_id: int, matches: list, env: trueskil
         if not matches:
             return 0
     seats_by_match: dict[int, list] = {}
-    for seat in session.execute(select(SEATS).where(SEATS.c.match_id.in_([m.id for m in matches]))
-                                .order_by(SEATS.c.match_id, SEATS.c.seat)):
+    for seat in session.execute(
+        select(SEATS.c.match_id, SEATS.c.seat, SEATS.c.entrant, SEATS.c.rank, SEATS.c.forfeit)
+        .where(SEATS.c.match_id.in_([m.id for m in matches])).order_by(SEATS.c.match_id, SEATS.c.seat)
+    ):
         seats_by_match.setdefault(seat.match_id, []).append(seat)
     entrants = {seat.entrant for seats in seats_by_match.values() for seat in seats}
+    # Each entrant's [rating, games, wins, forfeits, already stored].
     current = {
-        row.entrant: {"mu": row.mu, "sigma": row.sigma, "games": row.games, "wins": row.wins,
-                      "forfeits": row.forfeits, "stored": True}
+        row.entrant: [ratings.Rating(row.mu, row.sigma), row.games, row.wins, row.forfeits, True]
         for row in session.execute(select(RATINGS).where(RATINGS.c.ladder_id == ladder_id,
                                                          RATINGS.c.entrant.in_(entrants)))
     }
@@ -257,25 +259,27 @@ def _rate_matches(session: Session, ladder_id: int, matches: list, env: trueskil
     now = datetime.now(UTC)
     for match in matches:
         seats = seats_by_match.get(match.id, [])
-        labels = [seat.entrant for seat in seats]
-        before = {label: env.create_rating(current[label]["mu"], current[label]["sigma"]) if label in current
-                  else env.create_rating() for label in labels}
-        updated = ratings.rate_match(before, labels, [seat.rank for seat in seats], env)
         for seat in seats:
-            row = current.setdefault(seat.entrant, {"games": 0, "wins": 0, "forfeits": 0, "stored": False})
-            row["games"] += 1
+            entry = current.get(seat.entrant)
+            if entry is None:
+                entry = current[seat.entrant] = [env.create_rating(), 0, 0, 0, False]
+            entry[1] += 1
             # A forfeited seat that the autopilot carried to victory is no win for the bot.
-            row["wins"] += 1 if seat.seat == match.winner_seat and not seat.forfeit else 0
-            row["forfeits"] += 1 if seat.forfeit else 0
+            if seat.seat == match.winner_seat and not seat.forfeit:
+                entry[2] += 1
+            if seat.forfeit:
+                entry[3] += 1
+        labels = [seat.entrant for seat in seats]
+        updated = ratings.rate_match({label: current[label][0] for label in labels}, labels,
+                                     [seat.rank for seat in seats], env)
         for label, rating in updated.items():
-            current[label]["mu"] = rating.mu
-            current[label]["sigma"] = rating.sigma
+            current[label][0] = rating
             history.append({"ladder_id": ladder_id, "entrant": label, "match_id": match.id,
                             "mu": rating.mu, "sigma": rating.sigma, "at": now})
         rated += 1
-    for label, row in current.items():
-        values = {key: row[key] for key in ("mu", "sigma", "games", "wins", "forfeits")}
-        if row["stored"]:
+    for label, (rating, games, wins, forfeits, stored) in current.items():
+        values = {"mu": rating.mu, "sigma": rating.sigma, "games": games, "wins": wins, "forfeits": forfeits}
+        if stored:
             session.execute(update(RATINGS).where(RATINGS.c.ladder_id == ladder_id, RATINGS.c.entrant == label)
                             .values(**values))
         else:

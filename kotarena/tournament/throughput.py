@@ -1,9 +1,12 @@
 """How fast a whole league night goes, against the raw engine on the same cores.
 
 A night's cost is the engine plus everything around it: scheduling, process hops,
-seat hosts and time limits, event logs and replays, storage and ratings. Both sides
-play the same games (random bots, the same seeds) with the same number of worker
-processes, so the ratio is the league's overhead.
+seat hosts and time limits, replays, storage and ratings. Both sides play exactly the
+night's games (its schedule: the same seeds, seats and first players, bots seeded
+alike) with the same number of worker processes, so the ratio is the league's
+overhead. The raw engine is timed before and after the night and its mean is used:
+on a virtual machine whose speed drifts, a single measurement on each side would
+put the drift into the ratio.
 """
 
 from __future__ import annotations
@@ -37,55 +40,71 @@ class Throughput:
                 "overhead": round(self.overhead, 3)}
 
 
-def _play_chunk(args: tuple[str, int, list[int], bool]) -> int:
+def _play_chunk(args: tuple[str, int, list[tuple[int, int | None]], bool]) -> int:
     """The raw engine: the bots called directly, no log, no checks beyond the engine's own."""
     from kotarena.bots.registry import get_bot
     from kotarena.engine import new_game
     from kotarena.match import bot_seed, play
 
-    bot, players, seeds, deck = args
+    bot, players, games, deck = args
     info = get_bot(bot)
-    for seed in seeds:
-        state = new_game("kot", players=players, seed=seed, deck="default" if deck else None, record=False)
+    for seed, first in games:
+        state = new_game("kot", players=players, seed=seed, deck="default" if deck else None, first_player=first,
+                         record=False)
         play(state, [info.make(seed=bot_seed(seed, seat)) for seat in range(players)])
-    return len(seeds)
+    return len(games)
 
 
-def engine_rate(games: int, players: int, deck: bool, workers: int, seed: int = 0, bot: str = "random") -> float:
-    seeds = list(range(seed, seed + games))
-    chunks = [(bot, players, seeds[i::workers], deck) for i in range(workers)]
+def engine_rate(games: list[tuple[int, int | None]], players: int, deck: bool, workers: int,
+                bot: str = "random") -> float:
+    """Games/s of the raw engine playing ``games`` (``(seed, first player)``) on ``workers`` processes."""
+    chunks = [(bot, players, games[i::workers], deck) for i in range(workers)]
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        list(pool.map(_play_chunk, [(bot, players, [seed - 1], deck) for _ in range(workers)]))  # warm up
+        list(pool.map(_play_chunk, [(bot, players, games[:1], deck) for _ in range(workers)]))  # warm up
         started = time.perf_counter()
         played = sum(pool.map(_play_chunk, chunks))
         return played / (time.perf_counter() - started)
 
 
-def league_rate(games: int, players: int, deck: bool, workers: int, seed: int = 0, bot: str = "random") -> float:
+def _ladder_text(games: int, players: int, deck: bool, seed: int, bot: str) -> str:
+    # Trusted, like the raw engine's bots: isolation is a separate, measured cost.
+    entrants = "\n".join(f'[[bots]]\nname = "{bot}"\nlabel = "{bot}-{i}"\ntrusted = true\n' for i in range(players))
+    return (f'name = "throughput"\nplayers = {players}\ngames = {games}\nseed = {seed}\n'
+            f'deck = "{"kot" if deck else "none"}"\ntime_limit = 1.0\n{entrants}')
+
+
+def league_rate(ladder_path: Path, db_path: Path, workers: int) -> float:
+    """Games/s of a whole night of the ladder at ``ladder_path``, into a new database."""
     from kotarena.storage import open_db
     from kotarena.tournament.ladder import load_ladder
     from kotarena.tournament.night import run_night
 
+    ladder = load_ladder(ladder_path)
+    engine = open_db(db_path)
+    started = time.perf_counter()
+    report = run_night(engine, ladder, workers=workers)
+    elapsed = time.perf_counter() - started
+    engine.dispose()
+    return report.played / elapsed
+
+
+def measure(games: int = 2000, players: int = 4, deck: bool = True, workers: int = 1, seed: int = 0,
+            bot: str = "random") -> Throughput:
+    """The league's games/s and the raw engine's on the same games and worker count."""
+    from dataclasses import replace
+
+    from kotarena.tournament.ladder import load_ladder
+    from kotarena.tournament.night import night_seed
+    from kotarena.tournament.schedule import build_schedule
+
     with tempfile.TemporaryDirectory() as folder:
         ladder_path = Path(folder) / "throughput.toml"
-        # Trusted, like the raw engine's bots: isolation is a separate, measured cost.
-        entrants = "\n".join(f'[[bots]]\nname = "{bot}"\nlabel = "{bot}-{i}"\ntrusted = true\n'
-                              for i in range(players))
-        ladder_path.write_text(
-            f'name = "throughput"\nplayers = {players}\ngames = {games}\nseed = {seed}\n'
-            f'deck = "{"kot" if deck else "none"}"\ntime_limit = 1.0\n{entrants}'
-        )
+        ladder_path.write_text(_ladder_text(games, players, deck, seed, bot))
         ladder = load_ladder(ladder_path)
-        engine = open_db(Path(folder) / "throughput.db")
-        started = time.perf_counter()
-        report = run_night(engine, ladder, workers=workers)
-        elapsed = time.perf_counter() - started
-        engine.dispose()
-        return report.played / elapsed
-
-
-def measure(games: int = 400, players: int = 4, deck: bool = True, workers: int = 1, seed: int = 0,
-            bot: str = "random") -> Throughput:
-    return Throughput(bot, workers, games, players, deck,
-                      engine_rate(games, players, deck, workers, seed, bot),
-                      league_rate(games, players, deck, workers, seed, bot))
+        schedule = build_schedule(replace(ladder, seed=night_seed(ladder.seed, 1)),
+                                  [entrant.label for entrant in ladder.entrants])
+        played = [(match.seed, match.first_player) for match in schedule]
+        before = engine_rate(played, players, deck, workers, bot)
+        league = league_rate(ladder_path, Path(folder) / "throughput.db", workers)
+        after = engine_rate(played, players, deck, workers, bot)
+    return Throughput(bot, workers, games, players, deck, (before + after) / 2, league)

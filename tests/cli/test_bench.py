@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from click.testing import CliRunner
 
 from kotarena.bench import bench_engine, time_games
@@ -59,7 +60,7 @@ def test_bench_engine_with_the_reference_loop_scales_its_figures():
     data = json.loads(result.stdout)
     assert data["reference"]["games_per_s"] > 0
     (run,) = data["results"]
-    assert run["scaled_games_per_s"] == round(run["games_per_s"] * data["reference"]["scale"], 1)
+    assert run["scaled_games_per_s"] == pytest.approx(run["games_per_s"] * data["reference"]["scale"], rel=0.01)
 
 
 def test_the_reference_loop_plays_whole_games_of_about_fifty_turns():
@@ -70,3 +71,18 @@ def test_the_reference_loop_plays_whole_games_of_about_fifty_turns():
     rng = random.Random(5)
     turns = [reference_game(rng.random) for _ in range(300)]
     assert 40 < sum(turns) / len(turns) < 62
+
+
+def test_bench_league_times_a_night_and_the_raw_engine_on_the_same_games():
+    result = invoke(["bench", "league", "--games", "8", "--workers", "1", "--json"])
+    assert result.exit_code == 0, result.output
+    (run,) = json.loads(result.stdout)["results"]
+    assert run["games"] == 8 and run["workers"] == 1
+    assert run["engine_games_per_s"] > 0 and run["league_games_per_s"] > 0
+    assert run["overhead"] == pytest.approx(1 - run["league_games_per_s"] / run["engine_games_per_s"], abs=0.002)
+
+
+def test_bench_league_refuses_bad_worker_counts():
+    result = invoke(["bench", "league", "--workers", "0"])
+    assert result.exit_code != 0
+    assert "bad --workers" in result.stderr
