@@ -21,6 +21,8 @@ True
 
 from __future__ import annotations
 
+import functools
+
 import io
 import os
 import re
@@ -205,18 +207,24 @@ class Replay:
         yield f"{MAGIC} {FORMAT_VERSION}"
         yield "# A King of Tokyo game; the format is described in kotarena's docs/replays.md."
         values = {
-            "game": event_to_text((self.game,)),
+            "game": _header_text((self.game,)),
             "rules-version": str(self.rules_version),
-            "players": event_to_text(self.players),
-            "bots": None if self.bots is None else event_to_text(self.bots),
+            "players": _header_text(tuple(self.players)),
+            "bots": None if self.bots is None else _header_text(tuple(self.bots)),
             "seed": str(self.seed),
-            "deck": event_to_text((self.deck,)),
+            "deck": _header_text((self.deck,)),
             "first": "rolloff" if self.first_player is None else str(self.first_player),
             "created-with": self.created_with,
         }
         for key in HEADER_KEYS:
             if values[key] is not None:
                 yield f"{key} {values[key]}"
+
+
+@functools.lru_cache(maxsize=256)
+def _header_text(values: tuple) -> str:
+    # The league writes a replay for every match, mostly with the same names and bots.
+    return event_to_text(values)
 
 
 def _json_ready(value):
