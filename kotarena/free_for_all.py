@@ -88,8 +88,15 @@ class _Chain:
 
     def down(self, j: int) -> None:
         """The difference ``t[j] - t[j+1]`` from the two teams."""
-        pi, tau = _sum2(self.t_pi[j] - self.right_pi[j], self.t_tau[j] - self.right_tau[j],
-                        self.t_pi[j + 1] - self.left_pi[j + 1], self.t_tau[j + 1] - self.left_tau[j + 1], +1, -1)
+        t_pi, t_tau, left_pi, left_tau = self.t_pi, self.t_tau, self.left_pi, self.left_tau
+        a_pi, a_tau = t_pi[j] - self.right_pi[j], t_tau[j] - self.right_tau[j]
+        b_pi, b_tau = t_pi[j + 1] - left_pi[j + 1], t_tau[j + 1] - left_tau[j + 1]
+        if a_pi and b_pi:
+            # _sum2(a, b, +1, -1), written out: the same operations in the same order.
+            pi = 1. / (0 + 1 / a_pi + 1 / b_pi)
+            tau = pi * (0 + a_tau / a_pi - b_tau / b_pi)
+        else:
+            pi, tau = _sum2(a_pi, a_tau, b_pi, b_tau, +1, -1)
         old_pi, old_tau = self.sum_pi[j], self.sum_tau[j]
         self.sum_pi[j], self.sum_tau[j] = pi, tau
         self.d_pi[j], self.d_tau[j] = self.d_pi[j] - old_pi + pi, self.d_tau[j] - old_tau + tau
@@ -121,8 +128,14 @@ class _Chain:
 
     def up_right(self, j: int) -> None:
         """Team ``j+1`` from team ``j`` and their difference."""
-        pi, tau = _sum2(self.t_pi[j] - self.right_pi[j], self.t_tau[j] - self.right_tau[j],
-                        self.d_pi[j] - self.sum_pi[j], self.d_tau[j] - self.sum_tau[j], 1.0, -1.0)
+        a_pi, a_tau = self.t_pi[j] - self.right_pi[j], self.t_tau[j] - self.right_tau[j]
+        b_pi, b_tau = self.d_pi[j] - self.sum_pi[j], self.d_tau[j] - self.sum_tau[j]
+        if a_pi and b_pi:
+            # _sum2(a, b, 1.0, -1.0), written out.
+            pi = 1. / (0 + 1 / a_pi + 1 / b_pi)
+            tau = pi * (0 + a_tau / a_pi - b_tau / b_pi)
+        else:
+            pi, tau = _sum2(a_pi, a_tau, b_pi, b_tau, 1.0, -1.0)
         k = j + 1
         old_pi, old_tau = self.left_pi[k], self.left_tau[k]
         self.left_pi[k], self.left_tau[k] = pi, tau
@@ -130,8 +143,14 @@ class _Chain:
 
     def up_left(self, j: int) -> None:
         """Team ``j`` from their difference and team ``j+1``."""
-        pi, tau = _sum2(self.d_pi[j] - self.sum_pi[j], self.d_tau[j] - self.sum_tau[j],
-                        self.t_pi[j + 1] - self.left_pi[j + 1], self.t_tau[j + 1] - self.left_tau[j + 1], 1.0, 1.0)
+        a_pi, a_tau = self.d_pi[j] - self.sum_pi[j], self.d_tau[j] - self.sum_tau[j]
+        b_pi, b_tau = self.t_pi[j + 1] - self.left_pi[j + 1], self.t_tau[j + 1] - self.left_tau[j + 1]
+        if a_pi and b_pi:
+            # _sum2(a, b, 1.0, 1.0), written out.
+            pi = 1. / (0 + 1 / a_pi + 1 / b_pi)
+            tau = pi * (0 + a_tau / a_pi + b_tau / b_pi)
+        else:
+            pi, tau = _sum2(a_pi, a_tau, b_pi, b_tau, 1.0, 1.0)
         old_pi, old_tau = self.right_pi[j], self.right_tau[j]
         self.right_pi[j], self.right_tau[j] = pi, tau
         self.t_pi[j], self.t_tau[j] = self.t_pi[j] - old_pi + pi, self.t_tau[j] - old_tau + tau

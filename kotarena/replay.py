@@ -22,7 +22,6 @@ True
 from __future__ import annotations
 
 import functools
-
 import io
 import os
 import re
