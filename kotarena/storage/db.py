@@ -103,3 +103,44 @@ def schema_version(engine: Engine) -> int:
     with Session(engine) as session:
         row = session.exec(select(models.Meta).where(models.Meta.key == "schema_version")).first()
         return int(row.value) if row else 0
+
+
+def insert_many(session: Session, table, rows: list[dict]) -> None:
+    """Insert ``rows`` (dicts with the same keys) into ``table`` in one executemany.
+
+    On SQLite the rows go straight to the driver, with SQLAlchemy's type processing
+    applied only to the columns that need it (dates): a league night inserts several
+    rows per match, and SQLAlchemy's per-row handling cost more than SQLite's work.
+    Other databases get a plain SQLAlchemy insert.
+    """
+    if not rows:
+        return
+    connection = session.connection()
+    dialect = connection.dialect
+    if dialect.name != "sqlite":
+        session.execute(table.insert(), rows)
+        return
+    keys = tuple(rows[0])
+    sql, processors = _compiled_insert(table, keys, dialect)
+    values = [tuple(row[key] for key in keys) for row in rows]
+    if processors:
+        values = [tuple(value if process is None or value is None else process(value)
+                        for value, process in zip(row, processors)) for row in values]
+    connection.exec_driver_sql(sql, values)
+
+
+_INSERTS: dict[tuple, tuple[str, tuple | None]] = {}
+
+
+def _compiled_insert(table, keys: tuple[str, ...], dialect) -> tuple[str, tuple | None]:
+    """The SQL of an insert of ``keys`` with positional parameters, and each column's
+    bind processor (``None`` when no column has one)."""
+    found = _INSERTS.get((table.name, keys, dialect.name))
+    if found is None:
+        compiled = table.insert().compile(dialect=dialect, column_keys=list(keys))
+        if list(compiled.positiontup or ()) != list(keys):
+            raise RuntimeError(f"unexpected parameter order inserting into {table.name}: {compiled.positiontup}")
+        processors = tuple(table.c[key].type.dialect_impl(dialect).bind_processor(dialect) for key in keys)
+        found = _INSERTS[(table.name, keys, dialect.name)] = (
+            compiled.string, processors if any(p is not None for p in processors) else None)
+    return found

@@ -17,11 +17,12 @@ from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime
 
 import trueskill
-from sqlalchemy import delete, insert, update
+from sqlalchemy import bindparam, delete, insert, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, func, select
 
+from kotarena.storage.db import insert_many
 from kotarena.storage.models import BotVersion, LadderRow, Match, Night, Rating, RatingHistory, Seat
 from kotarena.tournament.runner import MatchJob, MatchResult, make_executor, run_jobs
 from kotarena.tournament.seats import SeatSpec
@@ -143,6 +144,13 @@ MATCHES = Match.__table__
 SEATS = Seat.__table__
 RATINGS = Rating.__table__
 HISTORY = RatingHistory.__table__
+#: Every changed rating in one statement (executemany); built once.
+_UPDATE_RATING = (
+    update(RATINGS)
+    .where(RATINGS.c.ladder_id == bindparam("b_ladder"), RATINGS.c.entrant == bindparam("b_entrant"))
+    .values(mu=bindparam("b_mu"), sigma=bindparam("b_sigma"), games=bindparam("b_games"), wins=bindparam("b_wins"),
+            forfeits=bindparam("b_forfeits"))
+)
 
 
 def _add_results(session: Session, night: Night, results: list[MatchResult], versions: dict) -> None:
@@ -150,7 +158,7 @@ def _add_results(session: Session, night: Night, results: list[MatchResult], ver
     now = datetime.now(UTC)
     # A plain executemany, then the new ids in one query: RETURNING would make SQLite
     # insert the rows one statement at a time.
-    session.execute(insert(MATCHES), [{
+    insert_many(session, MATCHES, [{
         "night_id": night.id, "index": result.index, "key": result.key, "game": result.game,
         "seed": result.seed, "first_player": result.first_player, "rules_version": result.rules_version,
         "status": result.status, "termination": result.termination, "winner_seat": result.winner_seat,
@@ -172,7 +180,7 @@ def _add_results(session: Session, night: Night, results: list[MatchResult], ver
                 "alive": seat.alive, "forfeit": seat.forfeit, "forfeit_detail": seat.forfeit_detail,
                 "decisions": seat.decisions, "cpu_seconds": seat.cpu_seconds,
             })
-    session.execute(insert(SEATS), rows)
+    insert_many(session, SEATS, rows)
 
 
 def store_results(engine: Engine, night: Night, results: list[MatchResult], env: trueskill.TrueSkill,
@@ -277,15 +285,17 @@ def _rate_matches(session: Session, ladder_id: int, matches: list, env: trueskil
             history.append({"ladder_id": ladder_id, "entrant": label, "match_id": match.id,
                             "mu": rating.mu, "sigma": rating.sigma, "at": now})
         rated += 1
-    for label, (rating, games, wins, forfeits, stored) in current.items():
-        values = {"mu": rating.mu, "sigma": rating.sigma, "games": games, "wins": wins, "forfeits": forfeits}
-        if stored:
-            session.execute(update(RATINGS).where(RATINGS.c.ladder_id == ladder_id, RATINGS.c.entrant == label)
-                            .values(**values))
-        else:
-            session.execute(insert(RATINGS), {"ladder_id": ladder_id, "entrant": label, **values})
-    if history:
-        session.execute(insert(HISTORY), history)
+    stored = [{"b_ladder": ladder_id, "b_entrant": label, "b_mu": rating.mu, "b_sigma": rating.sigma, "b_games": games,
+               "b_wins": wins, "b_forfeits": forfeits}
+              for label, (rating, games, wins, forfeits, known) in current.items() if known]
+    if stored:
+        session.execute(_UPDATE_RATING, stored)
+    new = [{"ladder_id": ladder_id, "entrant": label, "mu": rating.mu, "sigma": rating.sigma, "games": games,
+            "wins": wins, "forfeits": forfeits}
+           for label, (rating, games, wins, forfeits, known) in current.items() if not known]
+    if new:
+        session.execute(insert(RATINGS), new)
+    insert_many(session, HISTORY, history)
     return rated
 
 

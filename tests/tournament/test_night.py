@@ -319,3 +319,23 @@ def _alive(pid: int) -> bool:
     except OSError:
         return False
     return state != "Z"
+
+
+def test_rows_written_in_bulk_are_stored_as_sqlalchemy_stores_them(tmp_path):
+    """Matches, seats and rating history skip SQLAlchemy's per-row work on SQLite; their
+    dates and flags must still be stored in the format every other row uses."""
+    import sqlite3
+
+    engine = open_db(tmp_path / "a.db")
+    run_night(engine, load_ladder(ladder_file(tmp_path, games=3)), executor_factory=inline)
+    raw = sqlite3.connect(tmp_path / "a.db")
+    (night_started,) = raw.execute("select started_at from night").fetchone()
+    (played, rated) = raw.execute("select played_at, rated from match").fetchone()
+    (at,) = raw.execute("select at from rating_history").fetchone()
+    (alive,) = raw.execute("select alive from seat").fetchone()
+    assert len(played) == len(at) == len(night_started)  # 'YYYY-MM-DD HH:MM:SS.ffffff', no zone suffix
+    assert rated == 1 and alive in (0, 1)
+    with Session(engine) as session:
+        match = session.exec(select(Match)).first()
+        night = session.exec(select(Night)).one()
+        assert match.played_at.tzinfo == night.started_at.tzinfo and match.played_at >= night.started_at
