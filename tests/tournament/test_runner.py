@@ -111,3 +111,25 @@ def test_inline_executor_delivers_results_and_exceptions():
     assert executor.submit(lambda: 3).result() == 3
     with pytest.raises(ZeroDivisionError):
         executor.submit(lambda: 1 / 0).result()
+
+
+def test_matches_go_to_the_executor_a_few_at_a_time_and_all_come_back(failbots):
+    from dataclasses import replace
+
+    from kotarena.tournament.runner import MAX_CHUNK, chunk_size
+
+    assert chunk_size(10, 2) == 1  # few matches: one per job, so every worker gets some
+    assert chunk_size(400, 2) == 16 == MAX_CHUNK
+    assert chunk_size(1000, 1) == MAX_CHUNK
+    submitted = []
+
+    class Counting(InlineExecutor):
+        def submit(self, fn, /, *args, **kwargs):
+            submitted.append(len(args[0]))
+            return super().submit(fn, *args, **kwargs)
+
+    jobs = [replace(job("random", "random"), index=i, key=f"k{i}", seed=i) for i in range(7)]
+    results = list(run_jobs(jobs, workers=1, executor_factory=lambda w: Counting(), chunk=3))
+    assert submitted == [3, 3, 1]
+    assert sorted(r.key for r in results) == [f"k{i}" for i in range(7)]
+    assert [r.replay for r in results] == [play_match(j).replay for j in jobs]
