@@ -132,4 +132,5 @@ def test_matches_go_to_the_executor_a_few_at_a_time_and_all_come_back(failbots):
     results = list(run_jobs(jobs, workers=1, executor_factory=lambda w: Counting(), chunk=3))
     assert submitted == [3, 3, 1]
     assert sorted(r.key for r in results) == [f"k{i}" for i in range(7)]
-    assert [r.replay for r in results] == [play_match(j).replay for j in jobs]
+    by_key = {r.key: r.replay for r in results}
+    assert [by_key[j.key] for j in jobs] == [play_match(j).replay for j in jobs]
