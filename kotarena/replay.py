@@ -235,8 +235,13 @@ def _json_ready(value):
 def entry_text(event: tuple) -> str:
     """The body line of one log entry: ``a SEAT ACTION`` for an action, else ``e EVENT``."""
     if len(event) == 3 and event[0] == "act":
-        return f"a {event[1]} {event[2]}"
+        return action_line(event[1], event[2])
     return f"e {event_to_text(event)}"
+
+
+def action_line(seat: int, text: str) -> str:
+    """The body line of an action: ``a SEAT ACTION``."""
+    return f"a {seat} {text}"
 
 
 def result_text(outcome: Outcome | None) -> str:
@@ -592,7 +597,7 @@ def actions_replay_text(state: State, *, first_player: int | None,
     history (the same lines ``text_lines`` would write).
     """
     lines = list(Replay._actions_only(state, first_player, bots, ()).head_lines())
-    lines += [f"a {seat} {action.text}" for seat, action in state.history]
+    lines += [action_line(seat, action.text) for seat, action in state.history]
     lines.append(result_text(state.outcome))
     lines.append("")
     return "\n".join(lines)

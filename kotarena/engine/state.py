@@ -17,8 +17,8 @@ Design notes (why it looks like this):
   :class:`~kotarena.engine.dice.ScriptedDice`.
 * Dice do not depend on decisions: at the start of each turn the engine draws one
   number per possible roll, which fixes the face of every die position in that roll
-  (``_faces``), and a roll takes the faces of the positions it rolls. Whatever a player keeps, the die at position 3 of
-  the second roll of turn 12 shows the same face. Replaying a seed with the seats
+  (``_faces``), and a roll takes the faces of the positions it rolls. Whatever a
+  player keeps, the die at position 3 of the second roll of turn 12 shows the same face. Replaying a seed with the seats
   rotated ("duplicate" play) therefore hands every seat the same luck. Deck
   reshuffles draw from their own stream for the same reason.
 * The event log is a list of small tuples; formatting happens only when someone reads
@@ -106,6 +106,11 @@ DICE_COUNT = 6
 #: Faces drawn per roll at the start of a turn: room for the most dice a monster
 #: can roll (six black and two green), so cards never change other rolls' faces.
 DIE_SLOTS = 8
+REROLLS = 2
+SWEEP_COST = 2
+MARKET_SIZE = 3
+BAY_MIN_PLAYERS = 5
+
 #: The faces of four dice for each number below 6**4, the first die slowest.
 _FOUR_FACES = tuple((a, b, c, d) for a in range(6) for b in range(6) for c in range(6) for d in range(6))
 _EIGHT_DICE = 6**8
@@ -121,10 +126,7 @@ def _faces(key: float) -> tuple[int, ...]:
     """
     high, low = divmod(int(key * _EIGHT_DICE), 1296)
     return _FOUR_FACES[high] + _FOUR_FACES[low]
-REROLLS = 2
-SWEEP_COST = 2
-MARKET_SIZE = 3
-BAY_MIN_PLAYERS = 5
+
 
 MONSTERS = ("Alienoid", "Cyber Bunny", "Giga Zaur", "Kraken", "Meka Dragon", "The King")
 
@@ -453,7 +455,7 @@ class State:
             self._revealed = []
             for card, fn in self._mine[p][START_TURN]:
                 fn(self, p, card)
-            if self.alive[p] and START_CARDS in self._my_offers[p]:
+            if self.alive[p]:
                 offers = self._offers(p, START_CARDS)
                 if offers:
                     self.dice = []  # nothing rolled yet this turn
@@ -469,13 +471,9 @@ class State:
         if self._slow and (self._mine[p][DICE_COUNT_MOMENT] or self.shrink[p]):
             count = self._dice_count(p)
         if self._script is None:
-            # _draw_turn_dice and _roll, inlined: every turn starts here.
-            random = self._random
-            key = random()
-            self._turn_dice = [key, random(), random()]
+            self._draw_turn_dice()
             self._roll_no = 1
-            high, low = divmod(int(key * _EIGHT_DICE), 1296)
-            self.dice = list((_FOUR_FACES[high] + _FOUR_FACES[low])[:count])
+            self.dice = list(_faces(self._turn_dice[0])[:count])
         else:
             self.dice = self._script.roll(count)
         if self.log is not None:
@@ -494,10 +492,9 @@ class State:
         dice = self.dice
         roll_no = self._roll_no
         if self._script is None and roll_no < len(self._turn_dice):
-            # _roll, inlined for the usual rerolls.
+            # The usual rerolls take their faces straight from the turn's draw.
             self._roll_no = roll_no + 1
-            high, low = divmod(int(self._turn_dice[roll_no] * _EIGHT_DICE), 1296)
-            faces = _FOUR_FACES[high] + _FOUR_FACES[low]
+            faces = _faces(self._turn_dice[roll_no])
             for position in positions:
                 dice[position - 1] = faces[position - 1]
         else:
@@ -540,12 +537,11 @@ class State:
                         legal = (PASS_ACTION, *offers)
                         self._decide(q, PROBE, (legal, frozenset(legal)))
                         return
-            if DICE_CARDS in self._my_offers[p]:
-                offers = self._offers(p, DICE_CARDS)
-                if offers:
-                    legal = (PASS_ACTION, *offers)
-                    self._decide(p, DICE_CARDS, (legal, frozenset(legal)))
-                    return
+            offers = self._offers(p, DICE_CARDS)
+            if offers:
+                legal = (PASS_ACTION, *offers)
+                self._decide(p, DICE_CARDS, (legal, frozenset(legal)))
+                return
         self._resolve_dice()
 
     def _resolve_dice(self) -> None:
@@ -757,8 +753,6 @@ class State:
     def _ask_damage(self) -> bool:
         """Offer the monster about to take ``_pending_hit`` its cards (Wings, Jets...)."""
         q = self._pending_hit[0]
-        if DAMAGE not in self._my_offers[q]:
-            return False
         offers = self._offers(q, DAMAGE)
         if not offers:
             return False
@@ -1060,7 +1054,7 @@ class State:
         """The buy step is over: end-of-turn choices and cards, poison, then the next turn."""
         if self._slow:
             p = self.active
-            offers = self._offers(p, END_CARDS) if END_CARDS in self._my_offers[p] else ()
+            offers = self._offers(p, END_CARDS)
             if offers:
                 legal = (PASS_ACTION, *offers)
                 self._decide(p, END_CARDS, (legal, frozenset(legal)))

@@ -220,27 +220,9 @@ class InProcessSeat:
         self.cpu += used
 
     def choose(self, view: View) -> Action:
-        guard = GUARD
-        if not guard.installed:
-            answer, used = _timed_call(self.bot.choose, view, self.time_limit)
-        else:
-            # _timed_call for the ticking guard, inlined: this runs for every decision.
-            limit = guard.limit = self.time_limit
-            guard.wall_start = time.monotonic()
-            start = guard.call_start = guard.cpu_clock
-            try:
-                answer = self.bot.choose(view)
-            except BaseException as error:
-                guard.call_start = None
-                raise _failure(error, start, limit) from None
-            guard.call_start = None
-            used = guard.cpu_clock - start
-            if used and used - guard.tick > limit:
-                raise BotFailure(TIMEOUT, f"took {used:.2f}s of CPU time (limit {limit:g}s)")
+        answer, used = _timed_call(self.bot.choose, view, self.time_limit)
         self.cpu += used
         self.decisions += 1
-        if answer.__class__ is Action:
-            return answer
         return _as_action(answer, view)
 
     def finish(self, view: View) -> None:
