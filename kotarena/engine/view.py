@@ -248,8 +248,9 @@ def build_view(state: State, player: int) -> View:
                 tuple([tuple([info[c].id for c in owned]) for owned in s.owned]),
                 tuple([info[c].id for c in s.discard]),
                 tuple([info[c].id if c >= 0 else None for c in s.market]),
+                [None, ()],  # the counters' view form, with the counters it was made from
             )
-        cards, discard, market = ids
+        cards, discard, market, _ = ids
     else:
         cards = ((),) * s.n
         market = (None, None, None)
@@ -281,7 +282,7 @@ def _card_facts(s: State, player: int) -> tuple:
         private,
         tuple(s.poison),
         tuple(s.shrink),
-        tuple([tuple([counters.get(c, 0) for c in owned]) for owned in s.owned]) if counters else (),
+        _counters_view(s, counters) if counters else (),
         s._extra_turns,
         s._dealt,
         tuple(sorted(_flag_to_view(s, f) for f in s._flags if f[0] == "yielded" or _owner(s, f[1]) >= 0))
@@ -291,3 +292,19 @@ def _card_facts(s: State, player: int) -> tuple:
         s._hearts_left,
         () if s.mimic < 0 else (_owner(s, s.mimic), s.cards_info[s.mimic].id),
     )
+
+
+def _counters_view(s: State, counters: dict[int, int]) -> tuple:
+    """Each monster's card counters, aligned with its cards.
+
+    Counters change far less often than views are taken, so the last result is kept
+    with the owned cards' cached ids (dropped whenever a card changes hands) and reused
+    while the counters are the same.
+    """
+    cache = s._card_ids[3]
+    items = tuple(counters.items())
+    if cache[0] != items:
+        get = counters.get
+        cache[1] = tuple([tuple([get(c, 0) for c in owned]) for owned in s.owned])
+        cache[0] = items
+    return cache[1]
