@@ -67,115 +67,164 @@ def _sum1(pi_in: float, tau_in: float) -> tuple[float, float]:
     return pi, pi * mu
 
 
-class _Chain:
-    """The lower layers of the graph: team performances ``t`` and the differences ``d``
-    between neighbours in rank order, with the truncation that says who finished ahead."""
+_MARGINS: dict[tuple, float] = {}
 
-    def __init__(self, env: trueskill.TrueSkill, team_pi: list[float], team_tau: list[float],
-                 ties: list[bool]) -> None:
-        n = len(team_pi)
-        self.t_pi, self.t_tau = list(team_pi), list(team_tau)
-        # Messages each team variable got from the difference to its left and right.
-        self.left_pi, self.left_tau = [0] * n, [0] * n
-        self.right_pi, self.right_tau = [0] * n, [0] * n
-        links = n - 1
-        self.d_pi, self.d_tau = [0] * links, [0] * links
-        self.sum_pi, self.sum_tau = [0] * links, [0] * links      # from the difference factor
-        self.trunc_pi, self.trunc_tau = [0] * links, [0] * links  # from the truncation
-        self.margin = calc_draw_margin(env.draw_probability, 2, env)
-        self.env = env
-        self.ties = ties
 
-    def down(self, j: int) -> None:
-        """The difference ``t[j] - t[j+1]`` from the two teams."""
-        t_pi, t_tau, left_pi, left_tau = self.t_pi, self.t_tau, self.left_pi, self.left_tau
-        a_pi, a_tau = t_pi[j] - self.right_pi[j], t_tau[j] - self.right_tau[j]
-        b_pi, b_tau = t_pi[j + 1] - left_pi[j + 1], t_tau[j + 1] - left_tau[j + 1]
-        if a_pi and b_pi:
-            # _sum2(a, b, +1, -1), written out: the same operations in the same order.
-            pi = 1. / (0 + 1 / a_pi + 1 / b_pi)
-            tau = pi * (0 + a_tau / a_pi - b_tau / b_pi)
-        else:
-            pi, tau = _sum2(a_pi, a_tau, b_pi, b_tau, +1, -1)
-        old_pi, old_tau = self.sum_pi[j], self.sum_tau[j]
-        self.sum_pi[j], self.sum_tau[j] = pi, tau
-        self.d_pi[j], self.d_tau[j] = self.d_pi[j] - old_pi + pi, self.d_tau[j] - old_tau + tau
+def _draw_margin(env: trueskill.TrueSkill) -> float:
+    """The draw margin between two teams of one (the package's ``calc_draw_margin``),
+    worked out once per environment: it inverts the normal distribution each time."""
+    key = (env.ppf, env.draw_probability, env.beta)
+    margin = _MARGINS.get(key)
+    if margin is None:
+        margin = _MARGINS[key] = calc_draw_margin(env.draw_probability, 2, env)
+    return margin
 
-    def truncate(self, j: int) -> float:
-        """The result (a win or a tie) moves the difference; returns how far."""
-        value_pi, value_tau = self.d_pi[j], self.d_tau[j]
-        div_pi, div_tau = value_pi - self.trunc_pi[j], value_tau - self.trunc_tau[j]
-        sqrt_pi = math.sqrt(div_pi)
-        env = self.env
-        diff, margin = div_tau / sqrt_pi, self.margin * sqrt_pi
-        if self.ties[j]:
-            v = env.v_draw(diff, margin)
-            w = env.w_draw(diff, margin)
-        else:
-            v = env.v_win(diff, margin)
-            # env.w_win(diff, margin), without computing v a second time.
-            w = v * (v + (diff - margin))
-            if not 0 < w < 1:
-                env.w_win(diff, margin)  # raises the package's FloatingPointError
-        denom = (1. - w)
-        pi, tau = div_pi / denom, (div_tau + sqrt_pi * v) / denom
-        self.trunc_pi[j], self.trunc_tau[j] = pi + self.trunc_pi[j] - value_pi, tau + self.trunc_tau[j] - value_tau
-        self.d_pi[j], self.d_tau[j] = pi, tau
-        pi_delta = abs(value_pi - pi)
-        if pi_delta == _INF:
-            return 0.
-        return max(abs(value_tau - tau), math.sqrt(pi_delta))
 
-    def up_right(self, j: int) -> None:
-        """Team ``j+1`` from team ``j`` and their difference."""
-        a_pi, a_tau = self.t_pi[j] - self.right_pi[j], self.t_tau[j] - self.right_tau[j]
-        b_pi, b_tau = self.d_pi[j] - self.sum_pi[j], self.d_tau[j] - self.sum_tau[j]
-        if a_pi and b_pi:
-            # _sum2(a, b, 1.0, -1.0), written out.
-            pi = 1. / (0 + 1 / a_pi + 1 / b_pi)
-            tau = pi * (0 + a_tau / a_pi - b_tau / b_pi)
-        else:
-            pi, tau = _sum2(a_pi, a_tau, b_pi, b_tau, 1.0, -1.0)
-        k = j + 1
-        old_pi, old_tau = self.left_pi[k], self.left_tau[k]
-        self.left_pi[k], self.left_tau[k] = pi, tau
-        self.t_pi[k], self.t_tau[k] = self.t_pi[k] - old_pi + pi, self.t_tau[k] - old_tau + tau
+_SQRT2 = math.sqrt(2)
+_PDF_SCALE = 1 / math.sqrt(2 * math.pi) * abs(1)
 
-    def up_left(self, j: int) -> None:
-        """Team ``j`` from their difference and team ``j+1``."""
-        a_pi, a_tau = self.d_pi[j] - self.sum_pi[j], self.d_tau[j] - self.sum_tau[j]
-        b_pi, b_tau = self.t_pi[j + 1] - self.left_pi[j + 1], self.t_tau[j + 1] - self.left_tau[j + 1]
-        if a_pi and b_pi:
-            # _sum2(a, b, 1.0, 1.0), written out.
-            pi = 1. / (0 + 1 / a_pi + 1 / b_pi)
-            tau = pi * (0 + a_tau / a_pi + b_tau / b_pi)
-        else:
-            pi, tau = _sum2(a_pi, a_tau, b_pi, b_tau, 1.0, 1.0)
-        old_pi, old_tau = self.right_pi[j], self.right_tau[j]
-        self.right_pi[j], self.right_tau[j] = pi, tau
-        self.t_pi[j], self.t_tau[j] = self.t_pi[j] - old_pi + pi, self.t_tau[j] - old_tau + tau
 
-    def run(self, min_delta: float) -> None:
-        """Sweep the chain until no truncation moves more than ``min_delta`` (at most 10 times)."""
-        links = len(self.d_pi)
-        for _ in range(10):
-            if links == 1:
-                self.down(0)
-                delta = self.truncate(0)
+def _v_win_default(diff: float, margin: float) -> float:
+    """``env.v_win`` for an environment on the package's own ``cdf``/``pdf``, with the
+    backend's ``erfc`` and ``pdf`` written out (the same operations in the same order)."""
+    x = diff - margin
+    z0 = -x / _SQRT2
+    z = abs(z0)
+    t = 1. / (1. + z / 2.)
+    r = t * math.exp(-z * z - 1.26551223 + t * (1.00002368 + t * (
+        0.37409196 + t * (0.09678418 + t * (-0.18628806 + t * (
+            0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (
+                -0.82215223 + t * 0.17087277
+            )))
+        )))
+    )))
+    denom = 0.5 * (2. - r if z0 < 0 else r)
+    return (_PDF_SCALE * math.exp(-(x ** 2 / 2)) / denom) if denom else -x
+
+
+def _run_chain(env: trueskill.TrueSkill, t_pi: list[float], t_tau: list[float], ties: list[bool],
+               min_delta: float) -> None:
+    """The lower layers of the graph, updated in place in ``t_pi``/``t_tau``: the team
+    performances ``t`` and the differences ``d`` between neighbours in rank order, with
+    the truncation that says who finished ahead. The chain is swept down and up until
+    no truncation moves more than ``min_delta`` (at most 10 times), as the package does.
+
+    The package's factors (the sum factor of each difference, the truncation, and the
+    sum factors back up to the teams) are written out inline: on a league night this
+    loop is most of the coordinator's work, and method calls were most of its cost.
+    """
+    n = len(t_pi)
+    links = n - 1
+    # Messages each team variable got from the difference to its left and right.
+    left_pi, left_tau = [0] * n, [0] * n
+    right_pi, right_tau = [0] * n, [0] * n
+    d_pi, d_tau = [0] * links, [0] * links
+    sum_pi, sum_tau = [0] * links, [0] * links      # from the difference factor
+    trunc_pi, trunc_tau = [0] * links, [0] * links  # from the truncation
+    margin = _draw_margin(env)
+    sqrt, exp = math.sqrt, math.exp
+    if env.cdf is trueskill.backends.cdf and env.pdf is trueskill.backends.pdf:
+        v_win = _v_win_default
+    else:
+        v_win = env.v_win
+
+    default_backend = v_win is _v_win_default
+    # The sweep: down the chain (each difference from its teams, its truncation, then
+    # the next team from it), then back up. One difference alone is just truncated.
+    if links == 1:
+        steps = [(0, 0)]
+    else:
+        steps = [(j, 1) for j in range(links - 1)] + [(j, -1) for j in range(links - 1, 0, -1)]
+    for _ in range(10):
+        delta = 0
+        for j, way in steps:
+            # The difference t[j] - t[j+1] from the two teams (_sum2(a, b, +1, -1)).
+            k = j + 1
+            a_pi, a_tau = t_pi[j] - right_pi[j], t_tau[j] - right_tau[j]
+            b_pi, b_tau = t_pi[k] - left_pi[k], t_tau[k] - left_tau[k]
+            if a_pi and b_pi:
+                pi = 1. / (0 + 1 / a_pi + 1 / b_pi)
+                tau = pi * (0 + a_tau / a_pi - b_tau / b_pi)
             else:
-                delta = 0
-                for j in range(links - 1):
-                    self.down(j)
-                    delta = max(delta, self.truncate(j))
-                    self.up_right(j)
-                for j in range(links - 1, 0, -1):
-                    self.down(j)
-                    delta = max(delta, self.truncate(j))
-                    self.up_left(j)
-            if delta <= min_delta:
-                break
-        self.up_left(0)
-        self.up_right(links - 1)
+                pi, tau = _sum2(a_pi, a_tau, b_pi, b_tau, +1, -1)
+            value_pi = d_pi[j] - sum_pi[j] + pi
+            value_tau = d_tau[j] - sum_tau[j] + tau
+            sum_pi[j], sum_tau[j] = pi, tau
+            # The truncation: the result (a win or a tie) moves the difference.
+            div_pi, div_tau = value_pi - trunc_pi[j], value_tau - trunc_tau[j]
+            sqrt_pi = sqrt(div_pi)
+            diff, draw_margin = div_tau / sqrt_pi, margin * sqrt_pi
+            if ties[j]:
+                v = env.v_draw(diff, draw_margin)
+                w = env.w_draw(diff, draw_margin)
+            else:
+                x = diff - draw_margin
+                if default_backend:
+                    # _v_win_default, written out.
+                    z0 = -x / _SQRT2
+                    z = abs(z0)
+                    t = 1. / (1. + z / 2.)
+                    r = t * exp(-z * z - 1.26551223 + t * (1.00002368 + t * (
+                        0.37409196 + t * (0.09678418 + t * (-0.18628806 + t * (
+                            0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (
+                                -0.82215223 + t * 0.17087277
+                            )))
+                        )))
+                    )))
+                    cdf = 0.5 * (2. - r if z0 < 0 else r)
+                    v = (_PDF_SCALE * exp(-(x ** 2 / 2)) / cdf) if cdf else -x
+                else:
+                    v = v_win(diff, draw_margin)
+                # env.w_win(diff, margin), without computing v a second time.
+                w = v * (v + x)
+                if not 0 < w < 1:
+                    env.w_win(diff, draw_margin)  # raises the package's FloatingPointError
+            denom = (1. - w)
+            pi, tau = div_pi / denom, (div_tau + sqrt_pi * v) / denom
+            trunc_pi[j], trunc_tau[j] = pi + trunc_pi[j] - value_pi, tau + trunc_tau[j] - value_tau
+            d_pi[j], d_tau[j] = pi, tau
+            pi_delta = abs(value_pi - pi)
+            moved = 0. if pi_delta == _INF else max(abs(value_tau - tau), sqrt(pi_delta))
+            delta = max(delta, moved) if way else moved
+            if way > 0:
+                _up_right(j, t_pi, t_tau, left_pi, left_tau, right_pi, right_tau, d_pi, d_tau, sum_pi, sum_tau)
+            elif way < 0:
+                _up_left(j, t_pi, t_tau, left_pi, left_tau, right_pi, right_tau, d_pi, d_tau, sum_pi, sum_tau)
+        if delta <= min_delta:
+            break
+    _up_left(0, t_pi, t_tau, left_pi, left_tau, right_pi, right_tau, d_pi, d_tau, sum_pi, sum_tau)
+    _up_right(links - 1, t_pi, t_tau, left_pi, left_tau, right_pi, right_tau, d_pi, d_tau, sum_pi, sum_tau)
+
+
+def _up_right(j: int, t_pi: list, t_tau: list, left_pi: list, left_tau: list, right_pi: list, right_tau: list,
+              d_pi: list, d_tau: list, sum_pi: list, sum_tau: list) -> None:
+    """Team ``j+1`` from team ``j`` and their difference (``_sum2(a, b, 1.0, -1.0)``)."""
+    a_pi, a_tau = t_pi[j] - right_pi[j], t_tau[j] - right_tau[j]
+    b_pi, b_tau = d_pi[j] - sum_pi[j], d_tau[j] - sum_tau[j]
+    if a_pi and b_pi:
+        pi = 1. / (0 + 1 / a_pi + 1 / b_pi)
+        tau = pi * (0 + a_tau / a_pi - b_tau / b_pi)
+    else:
+        pi, tau = _sum2(a_pi, a_tau, b_pi, b_tau, 1.0, -1.0)
+    k = j + 1
+    t_pi[k] = t_pi[k] - left_pi[k] + pi
+    t_tau[k] = t_tau[k] - left_tau[k] + tau
+    left_pi[k], left_tau[k] = pi, tau
+
+
+def _up_left(j: int, t_pi: list, t_tau: list, left_pi: list, left_tau: list, right_pi: list, right_tau: list,
+             d_pi: list, d_tau: list, sum_pi: list, sum_tau: list) -> None:
+    """Team ``j`` from their difference and team ``j+1`` (``_sum2(a, b, 1.0, 1.0)``)."""
+    a_pi, a_tau = d_pi[j] - sum_pi[j], d_tau[j] - sum_tau[j]
+    b_pi, b_tau = t_pi[j + 1] - left_pi[j + 1], t_tau[j + 1] - left_tau[j + 1]
+    if a_pi and b_pi:
+        pi = 1. / (0 + 1 / a_pi + 1 / b_pi)
+        tau = pi * (0 + a_tau / a_pi + b_tau / b_pi)
+    else:
+        pi, tau = _sum2(a_pi, a_tau, b_pi, b_tau, 1.0, 1.0)
+    t_pi[j] = t_pi[j] - right_pi[j] + pi
+    t_tau[j] = t_tau[j] - right_tau[j] + tau
+    right_pi[j], right_tau[j] = pi, tau
 
 
 def rate_free_for_all(env: trueskill.TrueSkill, ratings: Sequence[Rating], ranks: Sequence[int],
@@ -210,12 +259,11 @@ def rate_free_for_all(env: trueskill.TrueSkill, ratings: Sequence[Rating], ranks
         team_msg.append(sent)
         team_pi[k], team_tau[k] = 0 - 0 + sent[0], 0 - 0 + sent[1]
     ties = [ranks[order[k]] == ranks[order[k + 1]] for k in range(n - 1)]
-    chain = _Chain(env, team_pi, team_tau, ties)
-    chain.run(min_delta)
+    _run_chain(env, team_pi, team_tau, ties, min_delta)
     result: list[Rating] = [None] * n  # type: ignore[list-item]
     for k, i in enumerate(order):
         # Back up: team to performance, performance to skill.
-        pi, tau = _sum1(chain.t_pi[k] - team_msg[k][0], chain.t_tau[k] - team_msg[k][1])
+        pi, tau = _sum1(team_pi[k] - team_msg[k][0], team_tau[k] - team_msg[k][1])
         p_pi, p_tau = perf_pi[k] - 0 + pi, perf_tau[k] - 0 + tau
         m_pi, m_tau = p_pi - like_pi[k], p_tau - like_tau[k]
         a = 1. / (1. + beta2 * m_pi)
