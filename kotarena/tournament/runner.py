@@ -15,10 +15,11 @@ stays valid.
 from __future__ import annotations
 
 import importlib
+import itertools
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
 
@@ -266,6 +267,10 @@ def die_with_parent() -> None:
 MAX_CHUNK = 16
 
 
+#: Chunks handed to the executor ahead of the results, per worker.
+AHEAD_PER_WORKER = 3
+
+
 def chunk_size(jobs: int, workers: int | None) -> int:
     """Matches per executor job: enough jobs for every worker to get about eight
     (so all finish together), never more than ``MAX_CHUNK`` matches each."""
@@ -279,32 +284,69 @@ def run_jobs(
     workers: int | None = None,
     executor_factory: Callable[[int | None], Executor] = make_executor,
     chunk: int | None = None,
+    total: int | None = None,
 ) -> Iterator[MatchResult]:
     """Play jobs in parallel and yield results as they finish (in any order).
 
     Consecutive matches go to the executor together, ``chunk`` at a time (default:
-    :func:`chunk_size`). If a worker process dies (a trusted bot that crashed the
-    whole process), the matches it took down are played again with every bot
-    isolated in its own process, so the crash is pinned on the bot that caused it and
-    recorded as its forfeit.
+    :func:`chunk_size`), and only a few chunks per worker are handed over ahead of the
+    results: each finished chunk makes room for the next. So ``jobs`` may be a lazy
+    iterable (give ``total``, how many it holds, for the chunk size): the workers start
+    on the first matches while the rest are being scheduled, and the scheduling never
+    holds up the handing over of work.
+
+    If a worker process dies (a trusted bot that crashed the whole process), the
+    matches that were in its pool are played again with every bot isolated in its own
+    process, so the crash is pinned on the bot that caused it and recorded as its
+    forfeit; the matches not handed over yet are played as usual in a new pool.
     """
-    pending = list(jobs)
-    while pending:
-        size = chunk or chunk_size(len(pending), workers)
-        executor = executor_factory(workers)
+    if total is None:
+        jobs = list(jobs)
+        total = len(jobs)
+    size = chunk or chunk_size(total, workers)
+    ahead = AHEAD_PER_WORKER * (workers or os.cpu_count() or 1)
+    source = iter(jobs)
+    while True:
         broken: list[MatchJob] = []
+        executor = executor_factory(workers)
         try:
-            futures = {executor.submit(play_matches, pending[start:start + size]): pending[start:start + size]
-                       for start in range(0, len(pending), size)}
-            for future in as_completed(futures):
-                try:
-                    yield from future.result()
-                except BrokenProcessPool:
-                    broken.extend(futures[future])
+            in_flight: dict[Future, list[MatchJob]] = {}
+            for _ in range(ahead):
+                _hand_over(executor, source, size, in_flight)
+            while in_flight:
+                finished, _ = wait(in_flight, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    part = in_flight.pop(future)
+                    try:
+                        results = future.result()
+                    except BrokenProcessPool:
+                        broken.extend(part)
+                        continue
+                    if not broken:
+                        _hand_over(executor, source, size, in_flight)  # before yielding: the workers play on while results are stored
+                    yield from results
         finally:
             executor.shutdown(wait=True, cancel_futures=True)
-        already_isolated = [job for job in broken if job.isolate_all]
-        if already_isolated:
-            raise RuntimeError(f"match {already_isolated[0].key} keeps killing its worker even with every bot isolated")
-        pending = [replace(job, isolate_all=True) for job in sorted(broken, key=lambda j: j.index)]
-        chunk = 1  # isolated replays one at a time: each costs processes of its own
+        if not broken:
+            return  # every job handed over came back: the source is used up
+        yield from _replay_isolated(broken, workers, executor_factory)
+        # ...and on with the matches not handed over yet, in a new pool.
+
+
+def _hand_over(executor: Executor, source: Iterator[MatchJob], size: int,
+               in_flight: dict[Future, list[MatchJob]]) -> None:
+    """Submit the next ``size`` jobs of ``source`` (if any are left) as one executor job."""
+    part = list(itertools.islice(source, size))
+    if part:
+        in_flight[executor.submit(play_matches, part)] = part
+
+
+def _replay_isolated(broken: list[MatchJob], workers: int | None,
+                     executor_factory: Callable[[int | None], Executor]) -> Iterator[MatchResult]:
+    """Play again, one at a time and with every bot in its own process, the matches a
+    dying worker took down with it."""
+    already_isolated = [job for job in broken if job.isolate_all]
+    if already_isolated:
+        raise RuntimeError(f"match {already_isolated[0].key} keeps killing its worker even with every bot isolated")
+    isolated = [replace(job, isolate_all=True) for job in sorted(broken, key=lambda j: j.index)]
+    yield from run_jobs(isolated, workers=workers, executor_factory=executor_factory, chunk=1)

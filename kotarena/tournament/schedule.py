@@ -30,7 +30,7 @@ import hashlib
 import itertools
 import random
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from kotarena.tournament.ladder import GAUNTLET, Ladder
@@ -94,13 +94,18 @@ class _Balance:
     def choose_table(self, size: int, pool: Sequence[str], fixed: Sequence[str] = ()) -> list[str]:
         """Entrants for a table of ``size``: ``fixed`` ones plus the best of ``pool``."""
         chosen = list(fixed)
+        played, met, owed, random = self.seats_played, self.met, self.owed_firsts, self.rng.random
         while len(chosen) < size:
             here = Counter(chosen)
-            chosen.append(min(
-                pool,
-                key=lambda c: (here[c], self.seats_played[c], sum(self.met[c][o] for o in chosen), -self.owed_firsts[c],
-                             self.rng.random()),
-            ))
+            # min() over the pool by this key, written out: every candidate draws its
+            # tie-breaker in pool order, and the first smallest key wins.
+            best = best_key = None
+            for c in pool:
+                met_c = met[c]
+                key = (here[c], played[c], sum([met_c[o] for o in chosen]), -owed[c], random())
+                if best_key is None or key < best_key:
+                    best, best_key = c, key
+            chosen.append(best)
         return chosen
 
     def seat_order(self, chosen: Sequence[str], shifts: Sequence[int]) -> tuple[str, ...]:
@@ -109,22 +114,29 @@ class _Balance:
         size = len(chosen)
         seats = range(size)
         # What putting a label in base seat b costs, summed over the set's rotations.
-        firsts = {
-            label: [-sum(self.owed_firsts[label] // 60 for shift in shifts if (b + shift) % size == 0) for b in seats]
-            for label in chosen
-        }
-        positions = {
-            label: [sum(self.positions[size, label, (b + shift) % size] for shift in shifts) for b in seats]
-            for label in chosen
-        }
+        if len(shifts) == 1 and shifts[0] == 0:  # a single match: the same sums, written out
+            owed, sat = self.owed_firsts, self.positions
+            firsts = {label: [-(owed[label] // 60)] + [0] * (size - 1) for label in chosen}
+            positions = {label: [sat[size, label, b] for b in seats] for label in chosen}
+        else:
+            firsts = {
+                label: [-sum(self.owed_firsts[label] // 60 for shift in shifts if (b + shift) % size == 0)
+                        for b in seats]
+                for label in chosen
+            }
+            positions = {
+                label: [sum(self.positions[size, label, (b + shift) % size] for shift in shifts) for b in seats]
+                for label in chosen
+            }
         best: tuple | None = None
         random = self.rng.random
         for order in _orders(tuple(sorted(chosen))):
             first_cost = position_cost = 0
-            for b in seats:
-                label = order[b]
+            b = 0
+            for label in order:
                 first_cost += firsts[label][b]
                 position_cost += positions[label][b]
+                b += 1
             cost = (first_cost, position_cost, random())
             if best is None or cost < best[0]:
                 best = (cost, order)
@@ -153,6 +165,15 @@ def build_schedule(ladder: Ladder, entrant_labels: Sequence[str]) -> list[MatchS
 
     Deterministic: the same ladder (seed included) and labels give the same list.
     """
+    return list(iter_schedule(ladder, entrant_labels))
+
+
+def iter_schedule(ladder: Ladder, entrant_labels: Sequence[str]) -> Iterator[MatchSpec]:
+    """The matches of :func:`build_schedule`, one at a time as they are worked out, so a
+    night can start playing the first ones while the rest are scheduled.
+
+    The arguments are checked before the first match is given.
+    """
     labels = list(entrant_labels)
     if not labels:
         raise ValueError("a schedule needs at least one entrant")
@@ -167,27 +188,29 @@ def build_schedule(ladder: Ladder, entrant_labels: Sequence[str]) -> list[MatchS
         pool = [label for label in labels if label != ladder.challenger]
         if not pool:
             raise ValueError("a gauntlet needs entrants besides the challenger")
+    return _matches(ladder, pool, fixed)
 
+
+def _matches(ladder: Ladder, pool: list[str], fixed: list[str]) -> Iterator[MatchSpec]:
     balance = _Balance(ladder.seed)
-    matches: list[MatchSpec] = []
+    index = 0
     table_number = 0
-    while len(matches) < ladder.games:
+    while index < ladder.games:
         size = ladder.players[table_number % len(ladder.players)]
         set_size = ladder.set_size(size)
         duplicate = set_size > 1
         shifts = rotation_offsets(size, set_size) if duplicate else [0]
         chosen = balance.choose_table(size, pool, fixed)
         base = balance.seat_order(chosen, shifts)
-        seed = derive_seed(ladder.seed, "set" if duplicate else "match", table_number if duplicate else len(matches))
+        seed = derive_seed(ladder.seed, "set" if duplicate else "match", table_number if duplicate else index)
         for shift in shifts:
-            if len(matches) == ladder.games:
+            if index == ladder.games:
                 break  # only a hand-made ladder gets here; load_ladder insists on whole sets
             seating = rotate(base, shift)
             balance.record(seating)
-            index = len(matches)
-            matches.append(MatchSpec(
+            yield MatchSpec(
                 index=index, seats=seating, seed=seed, players=size,
                 set_id=table_number if duplicate else None, key=f"{index:05d}-{seed}", first_player=0,
-            ))
+            )
+            index += 1
         table_number += 1
-    return matches

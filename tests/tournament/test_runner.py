@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kotarena.tournament.runner import InlineExecutor, MatchJob, play_match, run_jobs
+from kotarena.tournament.runner import AHEAD_PER_WORKER, InlineExecutor, MatchJob, play_match, run_jobs
 from kotarena.tournament.seats import SeatSpec
 
 
@@ -97,6 +97,33 @@ def test_a_trusted_bot_that_kills_the_worker_is_replayed_isolated_and_forfeits(f
     assert set(results) == {"test-11", "clean"}
     assert results["test-11"].seats[0].forfeit == "crash"
     assert all(seat.forfeit is None for seat in results["clean"].seats)
+
+
+def test_matches_behind_a_crash_are_still_played_and_only_those_it_took_down_are_isolated(failbots):
+    from concurrent.futures import ProcessPoolExecutor
+    from dataclasses import replace
+
+    crashing = job("fail-crash", "random", "random", trusted=True)
+    clean = [replace(crashing, index=i, key=f"clean-{i}", seats=job("random", "random", "random").seats)
+             for i in range(1, 13)]
+    submitted: list[list[MatchJob]] = []
+
+    class Watching(ProcessPoolExecutor):
+        def submit(self, fn, /, *args, **kwargs):
+            submitted.append(args[0])
+            return super().submit(fn, *args, **kwargs)
+
+    results = {r.key: r for r in run_jobs([crashing, *clean], workers=1, chunk=1,
+                                          executor_factory=lambda w: Watching(max_workers=1))}
+    assert set(results) == {crashing.key} | {c.key for c in clean}
+    assert results[crashing.key].seats[0].forfeit == "crash"
+    assert all(seat.forfeit is None for c in clean for seat in results[c.key].seats)
+    isolated = [part[0].key for part in submitted if part[0].isolate_all]
+    normal = [part[0].key for part in submitted if not part[0].isolate_all]
+    # Only the crash and the matches handed over with it are replayed isolated; the
+    # rest go to a new pool as usual, each once.
+    assert crashing.key in isolated and len(isolated) <= AHEAD_PER_WORKER
+    assert sorted(normal) == sorted([crashing.key] + [c.key for c in clean])
 
 
 def test_the_same_job_plays_the_same_game(failbots):
