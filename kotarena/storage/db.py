@@ -105,12 +105,14 @@ def schema_version(engine: Engine) -> int:
         return int(row.value) if row else 0
 
 
-def insert_many(session: Session, table, rows: list[dict]) -> None:
-    """Insert ``rows`` (dicts with the same keys) into ``table`` in one executemany.
+def insert_rows(session: Session, table, keys: tuple[str, ...], rows: list[tuple]) -> None:
+    """Insert ``rows`` (tuples of the columns ``keys``, in that order) into ``table`` in
+    one executemany.
 
     On SQLite the rows go straight to the driver, with SQLAlchemy's type processing
     applied only to the columns that need it (dates): a league night inserts several
     rows per match, and SQLAlchemy's per-row handling cost more than SQLite's work.
+    A date shared by consecutive rows (a batch's timestamp) is converted once.
     Other databases get a plain SQLAlchemy insert.
     """
     if not rows:
@@ -118,15 +120,23 @@ def insert_many(session: Session, table, rows: list[dict]) -> None:
     connection = session.connection()
     dialect = connection.dialect
     if dialect.name != "sqlite":
-        session.execute(table.insert(), rows)
+        session.execute(table.insert(), [dict(zip(keys, row)) for row in rows])
         return
-    keys = tuple(rows[0])
     sql, processors = _compiled_insert(table, keys, dialect)
-    values = [tuple(row[key] for key in keys) for row in rows]
     if processors:
-        values = [tuple(value if process is None or value is None else process(value)
-                        for value, process in zip(row, processors)) for row in values]
-    connection.exec_driver_sql(sql, values)
+        rows = [list(row) for row in rows]
+        for column, process in enumerate(processors):
+            if process is None:
+                continue
+            last = done = None
+            for row in rows:
+                value = row[column]
+                if value is not None:
+                    if value is not last:
+                        last, done = value, process(value)
+                    row[column] = done
+        rows = [tuple(row) for row in rows]  # the driver call takes tuples
+    connection.exec_driver_sql(sql, rows)
 
 
 _INSERTS: dict[tuple, tuple[str, tuple | None]] = {}

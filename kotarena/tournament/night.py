@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime
+from typing import NamedTuple
 
 import trueskill
 from sqlalchemy import bindparam, delete, insert, update
@@ -22,7 +23,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, func, select
 
-from kotarena.storage.db import insert_many
+from kotarena.storage.db import insert_rows
 from kotarena.storage.models import BotVersion, LadderRow, Match, Night, Rating, RatingHistory, Seat
 from kotarena.tournament.runner import MatchJob, MatchResult, make_executor, run_jobs
 from kotarena.tournament.seats import SeatSpec
@@ -106,27 +107,27 @@ def _ladder_json(ladder) -> dict:
         return {"name": ladder.name}
 
 
-def _jobs(ladder, night: Night) -> list[MatchJob]:
-    from kotarena.tournament.schedule import build_schedule
+def _jobs(ladder, night: Night) -> Iterator[MatchJob]:
+    """The night's matches as jobs, in schedule order, each as soon as it is scheduled."""
+    from kotarena.tournament.schedule import iter_schedule
 
     entrants = {e.label: e for e in ladder.entrants}
-    specs = build_schedule(replace(ladder, seed=night.seed), list(entrants))
-    jobs = []
-    for spec in specs:
-        seats = tuple(
-            SeatSpec(
-                entrant=label,
-                bot=entrants[label].bot,
-                params=tuple(sorted((entrants[label].params or {}).items())),
-                trusted=_trusted(entrants[label]),
-            )
-            for label in spec.seats
+    specs = {
+        label: SeatSpec(
+            entrant=label,
+            bot=entrant.bot,
+            params=tuple(sorted((entrant.params or {}).items())),
+            trusted=_trusted(entrant),
         )
-        jobs.append(MatchJob(
-            index=spec.index, key=spec.key, game=ladder.game, deck=ladder.deck if ladder.deck != "none" else None,
-            seed=spec.seed, first_player=spec.first_player, seats=seats, time_limit=ladder.time_limit,
-        ))
-    return jobs
+        for label, entrant in entrants.items()
+    }
+    deck = ladder.deck if ladder.deck != "none" else None
+    for spec in iter_schedule(replace(ladder, seed=night.seed), list(entrants)):
+        yield MatchJob(
+            index=spec.index, key=spec.key, game=ladder.game, deck=deck, seed=spec.seed,
+            first_player=spec.first_player, seats=tuple([specs[label] for label in spec.seats]),
+            time_limit=ladder.time_limit,
+        )
 
 
 def _trusted(entrant) -> bool:
@@ -153,34 +154,53 @@ _UPDATE_RATING = (
 )
 
 
-def _add_results(session: Session, night: Night, results: list[MatchResult], versions: dict) -> None:
-    """Insert the matches and their seats: two statements for the whole batch."""
+_MATCH_COLUMNS = ("night_id", "index", "key", "game", "seed", "first_player", "rules_version", "status", "termination",
+                  "winner_seat", "turns", "duration", "replay", "rated", "played_at")
+_SEAT_COLUMNS = ("match_id", "seat", "entrant", "bot_version_id", "monster", "rank", "stars", "health", "alive",
+                 "forfeit", "forfeit_detail", "decisions", "cpu_seconds")
+_HISTORY_COLUMNS = ("ladder_id", "entrant", "match_id", "mu", "sigma", "at")
+
+
+def _add_results(session: Session, night: Night, results: list[MatchResult], versions: dict) -> dict[int, list]:
+    """Insert the matches and their seats: two statements for the whole batch.
+
+    Returns each new match's seats as :func:`_rate_matches` reads them, by match id,
+    so the matches can be rated without reading back what was just written.
+    """
     now = datetime.now(UTC)
+    night_id = night.id
     # A plain executemany, then the new ids in one query: RETURNING would make SQLite
     # insert the rows one statement at a time.
-    insert_many(session, MATCHES, [{
-        "night_id": night.id, "index": result.index, "key": result.key, "game": result.game,
-        "seed": result.seed, "first_player": result.first_player, "rules_version": result.rules_version,
-        "status": result.status, "termination": result.termination, "winner_seat": result.winner_seat,
-        "turns": result.turns, "duration": result.duration, "replay": result.replay, "rated": False,
-        "played_at": now,
-    } for result in results])
+    insert_rows(session, MATCHES, _MATCH_COLUMNS, [(
+        night_id, result.index, result.key, result.game, result.seed, result.first_player, result.rules_version,
+        result.status, result.termination, result.winner_seat, result.turns, result.duration, result.replay, False,
+        now,
+    ) for result in results])
     ids = dict(session.execute(select(MATCHES.c.index, MATCHES.c.id).where(
-        MATCHES.c.night_id == night.id, MATCHES.c.index.in_([result.index for result in results]))).all())
+        MATCHES.c.night_id == night_id, MATCHES.c.index.in_([result.index for result in results]))).all())
     rows = []
+    known = {}
     for result in results:
         match_id = ids[result.index]
+        known[match_id] = [_SeatRow(seat.seat, seat.entrant, seat.rank, seat.forfeit) for seat in result.seats]
         for seat in result.seats:
             key = (seat.bot, seat.package, seat.version)
-            if key not in versions:
-                versions[key] = _bot_version(session, *key)
-            rows.append({
-                "match_id": match_id, "seat": seat.seat, "entrant": seat.entrant, "bot_version_id": versions[key],
-                "monster": seat.monster, "rank": seat.rank, "stars": seat.stars, "health": seat.health,
-                "alive": seat.alive, "forfeit": seat.forfeit, "forfeit_detail": seat.forfeit_detail,
-                "decisions": seat.decisions, "cpu_seconds": seat.cpu_seconds,
-            })
-    insert_many(session, SEATS, rows)
+            version = versions.get(key)
+            if version is None:
+                version = versions[key] = _bot_version(session, *key)
+            rows.append((match_id, seat.seat, seat.entrant, version, seat.monster, seat.rank, seat.stars, seat.health,
+                         seat.alive, seat.forfeit, seat.forfeit_detail, seat.decisions, seat.cpu_seconds))
+    insert_rows(session, SEATS, _SEAT_COLUMNS, rows)
+    return known
+
+
+class _SeatRow(NamedTuple):
+    """What rating needs of a seat (the columns :func:`_rate_matches` selects)."""
+
+    seat: int
+    entrant: str
+    rank: int
+    forfeit: str | None
 
 
 def store_results(engine: Engine, night: Night, results: list[MatchResult], env: trueskill.TrueSkill,
@@ -199,9 +219,8 @@ def store_results(engine: Engine, night: Night, results: list[MatchResult], env:
             select(MATCHES.c.index).where(MATCHES.c.night_id == night.id, MATCHES.c.index.in_(indexes))).scalars())
         fresh = [r for r in results if r.index not in existing]
         try:
-            if fresh:
-                _add_results(session, night, fresh, versions)
-            rated_upto = _rate_following(session, night, env, cache.get("rated_upto", 0))
+            known = _add_results(session, night, fresh, versions) if fresh else {}
+            rated_upto = _rate_following(session, night, env, cache.get("rated_upto", 0), known)
             session.commit()
             cache["rated_upto"] = rated_upto
         except IntegrityError:
@@ -224,8 +243,12 @@ def _bot_version(session: Session, name: str, package: str, version: str) -> int
     return found
 
 
-def _rate_matches(session: Session, ladder_id: int, matches: list, env: trueskill.TrueSkill) -> int:
+def _rate_matches(session: Session, ladder_id: int, matches: list, env: trueskill.TrueSkill,
+                  known: dict[int, list] | None = None) -> int:
     """Rate ``matches`` (rows with id, winner_seat; in rating order) in this transaction.
+
+    ``known`` may hold the seats of some of them (as :func:`_add_results` returns them),
+    which are then not read from the database.
 
     The matches are claimed first, in one conditional update of their ``rated`` flag
     (a write, so this transaction holds the write lock before it reads the ratings it
@@ -249,12 +272,15 @@ def _rate_matches(session: Session, ladder_id: int, matches: list, env: trueskil
         matches = matches[:first_taken]
         if not matches:
             return 0
-    seats_by_match: dict[int, list] = {}
-    for seat in session.execute(
-        select(SEATS.c.match_id, SEATS.c.seat, SEATS.c.entrant, SEATS.c.rank, SEATS.c.forfeit)
-        .where(SEATS.c.match_id.in_([m.id for m in matches])).order_by(SEATS.c.match_id, SEATS.c.seat)
-    ):
-        seats_by_match.setdefault(seat.match_id, []).append(seat)
+    known = known or {}
+    seats_by_match: dict[int, list] = {m.id: known[m.id] for m in matches if m.id in known}
+    unknown = [m.id for m in matches if m.id not in known]
+    if unknown:
+        for seat in session.execute(
+            select(SEATS.c.match_id, SEATS.c.seat, SEATS.c.entrant, SEATS.c.rank, SEATS.c.forfeit)
+            .where(SEATS.c.match_id.in_(unknown)).order_by(SEATS.c.match_id, SEATS.c.seat)
+        ):
+            seats_by_match.setdefault(seat.match_id, []).append(seat)
     entrants = {seat.entrant for seats in seats_by_match.values() for seat in seats}
     # Each entrant's [rating, games, wins, forfeits, already stored].
     current = {
@@ -282,8 +308,7 @@ def _rate_matches(session: Session, ladder_id: int, matches: list, env: trueskil
                                      [seat.rank for seat in seats], env)
         for label, rating in updated.items():
             current[label][0] = rating
-            history.append({"ladder_id": ladder_id, "entrant": label, "match_id": match.id,
-                            "mu": rating.mu, "sigma": rating.sigma, "at": now})
+            history.append((ladder_id, label, match.id, rating.mu, rating.sigma, now))
         rated += 1
     stored = [{"b_ladder": ladder_id, "b_entrant": label, "b_mu": rating.mu, "b_sigma": rating.sigma, "b_games": games,
                "b_wins": wins, "b_forfeits": forfeits}
@@ -295,16 +320,18 @@ def _rate_matches(session: Session, ladder_id: int, matches: list, env: trueskil
            for label, (rating, games, wins, forfeits, known) in current.items() if not known]
     if new:
         session.execute(insert(RATINGS), new)
-    insert_many(session, HISTORY, history)
+    insert_rows(session, HISTORY, _HISTORY_COLUMNS, history)
     return rated
 
 
-def _rate_following(session: Session, night: Night, env: trueskill.TrueSkill, rated_upto: int = 0) -> int:
+def _rate_following(session: Session, night: Night, env: trueskill.TrueSkill, rated_upto: int = 0,
+                    known: dict[int, list] | None = None) -> int:
     """Rate, in this transaction, the night's stored matches that follow the rated ones
     without a gap (ratings go in schedule order, whatever order matches finish in).
 
     ``rated_upto`` is a match index below which every match is known to be rated
-    already (0 if nothing is known), so only the matches from there are read.
+    already (0 if nothing is known), so only the matches from there are read;
+    ``known`` holds seats already in memory (see :func:`_rate_matches`).
     Returns the index of the first match left unrated.
     """
     done = rated_upto
@@ -319,7 +346,7 @@ def _rate_following(session: Session, night: Night, env: trueskill.TrueSkill, ra
             following.append(row)
         done += 1
     first_waiting = done - len(following)
-    return first_waiting + _rate_matches(session, night.ladder_id, following, env)
+    return first_waiting + _rate_matches(session, night.ladder_id, following, env, known)
 
 
 def rate_pending(engine: Engine, night: Night, env: trueskill.TrueSkill) -> int:
@@ -363,19 +390,20 @@ def run_night(
     started = time.perf_counter()
     env = ratings.make_env()
     night = open_night(engine, ladder, fresh=fresh)
-    jobs = _jobs(ladder, night)
+    planned = ladder.games
     with Session(engine) as session:
         row = session.get(Night, night.id)
-        row.planned = len(jobs)
+        row.planned = planned
         session.add(row)
         session.commit()
     already = stored_indexes(engine, night)
     rate_pending(engine, night, env)
-    todo = [job for job in jobs if job.index not in already]
+    # Scheduled as they are handed out: the first matches start while the rest are worked out.
+    todo = (job for job in _jobs(ladder, night) if job.index not in already)
     done = len(already)
     played = forfeits = 0
     if progress:
-        progress(done, len(jobs), forfeits)
+        progress(done, planned, forfeits)
     # Results are stored in small batches, one transaction each (a batch at most
     # FLUSH_SECONDS old): a kill loses only the unstored batch, which a resume plays again.
     batch: list[MatchResult] = []
@@ -391,17 +419,17 @@ def run_night(
         batch = []
         flushed = time.monotonic()
         if progress:
-            progress(done, len(jobs), forfeits)
+            progress(done, planned, forfeits)
 
     try:
-        for result in run_jobs(todo, workers=workers, executor_factory=executor_factory):
+        for result in run_jobs(todo, workers=workers, executor_factory=executor_factory, total=planned - len(already)):
             batch.append(result)
             if len(batch) >= FLUSH_SIZE or time.monotonic() - flushed >= FLUSH_SECONDS:
                 flush()
     finally:
         if batch:
             flush()
-    finished = len(stored_indexes(engine, night)) == len(jobs)
+    finished = len(stored_indexes(engine, night)) == planned
     if finished:
         rate_pending(engine, night, env)
         with Session(engine) as session:
@@ -410,7 +438,7 @@ def run_night(
             row.finished_at = datetime.now(UTC)
             session.add(row)
             session.commit()
-    return NightReport(ladder.name, night.number, night.seed, len(jobs), len(already), played, forfeits, finished,
+    return NightReport(ladder.name, night.number, night.seed, planned, len(already), played, forfeits, finished,
                        time.perf_counter() - started)
 
 
