@@ -17,6 +17,8 @@ the leaderboard), and the ratio of the two modes' variances: how many plain game
 one duplicate game is worth for that estimate, with a 90% interval from resampling
 the nights.
 
+It needs NumPy: ``pip install -e '.[bench]'``.
+
     python benchmarks/duplicate_error.py                    # 200 nights of 40 games per mode
     python benchmarks/duplicate_error.py --pool close
     python benchmarks/duplicate_error.py --nights 20 --games 40 --json
@@ -33,7 +35,10 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
-import numpy as np
+try:
+    import numpy as np
+except ImportError:  # pragma: no cover - a message instead of a traceback
+    sys.exit("benchmarks/duplicate_error.py needs NumPy: pip install -e '.[bench]'")
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 

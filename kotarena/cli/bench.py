@@ -125,14 +125,19 @@ def engine(players: tuple[int, ...], games: int, deck: bool | None, record: bool
               help="Worker process counts to measure, comma-separated.")
 @click.option("--deck/--no-deck", default=True, show_default=True, help="Games with or without cards.")
 @click.option("--bot", default="random", show_default=True, help="The installed bot in every seat.")
+@click.option("--rounds", type=click.IntRange(min=1), default=3, show_default=True, metavar="N",
+              help="Nights per worker count, each between two runs of the raw engine; the median round is reported.")
 @seed_option
 @click.option("--json", "json_", is_flag=True, help="Print JSON (the seed goes to stderr).")
-def league(games: int, players: int, workers: str, deck: bool, bot: str, seed: int | None, json_: bool) -> None:
+def league(games: int, players: int, workers: str, deck: bool, bot: str, rounds: int, seed: int | None,
+           json_: bool) -> None:
     """Games/s of a whole league night against the raw engine on the same cores.
 
     The night (runner, seat hosts, time limits, replays, SQLite storage, ratings) and
     the raw engine play the same seeded random-bot games with the same number of
-    worker processes; the overhead is the share of speed the league loses.
+    worker processes; the overhead is the share of speed the league loses. Nights and
+    raw runs alternate, each night compared with the raw runs on either side of it,
+    so the machine's drifting speed stays out of the ratio; the median round counts.
 
     \b
     Examples:
@@ -156,11 +161,12 @@ def league(games: int, players: int, workers: str, deck: bool, bot: str, seed: i
         get_bot(bot)
     except UnknownBotError as error:
         raise click.ClickException(str(error)) from None
-    results = [measure(games, players, deck, count, seed, bot) for count in counts]
+    results = [measure(games, players, deck, count, seed, bot, rounds) for count in counts]
     if json_:
         echo_json({"seed": seed, "results": [r.to_json() for r in results]})
         return
     rows = [(r.bot, r.workers, r.games, r.players, "yes" if r.deck else "no", f"{r.engine_games_per_s:,.1f}",
-             f"{r.league_games_per_s:,.1f}", f"{r.overhead:.0%}") for r in results]
+             f"{r.league_games_per_s:,.1f}", f"{r.overhead:.0%}", ", ".join(f"{o:.0%}" for o in r.round_overheads))
+            for r in results]
     click.echo(table_text(("bot", "workers", "games", "players", "cards", "engine games/s", "league games/s",
-                           "overhead"), rows))
+                           "overhead", "rounds"), rows))

@@ -4,13 +4,15 @@ A night's cost is the engine plus everything around it: scheduling, process hops
 seat hosts and time limits, replays, storage and ratings. Both sides play exactly the
 night's games (its schedule: the same seeds, seats and first players, bots seeded
 alike) with the same number of worker processes, so the ratio is the league's
-overhead. The raw engine is timed before and after the night and its mean is used:
-on a virtual machine whose speed drifts, a single measurement on each side would
-put the drift into the ratio.
+overhead. Nights and raw runs alternate (raw, night, raw, night, raw...): each night
+is compared with the mean of the raw runs on either side of it, and the median round
+is reported, because on a virtual machine whose speed drifts a single pair of
+measurements puts the drift into the ratio.
 """
 
 from __future__ import annotations
 
+import statistics
 import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -20,24 +22,40 @@ from pathlib import Path
 
 @dataclass
 class Throughput:
+    """One measurement: rounds of a whole night, each between two runs of the raw engine."""
+
     bot: str
     workers: int
     games: int
     players: int
     deck: bool
-    engine_games_per_s: float
-    league_games_per_s: float
+    #: Each round's (raw engine games/s around the night, league games/s).
+    rounds: list[tuple[float, float]]
+
+    @property
+    def engine_games_per_s(self) -> float:
+        return statistics.median(engine for engine, _ in self.rounds)
+
+    @property
+    def league_games_per_s(self) -> float:
+        return statistics.median(league for _, league in self.rounds)
+
+    @property
+    def round_overheads(self) -> list[float]:
+        return [1 - league / engine for engine, league in self.rounds]
 
     @property
     def overhead(self) -> float:
-        """The share of the engine's speed the league loses (0.2 = 20%)."""
-        return 1 - self.league_games_per_s / self.engine_games_per_s
+        """The share of the engine's speed the league loses (0.2 = 20%): the median round."""
+        return statistics.median(self.round_overheads)
 
     def to_json(self) -> dict:
         return {"bot": self.bot, "workers": self.workers, "games": self.games, "players": self.players, "deck": self.deck,
                 "engine_games_per_s": round(self.engine_games_per_s, 1),
                 "league_games_per_s": round(self.league_games_per_s, 1),
-                "overhead": round(self.overhead, 3)}
+                "overhead": round(self.overhead, 3),
+                "rounds": [{"engine_games_per_s": round(engine, 1), "league_games_per_s": round(league, 1),
+                            "overhead": round(1 - league / engine, 3)} for engine, league in self.rounds]}
 
 
 def _play_chunk(args: tuple[str, int, list[tuple[int, int | None]], bool]) -> int:
@@ -89,14 +107,22 @@ def league_rate(ladder_path: Path, db_path: Path, workers: int) -> float:
 
 
 def measure(games: int = 2000, players: int = 4, deck: bool = True, workers: int = 1, seed: int = 0,
-            bot: str = "random") -> Throughput:
-    """The league's games/s and the raw engine's on the same games and worker count."""
+            bot: str = "random", rounds: int = 3) -> Throughput:
+    """The league's games/s and the raw engine's on the same games and worker count.
+
+    The raw engine runs before the first night and after each one; a round's overhead
+    compares its night with the mean of the two raw runs around it, and the figures
+    reported are the median round's. Adjacent runs see the machine at about the same
+    speed, which a single before-and-after pair does not on a machine that drifts.
+    """
     from dataclasses import replace
 
     from kotarena.tournament.ladder import load_ladder
     from kotarena.tournament.night import night_seed
     from kotarena.tournament.schedule import build_schedule
 
+    if rounds < 1:
+        raise ValueError("measure at least one round")
     with tempfile.TemporaryDirectory() as folder:
         ladder_path = Path(folder) / "throughput.toml"
         ladder_path.write_text(_ladder_text(games, players, deck, seed, bot))
@@ -104,7 +130,11 @@ def measure(games: int = 2000, players: int = 4, deck: bool = True, workers: int
         schedule = build_schedule(replace(ladder, seed=night_seed(ladder.seed, 1)),
                                   [entrant.label for entrant in ladder.entrants])
         played = [(match.seed, match.first_player) for match in schedule]
+        measured = []
         before = engine_rate(played, players, deck, workers, bot)
-        league = league_rate(ladder_path, Path(folder) / "throughput.db", workers)
-        after = engine_rate(played, players, deck, workers, bot)
-    return Throughput(bot, workers, games, players, deck, (before + after) / 2, league)
+        for number in range(rounds):
+            league = league_rate(ladder_path, Path(folder) / f"throughput-{number}.db", workers)
+            after = engine_rate(played, players, deck, workers, bot)
+            measured.append(((before + after) / 2, league))
+            before = after
+    return Throughput(bot, workers, games, players, deck, measured)
