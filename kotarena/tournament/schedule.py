@@ -32,6 +32,7 @@ import random
 from collections import Counter, defaultdict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from operator import getitem
 
 from kotarena.tournament.ladder import GAUNTLET, Ladder
 
@@ -128,19 +129,17 @@ class _Balance:
                 label: [sum(self.positions[size, label, (b + shift) % size] for shift in shifts) for b in seats]
                 for label in chosen
             }
-        best: tuple | None = None
+        # Every seating is scored (first seats, then positions) and draws its tie-breaker,
+        # in sorted order. The two scores are folded into one number (positions count
+        # less than one first seat) and summed in C: at six seats there are 720 seatings.
+        labels = tuple(sorted(chosen))
+        orders, indexes = _orders(labels)
+        fold = 1 + sum(max(positions[label]) for label in labels)  # above any seating's position score
+        columns = [[firsts[label][b] * fold + positions[label][b] for label in labels] for b in seats]
+        costs = [sum(map(getitem, columns, index)) for index in indexes]
         random = self.rng.random
-        for order in _orders(tuple(sorted(chosen))):
-            first_cost = position_cost = 0
-            b = 0
-            for label in order:
-                first_cost += firsts[label][b]
-                position_cost += positions[label][b]
-                b += 1
-            cost = (first_cost, position_cost, random())
-            if best is None or cost < best[0]:
-                best = (cost, order)
-        return best[1]
+        draws = [random() for _ in orders]
+        return orders[min(zip(costs, draws, range(len(orders))))[2]]
 
     def record(self, seating: Sequence[str]) -> None:
         size = len(seating)
@@ -155,9 +154,11 @@ class _Balance:
 
 
 @functools.cache
-def _orders(chosen: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
-    """Every distinct seating of ``chosen`` (sorted), in sorted order."""
-    return tuple(sorted(set(itertools.permutations(chosen))))
+def _orders(chosen: tuple[str, ...]) -> tuple[tuple[tuple[str, ...], ...], tuple[tuple[int, ...], ...]]:
+    """Every distinct seating of ``chosen`` (sorted), in sorted order; and each seating
+    as the positions in ``chosen`` of its labels (the first position for a repeated one)."""
+    orders = tuple(sorted(set(itertools.permutations(chosen))))
+    return orders, tuple(tuple(chosen.index(label) for label in order) for order in orders)
 
 
 def build_schedule(ladder: Ladder, entrant_labels: Sequence[str]) -> list[MatchSpec]:
