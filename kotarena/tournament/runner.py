@@ -267,7 +267,7 @@ def die_with_parent() -> None:
 MAX_CHUNK = 16
 
 
-#: Chunks handed to the executor ahead of the results, per worker.
+#: Chunks handed to the executor ahead of the results, per job it runs at once.
 AHEAD_PER_WORKER = 3
 
 
@@ -304,14 +304,13 @@ def run_jobs(
         jobs = list(jobs)
         total = len(jobs)
     size = chunk or chunk_size(total, workers)
-    ahead = AHEAD_PER_WORKER * (workers or os.cpu_count() or 1)
     source = iter(jobs)
     while True:
         broken: list[MatchJob] = []
         executor = executor_factory(workers)
         try:
             in_flight: dict[Future, list[MatchJob]] = {}
-            for _ in range(ahead):
+            for _ in range(AHEAD_PER_WORKER * _capacity(executor, workers)):
                 _hand_over(executor, source, size, in_flight)
             while in_flight:
                 finished, _ = wait(in_flight, return_when=FIRST_COMPLETED)
@@ -331,6 +330,13 @@ def run_jobs(
             return  # every job handed over came back: the source is used up
         yield from _replay_isolated(broken, workers, executor_factory)
         # ...and on with the matches not handed over yet, in a new pool.
+
+
+def _capacity(executor: Executor, workers: int | None) -> int:
+    """How many jobs ``executor`` runs at once: its pool size if it says (the standard
+    pools do), else ``workers``, else this machine's cores."""
+    size = getattr(executor, "_max_workers", None)
+    return size if isinstance(size, int) and size > 0 else workers or os.cpu_count() or 1
 
 
 def _hand_over(executor: Executor, source: Iterator[MatchJob], size: int,
