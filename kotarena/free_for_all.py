@@ -8,8 +8,9 @@ so that cost would cap a night at about a thousand games a second however many
 workers play them. This module runs the same message schedule on plain floats for
 the only shape kotarena rates (every team a single seat): the same layers, the same
 sweeps up and down the chain of rank differences, the same stopping rule, and the
-package's own ``v``/``w`` functions, draw margin and ``Rating``. The arithmetic is done
-in the same order, so the results are the package's to the last bit;
+package's own ``v``/``w`` functions (``v_win`` and the default backend's ``cdf``/``pdf``
+written out), draw margin and ``Rating``. The arithmetic is done in the same order,
+so the results are the package's to the last bit;
 ``tests/test_ratings.py`` checks that on thousands of random matches (2-6 seats,
 ties, extreme ratings) and several environments. Teams of several players and
 partial-play weights, which kotarena never rates, are left to ``env.rate``.
