@@ -126,6 +126,28 @@ def test_matches_behind_a_crash_are_still_played_and_only_those_it_took_down_are
     assert sorted(normal) == sorted([crashing.key] + [c.key for c in clean])
 
 
+def test_jobs_are_taken_from_a_lazy_schedule_only_a_few_ahead_of_the_results(failbots):
+    from dataclasses import replace
+
+    pulled = []
+
+    def schedule():
+        for i in range(40):
+            pulled.append(i)
+            yield replace(job("random", "random"), index=i, key=f"k{i}", seed=i)
+
+    class Sized(InlineExecutor):
+        _max_workers = 2
+
+    results = run_jobs(schedule(), workers=2, executor_factory=lambda w: Sized(), chunk=1, total=40)
+    first = next(results)
+    # The first result comes back with only the jobs handed over ahead taken from the schedule...
+    ahead = AHEAD_PER_WORKER * 2
+    assert first.key in {f"k{i}" for i in range(ahead)} and len(pulled) == ahead + 1
+    # ...and the rest all come back, each once.
+    assert sorted([first.key] + [r.key for r in results]) == sorted(f"k{i}" for i in range(40))
+
+
 def test_the_same_job_plays_the_same_game(failbots):
     first = play_match(job("random", "random", "random", seed=5))
     second = play_match(job("random", "random", "random", seed=5))
