@@ -138,6 +138,8 @@ def league(games: int, players: int, workers: str, deck: bool, bot: str, rounds:
     worker processes; the overhead is the share of speed the league loses. Nights and
     raw runs alternate, each night compared with the raw runs on either side of it,
     so the machine's drifting speed stays out of the ratio; the median round counts.
+    Where the time went: the night's workers' CPU per game over the raw engine's
+    (their start-up included), and the coordinator's CPU per game.
 
     \b
     Examples:
@@ -166,7 +168,8 @@ def league(games: int, players: int, workers: str, deck: bool, bot: str, rounds:
         echo_json({"seed": seed, "results": [r.to_json() for r in results]})
         return
     rows = [(r.bot, r.workers, r.games, r.players, "yes" if r.deck else "no", f"{r.engine_games_per_s:,.1f}",
-             f"{r.league_games_per_s:,.1f}", f"{r.overhead:.0%}", ", ".join(f"{o:.0%}" for o in r.round_overheads))
+             f"{r.league_games_per_s:,.1f}", f"{r.overhead:.0%}", ", ".join(f"{o:.0%}" for o in r.round_overheads),
+             f"{r.worker_cpu_ratio:.2f}", f"{r.coordinator_cpu * 1e3:.2f}")
             for r in results]
     click.echo(table_text(("bot", "workers", "games", "players", "cards", "engine games/s", "league games/s",
-                           "overhead", "rounds"), rows))
+                           "overhead", "rounds", "worker CPU vs raw", "coordinator ms/game"), rows))

@@ -12,12 +12,35 @@ measurements puts the drift into the ratio.
 
 from __future__ import annotations
 
+import os
 import statistics
 import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Round:
+    """One night between two raw-engine runs, with where the CPU time went (per game)."""
+
+    engine_games_per_s: float  #: the raw engine, the mean of the runs before and after
+    league_games_per_s: float
+    raw_cpu: float  #: seconds of CPU per game in the raw engine's workers (mean of the two runs)
+    worker_cpu: float  #: seconds of CPU per game in the night's workers, start-up included
+    coordinator_cpu: float  #: seconds of CPU per game in the night's coordinator, all its threads
+
+    @property
+    def overhead(self) -> float:
+        return 1 - self.league_games_per_s / self.engine_games_per_s
+
+    def to_json(self) -> dict:
+        return {"engine_games_per_s": round(self.engine_games_per_s, 1),
+                "league_games_per_s": round(self.league_games_per_s, 1), "overhead": round(self.overhead, 3),
+                "raw_cpu_ms_per_game": round(self.raw_cpu * 1e3, 3),
+                "worker_cpu_ms_per_game": round(self.worker_cpu * 1e3, 3),
+                "coordinator_cpu_ms_per_game": round(self.coordinator_cpu * 1e3, 3)}
 
 
 @dataclass
@@ -29,59 +52,89 @@ class Throughput:
     games: int
     players: int
     deck: bool
-    #: Each round's (raw engine games/s around the night, league games/s).
-    rounds: list[tuple[float, float]]
+    rounds: list[Round]
 
     @property
     def engine_games_per_s(self) -> float:
-        return statistics.median(engine for engine, _ in self.rounds)
+        return statistics.median(r.engine_games_per_s for r in self.rounds)
 
     @property
     def league_games_per_s(self) -> float:
-        return statistics.median(league for _, league in self.rounds)
+        return statistics.median(r.league_games_per_s for r in self.rounds)
 
     @property
     def round_overheads(self) -> list[float]:
-        return [1 - league / engine for engine, league in self.rounds]
+        return [r.overhead for r in self.rounds]
 
     @property
     def overhead(self) -> float:
         """The share of the engine's speed the league loses (0.2 = 20%): the median round."""
         return statistics.median(self.round_overheads)
 
+    @property
+    def worker_cpu_ratio(self) -> float:
+        """The night's workers' CPU per game over the raw engine's (median round)."""
+        return statistics.median(r.worker_cpu / r.raw_cpu for r in self.rounds)
+
+    @property
+    def coordinator_cpu(self) -> float:
+        """The coordinator's CPU seconds per game (median round)."""
+        return statistics.median(r.coordinator_cpu for r in self.rounds)
+
     def to_json(self) -> dict:
         return {"bot": self.bot, "workers": self.workers, "games": self.games, "players": self.players, "deck": self.deck,
                 "engine_games_per_s": round(self.engine_games_per_s, 1),
                 "league_games_per_s": round(self.league_games_per_s, 1),
                 "overhead": round(self.overhead, 3),
-                "rounds": [{"engine_games_per_s": round(engine, 1), "league_games_per_s": round(league, 1),
-                            "overhead": round(1 - league / engine, 3)} for engine, league in self.rounds]}
+                "worker_cpu_ratio": round(self.worker_cpu_ratio, 3),
+                "coordinator_cpu_ms_per_game": round(self.coordinator_cpu * 1e3, 3),
+                "rounds": [r.to_json() for r in self.rounds]}
 
 
-def _play_chunk(args: tuple[str, int, list[tuple[int, int | None]], bool]) -> int:
-    """The raw engine: the bots called directly, no log, no checks beyond the engine's own."""
+def _cpu() -> float:
+    """CPU seconds (user and system) this process has used, all threads."""
+    times = os.times()
+    return times.user + times.system
+
+
+def _children_cpu() -> float:
+    """CPU seconds (user and system) of this process's children that have ended (0 where
+    the platform does not say)."""
+    times = os.times()
+    return times.children_user + times.children_system
+
+
+def _play_chunk(args: tuple[str, int, list[tuple[int, int | None]], bool]) -> tuple[int, float]:
+    """The raw engine: the bots called directly, no log, no checks beyond the engine's own.
+
+    Returns the games played and the CPU seconds they took.
+    """
     from kotarena.bots.registry import get_bot
     from kotarena.engine import new_game
     from kotarena.match import bot_seed, play
 
     bot, players, games, deck = args
     info = get_bot(bot)
+    started = _cpu()
     for seed, first in games:
         state = new_game("kot", players=players, seed=seed, deck="default" if deck else None, first_player=first,
                          record=False)
         play(state, [info.make(seed=bot_seed(seed, seat)) for seat in range(players)])
-    return len(games)
+    return len(games), _cpu() - started
 
 
 def engine_rate(games: list[tuple[int, int | None]], players: int, deck: bool, workers: int,
-                bot: str = "random") -> float:
-    """Games/s of the raw engine playing ``games`` (``(seed, first player)``) on ``workers`` processes."""
+                bot: str = "random") -> tuple[float, float]:
+    """Games/s of the raw engine playing ``games`` (``(seed, first player)``) on ``workers``
+    processes, and its workers' CPU seconds per game."""
     chunks = [(bot, players, games[i::workers], deck) for i in range(workers)]
     with ProcessPoolExecutor(max_workers=workers) as pool:
         list(pool.map(_play_chunk, [(bot, players, games[:1], deck) for _ in range(workers)]))  # warm up
         started = time.perf_counter()
-        played = sum(pool.map(_play_chunk, chunks))
-        return played / (time.perf_counter() - started)
+        done = list(pool.map(_play_chunk, chunks))
+        elapsed = time.perf_counter() - started
+    played = sum(count for count, _ in done)
+    return played / elapsed, sum(cpu for _, cpu in done) / played
 
 
 def _ladder_text(games: int, players: int, deck: bool, seed: int, bot: str) -> str:
@@ -91,19 +144,23 @@ def _ladder_text(games: int, players: int, deck: bool, seed: int, bot: str) -> s
             f'deck = "{"kot" if deck else "none"}"\ntime_limit = 1.0\n{entrants}')
 
 
-def league_rate(ladder_path: Path, db_path: Path, workers: int) -> float:
-    """Games/s of a whole night of the ladder at ``ladder_path``, into a new database."""
+def league_rate(ladder_path: Path, db_path: Path, workers: int) -> tuple[float, float, float]:
+    """Games/s of a whole night of the ladder at ``ladder_path``, into a new database; and
+    the CPU seconds per game of its workers (their start-up included) and its coordinator."""
     from kotarena.storage import open_db
     from kotarena.tournament.ladder import load_ladder
     from kotarena.tournament.night import run_night
 
     ladder = load_ladder(ladder_path)
     engine = open_db(db_path)
+    children, coordinator = _children_cpu(), _cpu()
     started = time.perf_counter()
-    report = run_night(engine, ladder, workers=workers)
+    report = run_night(engine, ladder, workers=workers)  # its pool is shut down, so its workers are counted
     elapsed = time.perf_counter() - started
+    children, coordinator = _children_cpu() - children, _cpu() - coordinator
     engine.dispose()
-    return report.played / elapsed
+    played = report.played or 1
+    return report.played / elapsed, children / played, coordinator / played
 
 
 def measure(games: int = 2000, players: int = 4, deck: bool = True, workers: int = 1, seed: int = 0,
@@ -131,10 +188,12 @@ def measure(games: int = 2000, players: int = 4, deck: bool = True, workers: int
                                   [entrant.label for entrant in ladder.entrants])
         played = [(match.seed, match.first_player) for match in schedule]
         measured = []
-        before = engine_rate(played, players, deck, workers, bot)
+        before, before_cpu = engine_rate(played, players, deck, workers, bot)
         for number in range(rounds):
-            league = league_rate(ladder_path, Path(folder) / f"throughput-{number}.db", workers)
-            after = engine_rate(played, players, deck, workers, bot)
-            measured.append(((before + after) / 2, league))
-            before = after
+            league, worker_cpu, coordinator_cpu = league_rate(ladder_path, Path(folder) / f"throughput-{number}.db",
+                                                              workers)
+            after, after_cpu = engine_rate(played, players, deck, workers, bot)
+            measured.append(Round((before + after) / 2, league, (before_cpu + after_cpu) / 2, worker_cpu,
+                                  coordinator_cpu))
+            before, before_cpu = after, after_cpu
     return Throughput(bot, workers, games, players, deck, measured)

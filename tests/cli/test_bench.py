@@ -85,6 +85,11 @@ def test_bench_league_times_nights_between_runs_of_the_raw_engine_on_the_same_ga
             1 - measured["league_games_per_s"] / measured["engine_games_per_s"], abs=0.002)
     # The median round is the one reported.
     assert run["overhead"] == sorted(measured["overhead"] for measured in run["rounds"])[1]
+    # Where the time went: CPU per game of the raw engine, the night's workers and its coordinator.
+    for measured in run["rounds"]:
+        assert measured["raw_cpu_ms_per_game"] > 0 and measured["worker_cpu_ms_per_game"] > 0
+        assert measured["coordinator_cpu_ms_per_game"] > 0
+    assert run["worker_cpu_ratio"] > 0 and run["coordinator_cpu_ms_per_game"] > 0
 
 
 def test_bench_league_refuses_bad_worker_counts():
