@@ -74,7 +74,7 @@ class Throughput:
     @property
     def worker_cpu_ratio(self) -> float:
         """The night's workers' CPU per game over the raw engine's (median round)."""
-        return statistics.median(r.worker_cpu / r.raw_cpu for r in self.rounds)
+        return statistics.median(r.worker_cpu / r.raw_cpu if r.raw_cpu else 0.0 for r in self.rounds)
 
     @property
     def coordinator_cpu(self) -> float:
@@ -93,13 +93,12 @@ class Throughput:
 
 def _cpu() -> float:
     """CPU seconds (user and system) this process has used, all threads."""
-    times = os.times()
-    return times.user + times.system
+    return time.process_time()
 
 
 def _children_cpu() -> float:
     """CPU seconds (user and system) of this process's children that have ended (0 where
-    the platform does not say)."""
+    the platform does not say; counted in clock ticks, so meant for whole nights)."""
     times = os.times()
     return times.children_user + times.children_system
 
