@@ -68,6 +68,17 @@ def _sum1(pi_in: float, tau_in: float) -> tuple[float, float]:
     return pi, pi * mu
 
 
+def _sum_pair(a_pi: float, a_tau: float, b_pi: float, b_tau: float, sign: int) -> tuple[float, float]:
+    """What the sum factor ``a + sign * b`` (``sign`` 1 or -1) sends: ``_sum2(a, b, 1,
+    sign)``, written out for the usual case where both values are known. The same
+    operations in the same order (``sign * q`` is ``q`` or exactly ``-q``), so the same bits.
+    """
+    if a_pi and b_pi:
+        pi = 1. / (0 + 1 / a_pi + 1 / b_pi)
+        return pi, pi * (0 + a_tau / a_pi + sign * (b_tau / b_pi))
+    return _sum2(a_pi, a_tau, b_pi, b_tau, 1, sign)
+
+
 _MARGINS: dict[tuple, float] = {}
 
 
@@ -111,8 +122,8 @@ def _run_chain(env: trueskill.TrueSkill, t_pi: list[float], t_tau: list[float], 
     no truncation moves more than ``min_delta`` (at most 10 times), as the package does.
 
     The package's factors (the sum factor of each difference, the truncation, and the
-    sum factors back up to the teams) are written out inline: on a league night this
-    loop is most of the coordinator's work, and method calls were most of its cost.
+    sum factors back up to the teams) are plain arithmetic on lists here, with no
+    objects per message: on a league night this loop is most of the coordinator's work.
     """
     n = len(t_pi)
     links = n - 1
@@ -123,13 +134,12 @@ def _run_chain(env: trueskill.TrueSkill, t_pi: list[float], t_tau: list[float], 
     sum_pi, sum_tau = [0] * links, [0] * links      # from the difference factor
     trunc_pi, trunc_tau = [0] * links, [0] * links  # from the truncation
     margin = _draw_margin(env)
-    sqrt, exp = math.sqrt, math.exp
+    sqrt = math.sqrt
     if env.cdf is trueskill.backends.cdf and env.pdf is trueskill.backends.pdf:
         v_win = _v_win_default
     else:
         v_win = env.v_win
 
-    default_backend = v_win is _v_win_default
     # The sweep: down the chain (each difference from its teams, its truncation, then
     # the next team from it), then back up. One difference alone is just truncated.
     if links == 1:
@@ -139,15 +149,10 @@ def _run_chain(env: trueskill.TrueSkill, t_pi: list[float], t_tau: list[float], 
     for _ in range(10):
         delta = 0
         for j, way in steps:
-            # The difference t[j] - t[j+1] from the two teams (_sum2(a, b, +1, -1)).
+            # The difference t[j] - t[j+1] from the two teams.
             k = j + 1
-            a_pi, a_tau = t_pi[j] - right_pi[j], t_tau[j] - right_tau[j]
-            b_pi, b_tau = t_pi[k] - left_pi[k], t_tau[k] - left_tau[k]
-            if a_pi and b_pi:
-                pi = 1. / (0 + 1 / a_pi + 1 / b_pi)
-                tau = pi * (0 + a_tau / a_pi - b_tau / b_pi)
-            else:
-                pi, tau = _sum2(a_pi, a_tau, b_pi, b_tau, +1, -1)
+            pi, tau = _sum_pair(t_pi[j] - right_pi[j], t_tau[j] - right_tau[j],
+                                t_pi[k] - left_pi[k], t_tau[k] - left_tau[k], -1)
             value_pi = d_pi[j] - sum_pi[j] + pi
             value_tau = d_tau[j] - sum_tau[j] + tau
             sum_pi[j], sum_tau[j] = pi, tau
@@ -159,25 +164,9 @@ def _run_chain(env: trueskill.TrueSkill, t_pi: list[float], t_tau: list[float], 
                 v = env.v_draw(diff, draw_margin)
                 w = env.w_draw(diff, draw_margin)
             else:
-                x = diff - draw_margin
-                if default_backend:
-                    # _v_win_default, written out.
-                    z0 = -x / _SQRT2
-                    z = abs(z0)
-                    t = 1. / (1. + z / 2.)
-                    r = t * exp(-z * z - 1.26551223 + t * (1.00002368 + t * (
-                        0.37409196 + t * (0.09678418 + t * (-0.18628806 + t * (
-                            0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (
-                                -0.82215223 + t * 0.17087277
-                            )))
-                        )))
-                    )))
-                    cdf = 0.5 * (2. - r if z0 < 0 else r)
-                    v = (_PDF_SCALE * exp(-(x ** 2 / 2)) / cdf) if cdf else -x
-                else:
-                    v = v_win(diff, draw_margin)
+                v = v_win(diff, draw_margin)
                 # env.w_win(diff, margin), without computing v a second time.
-                w = v * (v + x)
+                w = v * (v + (diff - draw_margin))
                 if not 0 < w < 1:
                     env.w_win(diff, draw_margin)  # raises the package's FloatingPointError
             denom = (1. - w)
@@ -199,14 +188,8 @@ def _run_chain(env: trueskill.TrueSkill, t_pi: list[float], t_tau: list[float], 
 
 def _up_right(j: int, t_pi: list, t_tau: list, left_pi: list, left_tau: list, right_pi: list, right_tau: list,
               d_pi: list, d_tau: list, sum_pi: list, sum_tau: list) -> None:
-    """Team ``j+1`` from team ``j`` and their difference (``_sum2(a, b, 1.0, -1.0)``)."""
-    a_pi, a_tau = t_pi[j] - right_pi[j], t_tau[j] - right_tau[j]
-    b_pi, b_tau = d_pi[j] - sum_pi[j], d_tau[j] - sum_tau[j]
-    if a_pi and b_pi:
-        pi = 1. / (0 + 1 / a_pi + 1 / b_pi)
-        tau = pi * (0 + a_tau / a_pi - b_tau / b_pi)
-    else:
-        pi, tau = _sum2(a_pi, a_tau, b_pi, b_tau, 1.0, -1.0)
+    """Team ``j+1`` from team ``j`` and their difference."""
+    pi, tau = _sum_pair(t_pi[j] - right_pi[j], t_tau[j] - right_tau[j], d_pi[j] - sum_pi[j], d_tau[j] - sum_tau[j], -1)
     k = j + 1
     t_pi[k] = t_pi[k] - left_pi[k] + pi
     t_tau[k] = t_tau[k] - left_tau[k] + tau
@@ -215,14 +198,9 @@ def _up_right(j: int, t_pi: list, t_tau: list, left_pi: list, left_tau: list, ri
 
 def _up_left(j: int, t_pi: list, t_tau: list, left_pi: list, left_tau: list, right_pi: list, right_tau: list,
              d_pi: list, d_tau: list, sum_pi: list, sum_tau: list) -> None:
-    """Team ``j`` from their difference and team ``j+1`` (``_sum2(a, b, 1.0, 1.0)``)."""
-    a_pi, a_tau = d_pi[j] - sum_pi[j], d_tau[j] - sum_tau[j]
-    b_pi, b_tau = t_pi[j + 1] - left_pi[j + 1], t_tau[j + 1] - left_tau[j + 1]
-    if a_pi and b_pi:
-        pi = 1. / (0 + 1 / a_pi + 1 / b_pi)
-        tau = pi * (0 + a_tau / a_pi + b_tau / b_pi)
-    else:
-        pi, tau = _sum2(a_pi, a_tau, b_pi, b_tau, 1.0, 1.0)
+    """Team ``j`` from their difference and team ``j+1``."""
+    pi, tau = _sum_pair(d_pi[j] - sum_pi[j], d_tau[j] - sum_tau[j],
+                        t_pi[j + 1] - left_pi[j + 1], t_tau[j + 1] - left_tau[j + 1], 1)
     t_pi[j] = t_pi[j] - right_pi[j] + pi
     t_tau[j] = t_tau[j] - right_tau[j] + tau
     right_pi[j], right_tau[j] = pi, tau

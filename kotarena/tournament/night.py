@@ -179,10 +179,10 @@ def _add_results(session: Session, night: Night, results: list[MatchResult], ver
     ids = dict(session.execute(select(MATCHES.c.index, MATCHES.c.id).where(
         MATCHES.c.night_id == night_id, MATCHES.c.index.in_([result.index for result in results]))).all())
     rows = []
-    known = {}
+    seats_by_match = {}
     for result in results:
         match_id = ids[result.index]
-        known[match_id] = [_SeatRow(seat.seat, seat.entrant, seat.rank, seat.forfeit) for seat in result.seats]
+        seats_by_match[match_id] = [_SeatRow(seat.seat, seat.entrant, seat.rank, seat.forfeit) for seat in result.seats]
         for seat in result.seats:
             key = (seat.bot, seat.package, seat.version)
             version = versions.get(key)
@@ -191,7 +191,7 @@ def _add_results(session: Session, night: Night, results: list[MatchResult], ver
             rows.append((match_id, seat.seat, seat.entrant, version, seat.monster, seat.rank, seat.stars, seat.health,
                          seat.alive, seat.forfeit, seat.forfeit_detail, seat.decisions, seat.cpu_seconds))
     insert_rows(session, SEATS, _SEAT_COLUMNS, rows)
-    return known
+    return seats_by_match
 
 
 class _SeatRow(NamedTuple):
@@ -219,8 +219,8 @@ def store_results(engine: Engine, night: Night, results: list[MatchResult], env:
             select(MATCHES.c.index).where(MATCHES.c.night_id == night.id, MATCHES.c.index.in_(indexes))).scalars())
         fresh = [r for r in results if r.index not in existing]
         try:
-            known = _add_results(session, night, fresh, versions) if fresh else {}
-            rated_upto = _rate_following(session, night, env, cache.get("rated_upto", 0), known)
+            seats = _add_results(session, night, fresh, versions) if fresh else {}
+            rated_upto = _rate_following(session, night, env, cache.get("rated_upto", 0), seats)
             session.commit()
             cache["rated_upto"] = rated_upto
         except IntegrityError:
@@ -244,11 +244,11 @@ def _bot_version(session: Session, name: str, package: str, version: str) -> int
 
 
 def _rate_matches(session: Session, ladder_id: int, matches: list, env: trueskill.TrueSkill,
-                  known: dict[int, list] | None = None) -> int:
+                  seats_in_memory: dict[int, list] | None = None) -> int:
     """Rate ``matches`` (rows with id, winner_seat; in rating order) in this transaction.
 
-    ``known`` may hold the seats of some of them (as :func:`_add_results` returns them),
-    which are then not read from the database.
+    ``seats_in_memory`` may hold the seats of some of them (as :func:`_add_results`
+    returns them), which are then not read from the database.
 
     The matches are claimed first, in one conditional update of their ``rated`` flag
     (a write, so this transaction holds the write lock before it reads the ratings it
@@ -272,9 +272,9 @@ def _rate_matches(session: Session, ladder_id: int, matches: list, env: trueskil
         matches = matches[:first_taken]
         if not matches:
             return 0
-    known = known or {}
-    seats_by_match: dict[int, list] = {m.id: known[m.id] for m in matches if m.id in known}
-    unknown = [m.id for m in matches if m.id not in known]
+    in_memory = seats_in_memory or {}
+    seats_by_match: dict[int, list] = {m.id: in_memory[m.id] for m in matches if m.id in in_memory}
+    unknown = [m.id for m in matches if m.id not in in_memory]
     if unknown:
         for seat in session.execute(
             select(SEATS.c.match_id, SEATS.c.seat, SEATS.c.entrant, SEATS.c.rank, SEATS.c.forfeit)
@@ -325,13 +325,13 @@ def _rate_matches(session: Session, ladder_id: int, matches: list, env: trueskil
 
 
 def _rate_following(session: Session, night: Night, env: trueskill.TrueSkill, rated_upto: int = 0,
-                    known: dict[int, list] | None = None) -> int:
+                    seats_in_memory: dict[int, list] | None = None) -> int:
     """Rate, in this transaction, the night's stored matches that follow the rated ones
     without a gap (ratings go in schedule order, whatever order matches finish in).
 
     ``rated_upto`` is a match index below which every match is known to be rated
     already (0 if nothing is known), so only the matches from there are read;
-    ``known`` holds seats already in memory (see :func:`_rate_matches`).
+    ``seats_in_memory`` holds seats not to read back (see :func:`_rate_matches`).
     Returns the index of the first match left unrated.
     """
     done = rated_upto
@@ -346,7 +346,7 @@ def _rate_following(session: Session, night: Night, env: trueskill.TrueSkill, ra
             following.append(row)
         done += 1
     first_waiting = done - len(following)
-    return first_waiting + _rate_matches(session, night.ladder_id, following, env, known)
+    return first_waiting + _rate_matches(session, night.ladder_id, following, env, seats_in_memory)
 
 
 def rate_pending(engine: Engine, night: Night, env: trueskill.TrueSkill) -> int:
