@@ -593,14 +593,39 @@ def actions_replay_text(state: State, *, first_player: int | None,
                         bots: Sequence[str | None] | None = None) -> str:
     """The actions-only replay of ``state`` as a string (see :meth:`Replay.actions_only`).
 
-    The league stores one for every match, so the body is written straight from the
-    history (the same lines ``text_lines`` would write).
+    The league stores one for every match, so the text is put together from pieces
+    that repeat: the header around the seed line is the same for every match with the
+    same monsters and bots, and each seat's line for an action is written once.
     """
-    lines = list(Replay._actions_only(state, first_player, bots, ()).head_lines())
-    lines += [action_line(seat, action.text) for seat, action in state.history]
-    lines.append(result_text(state.outcome))
-    lines.append("")
-    return "\n".join(lines)
+    before, after = _head_around_seed(state.game, tuple(state.names), state.deck_name, first_player,
+                                      None if bots is None else tuple(bots))
+    lines = _ACTION_LINES
+    body = [lines.get((seat, action)) or _new_action_line(seat, action) for seat, action in state.history]
+    return "\n".join((before, f"seed {state.seed}", after, *body, result_text(state.outcome), ""))
+
+
+#: Each seat's body line for each action, written once (actions are interned, so
+#: ``(seat, action)`` is a cheap key and the table stays as small as the legal actions).
+_ACTION_LINES: dict[tuple, str] = {}
+
+
+def _new_action_line(seat: int, action) -> str:
+    line = _ACTION_LINES[seat, action] = action_line(seat, action.text)
+    return line
+
+
+@functools.lru_cache(maxsize=256)
+def _head_around_seed(game: str, players: tuple, deck: str | None, first_player: int | None,
+                      bots: tuple | None) -> tuple[str, str]:
+    """The header lines of an actions-only replay before and after its seed line."""
+    from kotarena import __version__
+
+    replay = Replay(game=game, rules_version=get_game(game).rules_version, players=players, seed=0, deck=deck,
+                    first_player=first_player, bots=bots, created_with=f"kotarena {__version__}", log=(),
+                    outcome=None, lines=(), result_line=0)
+    lines = list(replay.head_lines())
+    at = lines.index("seed 0")
+    return "\n".join(lines[:at]), "\n".join(lines[at + 1:])
 
 
 def replay_text(state: State, *, bots: Sequence[str | None] | None = None) -> str:

@@ -18,7 +18,16 @@ from kotarena.engine import ScriptedDice, new_game
 from kotarena.engine.events import EventTextError, event_from_text, event_to_text, format_event
 from kotarena.engine.games import get_game
 from kotarena.match import bot_seed, play
-from kotarena.replay import Replay, ReplayError, read_replay, replay_from_text, replay_text, reproduce, write_replay
+from kotarena.replay import (
+    Replay,
+    ReplayError,
+    actions_replay_text,
+    read_replay,
+    replay_from_text,
+    replay_text,
+    reproduce,
+    write_replay,
+)
 
 GOLDEN = Path(__file__).parent / "replays"
 NAMES = ("Alienoid", "Cyber Bunny", "Giga Zaur")
@@ -248,6 +257,22 @@ def test_random_games_reproduce_from_their_replays(players, deck):
         # Reading the file back and matching it with the engine's log checked every
         # event's text form; the English form must exist for each of them too.
         assert all(format_event(event, state.names) for event in state.log)
+
+
+@pytest.mark.parametrize("first_player", [None, 1])
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_the_leagues_actions_only_text_is_the_actions_only_replay_and_plays_the_game_again(players, first_player):
+    # The league writes this text for every match from cached pieces; it must be
+    # exactly what the replay object writes, whatever the seats, bots and seed.
+    for seed in range(6):
+        state = new_game("kot", players, seed=500 + seed, deck="default", first_player=first_player, record=False)
+        play(state, [RandomBot(seed=bot_seed(seed, seat)) for seat in range(players)])
+        for bots in (None, [f"bot-{seat}" for seat in range(players)]):
+            text = actions_replay_text(state, first_player=first_player, bots=bots)
+            replay = Replay.actions_only(state, first_player=first_player, bots=bots)
+            assert text == "\n".join([*replay.text_lines(), ""])
+            again = reproduce(replay_from_text(text))
+            assert again.outcome == state.outcome and again.stars == state.stars
 
 
 # ------------------------------------------------------------------ tampered files

@@ -107,10 +107,15 @@ def _collect() -> dict[str, BotInfo]:
 
 def get_bots() -> dict[str, BotInfo]:
     """Every installed bot by name (built-in bots first)."""
+    return dict(_installed())
+
+
+def _installed() -> dict[str, BotInfo]:
+    # The table itself, not a copy: get_bot runs for every seat of every match.
     global _BOTS
     if _BOTS is None:
         _BOTS = _collect()
-    return dict(_BOTS)
+    return _BOTS
 
 
 def bot_names() -> list[str]:
@@ -119,7 +124,7 @@ def bot_names() -> list[str]:
 
 def get_bot(name: str) -> BotInfo:
     """The installed bot called ``name``."""
-    bots = get_bots()
+    bots = _installed()
     try:
         return bots[name]
     except KeyError:

@@ -105,7 +105,9 @@ class _Guard:
     call as often as the call's share of the CPU).
 
     A second timer ticks on the wall clock and stops a call that blocks or sleeps for
-    ``WALL_FACTOR`` times its limit (plus ``WALL_GRACE``).
+    ``WALL_FACTOR`` times its limit (plus ``WALL_GRACE``). It counts its own ticks
+    rather than reading the clock at each call: calls are numbered, and a call that
+    the timer finds still running tick after tick has run at least that many ticks.
 
     Where signals cannot be used (outside the main thread, or on a platform without
     ``setitimer``) the guard stays off: each call reads the CPU clock before and after
@@ -117,10 +119,13 @@ class _Guard:
     def __init__(self) -> None:
         self.installed = False
         self.call_start: float | None = None  #: ``cpu_clock`` when the running call began
-        self.wall_start = 0.0
+        self.calls = 0  #: calls begun so far (numbers them for the wall-clock timer)
         self.limit = 0.0
         self.tick = 0.0
+        self.wall_tick = 0.0
         self.cpu_clock = 0.0
+        self._watched = -1  #: the call the wall-clock timer found running at its last tick
+        self._wall_ticks = 0  #: ticks since then that found that call still running
 
     def arm(self, limit: float) -> None:
         """Start ticking for calls limited to ``limit`` CPU seconds (main thread only)."""
@@ -132,9 +137,9 @@ class _Guard:
             self.cpu_clock = time.process_time()
         if self.tick != limit / self.TICKS:
             self.tick = limit / self.TICKS
-            wall_tick = (limit * WALL_FACTOR + WALL_GRACE) / self.TICKS
+            self.wall_tick = (limit * WALL_FACTOR + WALL_GRACE) / self.TICKS
             signal.setitimer(signal.ITIMER_PROF, self.tick, self.tick)
-            signal.setitimer(signal.ITIMER_REAL, wall_tick, wall_tick)
+            signal.setitimer(signal.ITIMER_REAL, self.wall_tick, self.wall_tick)
 
     def disarm(self) -> None:
         if self.installed:
@@ -151,8 +156,19 @@ class _Guard:
             start = self.call_start
             if start is not None and now - start - self.tick > self.limit:
                 raise _CpuTimeout(wall=False)
-        elif self.call_start is not None and time.monotonic() - self.wall_start > self.limit * WALL_FACTOR + WALL_GRACE:
-            raise _CpuTimeout(wall=True)
+        elif self.call_start is not None:
+            if self._watched != self.calls:
+                self._watched = self.calls
+                self._wall_ticks = 0
+            else:
+                self._wall_ticks += 1
+                if self.waited() > self.limit * WALL_FACTOR + WALL_GRACE:
+                    raise _CpuTimeout(wall=True)
+
+    def waited(self) -> float:
+        """Wall-clock seconds the running call has at least been running, as far as the
+        wall-clock timer has seen it."""
+        return self._wall_ticks * self.wall_tick
 
 
 GUARD = _Guard()
@@ -163,7 +179,7 @@ def _timed_call(method, argument, cpu_limit: float):
     guard = GUARD
     ticking = guard.installed
     guard.limit = cpu_limit
-    guard.wall_start = time.monotonic()
+    guard.calls += 1
     start = guard.cpu_clock if ticking else time.process_time()
     guard.call_start = start
     try:
@@ -189,8 +205,7 @@ def _failure(error: BaseException, start: float, cpu_limit: float) -> BaseExcept
     if isinstance(error, _CpuTimeout):
         used = time.process_time() - start
         if error.wall:
-            waited = time.monotonic() - GUARD.wall_start
-            return BotFailure(TIMEOUT, f"no answer within {waited:.1f}s of wall-clock time (hung, "
+            return BotFailure(TIMEOUT, f"no answer after {GUARD.waited():.1f}s of wall-clock time (hung, "
                                        f"{used:.2f}s of CPU used)")
         return BotFailure(TIMEOUT, f"no answer after {used:.2f}s of CPU time (limit {cpu_limit:g}s)")
     if isinstance(error, BotFailure) or not isinstance(error, Exception):
@@ -205,6 +220,7 @@ class InProcessSeat:
         self.spec = spec
         self.time_limit = time_limit
         self.bot = None
+        self._choose = None  #: the bot's bound ``choose``, looked up once per game
         self.cpu = 0.0
         self.decisions = 0
 
@@ -215,6 +231,7 @@ class InProcessSeat:
             self.bot = get_bot(self.spec.bot).make(seed=seed, **dict(self.spec.params))
         except Exception as error:  # noqa: BLE001
             raise BotFailure(ERROR, f"could not be created: {type(error).__name__}: {error}") from None
+        self._choose = self.bot.choose
         GUARD.arm(self.time_limit)
         _, used = _timed_call(self.bot.start, view, self.time_limit * 10)
         self.cpu += used
@@ -222,15 +239,15 @@ class InProcessSeat:
     def choose(self, view: View) -> Action:
         guard = GUARD
         if not guard.installed:
-            answer, used = _timed_call(self.bot.choose, view, self.time_limit)
+            answer, used = _timed_call(self._choose, view, self.time_limit)
         else:
             # _timed_call with the ticking guard, written out: this runs for every
             # decision of a night, and the extra call cost a league several points.
             limit = guard.limit = self.time_limit
-            guard.wall_start = time.monotonic()
+            guard.calls += 1
             start = guard.call_start = guard.cpu_clock
             try:
-                answer = self.bot.choose(view)
+                answer = self._choose(view)
             except BaseException as error:
                 guard.call_start = None
                 raise _failure(error, start, limit) from None
@@ -238,9 +255,10 @@ class InProcessSeat:
             used = guard.cpu_clock - start
             if used and used - guard.tick > limit:
                 raise BotFailure(TIMEOUT, f"took {used:.2f}s of CPU time (limit {limit:g}s)")
-        self.cpu += used
+        if used:
+            self.cpu += used
         self.decisions += 1
-        return _as_action(answer, view)
+        return answer if answer.__class__ is Action else _as_action(answer, view)
 
     def finish(self, view: View) -> None:
         if self.bot is not None:
@@ -250,7 +268,7 @@ class InProcessSeat:
                 pass  # the game is over; a bot failing to say goodbye changes nothing
 
     def close(self) -> None:
-        self.bot = None
+        self.bot = self._choose = None
 
 
 # ---------------------------------------------------------------- isolated bots

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from kotarena.tournament.runner import AHEAD_PER_WORKER, InlineExecutor, MatchJob, play_match, run_jobs
@@ -60,6 +62,17 @@ def test_a_bot_that_blocks_without_using_cpu_is_stopped_by_the_wall_clock(failbo
     result = play_match(job("fail-sleep", "random", trusted=False))
     assert forfeit_of(result) == "timeout"
     assert "wall-clock" in result.seats[0].forfeit_detail
+
+
+def test_a_trusted_bot_that_blocks_is_stopped_by_the_wall_clock_timer_of_its_own_process(failbots, monkeypatch):
+    from kotarena.tournament import seats
+
+    monkeypatch.setattr(seats, "WALL_GRACE", 0.5)  # a limit of 0.05 s: stopped after about 1 s
+    started = time.monotonic()
+    result = play_match(job("fail-sleep", "random", trusted=True))
+    assert forfeit_of(result) == "timeout"
+    assert "wall-clock" in result.seats[0].forfeit_detail
+    assert 1.0 <= time.monotonic() - started < 10
 
 
 def test_an_isolated_bot_that_kills_its_process_forfeits_as_crash(failbots):
