@@ -116,7 +116,12 @@ class _Guard:
 
     TICKS = 20
 
+    # Slots: the seat hosts read and write these around every decision of a night.
+    __slots__ = ("installed", "call_start", "calls", "limit", "tick", "wall_tick", "cpu_clock", "_watched",
+                 "_wall_ticks", "_old")
+
     def __init__(self) -> None:
+        self._old = None  #: the signal handlers the guard replaced while it is installed
         self.installed = False
         self.call_start: float | None = None  #: ``cpu_clock`` when the running call began
         self.calls = 0  #: calls begun so far (numbers them for the wall-clock timer)
@@ -215,6 +220,8 @@ def _failure(error: BaseException, start: float, cpu_limit: float) -> BaseExcept
 
 class InProcessSeat:
     """A trusted bot called directly in the match's process."""
+
+    __slots__ = ("spec", "time_limit", "bot", "_choose", "cpu", "decisions")
 
     def __init__(self, spec: SeatSpec, time_limit: float) -> None:
         self.spec = spec
