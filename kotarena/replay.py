@@ -614,7 +614,7 @@ def _new_action_line(seat: int, action) -> str:
     return line
 
 
-@functools.lru_cache(maxsize=256)
+@functools.lru_cache(maxsize=4096)  # a night seats its bots in a few hundred orders
 def _head_around_seed(game: str, players: tuple, deck: str | None, first_player: int | None,
                       bots: tuple | None) -> tuple[str, str]:
     """The header lines of an actions-only replay before and after its seed line."""
