@@ -425,7 +425,10 @@ def run_night(
     try:
         for result in run_jobs(todo, workers=workers, executor_factory=executor_factory, total=planned - len(already)):
             batch.append(result)
-            if len(batch) >= FLUSH_SIZE or time.monotonic() - flushed >= FLUSH_SECONDS:
+            # Near the end a batch is stored once it holds as many matches as are still
+            # to come, so the last one is small and the night ends soon after its games.
+            if (len(batch) >= FLUSH_SIZE or len(batch) >= planned - done - len(batch)
+                    or time.monotonic() - flushed >= FLUSH_SECONDS):
                 flush()
     finally:
         if batch:
