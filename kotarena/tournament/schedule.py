@@ -29,7 +29,7 @@ import functools
 import hashlib
 import itertools
 import random
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from operator import getitem
@@ -83,27 +83,29 @@ class _Balance:
 
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(derive_seed(seed, "schedule", 0))
-        self.seats_played: Counter[str] = Counter()
-        self.met: dict[str, Counter[str]] = defaultdict(Counter)
+        # Counts are plain dicts read with get(): a Counter's missing key costs a call of
+        # its Python __missing__, and these are read for every candidate of every seat.
+        self.seats_played: dict[str, int] = {}
+        self.met: dict[str, dict[str, int]] = defaultdict(dict)
         # First seats each entrant is owed, in sixtieths: a seat at a table of k earns
         # 60/k (60 is divisible by every table size), a first seat costs 60. Judging by
         # what is owed rather than by raw counts keeps a gauntlet fair to the challenger,
         # who plays every game and so should start more of them than anyone else.
-        self.owed_firsts: Counter[str] = Counter()
-        self.positions: dict[tuple[int, str, int], int] = Counter()  # (table size, label, seat) -> games
+        self.owed_firsts: dict[str, int] = {}
+        self.positions: dict[tuple[int, str, int], int] = {}  # (table size, label, seat) -> games
 
     def choose_table(self, size: int, pool: Sequence[str], fixed: Sequence[str] = ()) -> list[str]:
         """Entrants for a table of ``size``: ``fixed`` ones plus the best of ``pool``."""
         chosen = list(fixed)
-        played, met, owed, random = self.seats_played, self.met, self.owed_firsts, self.rng.random
+        played, owed, random = self.seats_played.get, self.owed_firsts.get, self.rng.random
+        met = self.met
         while len(chosen) < size:
-            here = Counter(chosen)
             # min() over the pool by this key, written out: every candidate draws its
             # tie-breaker in pool order, and the first smallest key wins.
             best = best_key = None
             for c in pool:
-                met_c = met[c]
-                key = (here[c], played[c], sum([met_c[o] for o in chosen]), -owed[c], random())
+                met_c = met[c].get
+                key = (chosen.count(c), played(c, 0), sum([met_c(o, 0) for o in chosen]), -owed(c, 0), random())
                 if best_key is None or key < best_key:
                     best, best_key = c, key
             chosen.append(best)
@@ -116,17 +118,18 @@ class _Balance:
         seats = range(size)
         # What putting a label in base seat b costs, summed over the set's rotations.
         if len(shifts) == 1 and shifts[0] == 0:  # a single match: the same sums, written out
-            owed, sat = self.owed_firsts, self.positions
-            firsts = {label: [-(owed[label] // 60)] + [0] * (size - 1) for label in chosen}
-            positions = {label: [sat[size, label, b] for b in seats] for label in chosen}
+            owed, sat = self.owed_firsts.get, self.positions.get
+            firsts = {label: [-(owed(label, 0) // 60)] + [0] * (size - 1) for label in chosen}
+            positions = {label: [sat((size, label, b), 0) for b in seats] for label in chosen}
         else:
             firsts = {
-                label: [-sum(self.owed_firsts[label] // 60 for shift in shifts if (b + shift) % size == 0)
+                label: [-sum(self.owed_firsts.get(label, 0) // 60 for shift in shifts if (b + shift) % size == 0)
                         for b in seats]
                 for label in chosen
             }
             positions = {
-                label: [sum(self.positions[size, label, (b + shift) % size] for shift in shifts) for b in seats]
+                label: [sum(self.positions.get((size, label, (b + shift) % size), 0) for shift in shifts)
+                        for b in seats]
                 for label in chosen
             }
         # Every seating is scored (first seats, then positions) and draws its tie-breaker,
@@ -143,14 +146,17 @@ class _Balance:
 
     def record(self, seating: Sequence[str]) -> None:
         size = len(seating)
-        self.owed_firsts[seating[0]] -= 60
+        played, owed, positions, met = self.seats_played, self.owed_firsts, self.positions, self.met
+        owed[seating[0]] = owed.get(seating[0], 0) - 60
+        share = 60 // size
         for seat, label in enumerate(seating):
-            self.seats_played[label] += 1
-            self.owed_firsts[label] += 60 // size
-            self.positions[size, label, seat] += 1
-        for a, b in itertools.permutations(range(size), 2):
-            if seating[a] != seating[b]:
-                self.met[seating[a]][seating[b]] += 1
+            played[label] = played.get(label, 0) + 1
+            owed[label] = owed.get(label, 0) + share
+            positions[size, label, seat] = positions.get((size, label, seat), 0) + 1
+            met_label = met[label]
+            for other in seating:
+                if other != label:
+                    met_label[other] = met_label.get(other, 0) + 1
 
 
 @functools.cache
