@@ -133,16 +133,18 @@ class _Balance:
                 for label in chosen
             }
         # Every seating is scored (first seats, then positions) and draws its tie-breaker,
-        # in sorted order. The two scores are folded into one number (positions count
-        # less than one first seat) and summed in C: at six seats there are 720 seatings.
+        # in sorted order; the cheapest wins, the lowest draw among equals. The two scores
+        # are folded into one number (positions count less than one first seat).
         labels = tuple(sorted(chosen))
-        orders, indexes = _orders(labels)
+        orders, indexes, places = _orders(labels)
         fold = 1 + sum(max(positions[label]) for label in labels)  # above any seating's position score
         columns = [[firsts[label][b] * fold + positions[label][b] for label in labels] for b in seats]
-        costs = [sum(map(getitem, columns, index)) for index in indexes]
         random = self.rng.random
         draws = [random() for _ in orders]
-        return orders[min(zip(costs, draws, range(len(orders))))[2]]
+        if size < _SEARCH_FROM:
+            costs = [sum(map(getitem, columns, index)) for index in indexes]
+            return orders[min(zip(costs, draws, range(len(orders))))[2]]
+        return orders[_cheapest_by_draw(columns, indexes, places, draws)]
 
     def record(self, seating: Sequence[str]) -> None:
         size = len(seating)
@@ -159,12 +161,87 @@ class _Balance:
                     met_label[other] = met_label.get(other, 0) + 1
 
 
+#: Tables of this size and more find their seating without scoring every permutation.
+_SEARCH_FROM = 6
+#: Up to this many seatings tying for the lowest cost are walked one by one; more are
+#: found by their draws.
+_MOST_TIED = 48
+
+
+def _cheapest_by_draw(columns: list[list[int]], indexes: Sequence[tuple[int, ...]],
+                      places: dict[tuple[int, ...], int], draws: list[float]) -> int:
+    """The place in ``indexes`` of the cheapest seating with the lowest draw (then the
+    first such), as ``min(zip(costs, draws, places))`` would find it (``places`` gives
+    each of ``indexes`` its place).
+
+    At six seats, scoring all 720 seatings was most of a match's schedule. A dynamic
+    program over which labels are already seated finds the lowest cost and how many
+    seatings reach it; when those are few, only they are walked and their draws
+    compared, and when they are many, the seatings with the lowest draws are scored.
+    """
+    n = len(columns)
+    full = (1 << n) - 1
+    # rest[seated]: the cheapest way to fill the seats left with the labels not seated;
+    # ways[seated]: how many ways reach it.
+    rest = [0] * (full + 1)
+    ways = [0] * full + [1]
+    for seated in range(full - 1, -1, -1):
+        column = columns[seated.bit_count()]
+        best = count = None
+        for label in range(n):
+            if not seated >> label & 1:
+                after = seated | 1 << label
+                cost = column[label] + rest[after]
+                if best is None or cost < best:
+                    best, count = cost, ways[after]
+                elif cost == best:
+                    count += ways[after]
+        rest[seated], ways[seated] = best, count
+    lowest = rest[0]
+    if ways[0] > _MOST_TIED:
+        # Many ties: score the seatings in bands of rising draws, lowest first. The first
+        # band holding one of the cheapest holds the answer (with 48 ties, the first
+        # band of a sixteenth holds one 19 times in 20).
+        low, high = 0.0, 1 / 16
+        while True:
+            band = [place for place, draw in enumerate(draws) if low <= draw < high]
+            best = min([(draws[place], place) for place in band
+                        if sum(map(getitem, columns, indexes[place])) == lowest], default=None)
+            if best is not None:
+                return best[1]
+            low, high = high, high * 4  # the third band reaches past 1: every seating
+    found: list[tuple[int, ...]] = []
+    _walk(columns, rest, 0, [], full, found)
+    # ``indexes`` writes a repeated label by its first position, which its first
+    # seating (the sorted labels themselves) gives for every position.
+    first = indexes[0]
+    chosen = {places[tuple([first[label] for label in seating])] for seating in found}
+    return min((draws[place], place) for place in chosen)[1]
+
+
+def _walk(columns: list[list[int]], rest: list[int], seated: int, seating: list[int], full: int,
+          found: list[tuple[int, ...]]) -> None:
+    """Collect every cheapest seating that starts with ``seating`` (labels by position)."""
+    if seated == full:
+        found.append(tuple(seating))
+        return
+    column = columns[len(seating)]
+    for label in range(len(columns)):
+        if not seated >> label & 1 and column[label] + rest[seated | 1 << label] == rest[seated]:
+            seating.append(label)
+            _walk(columns, rest, seated | 1 << label, seating, full, found)
+            seating.pop()
+
+
 @functools.cache
-def _orders(chosen: tuple[str, ...]) -> tuple[tuple[tuple[str, ...], ...], tuple[tuple[int, ...], ...]]:
-    """Every distinct seating of ``chosen`` (sorted), in sorted order; and each seating
-    as the positions in ``chosen`` of its labels (the first position for a repeated one)."""
+def _orders(chosen: tuple[str, ...]) -> tuple[tuple[tuple[str, ...], ...], tuple[tuple[int, ...], ...],
+                                              dict[tuple[int, ...], int]]:
+    """Every distinct seating of ``chosen`` (sorted), in sorted order; each seating as
+    the positions in ``chosen`` of its labels (the first position for a repeated one);
+    and each such tuple's place in that order."""
     orders = tuple(sorted(set(itertools.permutations(chosen))))
-    return orders, tuple(tuple(chosen.index(label) for label in order) for order in orders)
+    indexes = tuple(tuple(chosen.index(label) for label in order) for order in orders)
+    return orders, indexes, {index: place for place, index in enumerate(indexes)}
 
 
 def build_schedule(ladder: Ladder, entrant_labels: Sequence[str]) -> list[MatchSpec]:

@@ -74,6 +74,27 @@ def test_schedules_stay_what_they_were(case, ladder, digest):
     assert hashlib.sha256(played.encode()).hexdigest()[:16] == digest, case
 
 
+@pytest.mark.parametrize("labels", [tuple("abcdef"), tuple("aabcde"), tuple("aaabbc")])
+@pytest.mark.parametrize("spread", [1, 2, 5, 50])
+def test_six_seats_find_the_seating_every_permutation_would(labels, spread):
+    # At six seats the scheduler does not score all 720 seatings: it finds the lowest
+    # cost by a dynamic program, then walks the few cheapest seatings or scores those
+    # with the lowest draws. Narrow cost ranges give many ties, wide ones few.
+    import random as random_module
+    from operator import getitem
+
+    from kotarena.tournament.schedule import _cheapest_by_draw, _orders
+
+    rng = random_module.Random(f"{labels}{spread}")
+    orders, indexes, places = _orders(labels)
+    for _ in range(40):
+        costs_by_label = [{label: rng.randrange(spread) for label in labels} for _ in labels]
+        columns = [[costs[label] for label in labels] for costs in costs_by_label]  # copies cost alike
+        draws = [rng.random() for _ in orders]
+        costs = [sum(map(getitem, columns, index)) for index in indexes]
+        assert _cheapest_by_draw(columns, indexes, places, draws) == min(zip(costs, draws, range(len(orders))))[2]
+
+
 def test_another_seed_gives_other_seeds_and_tables():
     ladder = make_ladder(6, games=60, seed=11)
     one, two = schedule(ladder), schedule(replace(ladder, seed=12))
