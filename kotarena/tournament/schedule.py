@@ -205,10 +205,10 @@ def _cheapest_by_draw(columns: list[list[int]], indexes: Sequence[tuple[int, ...
         low, high = 0.0, 1 / 16
         while True:
             band = [place for place, draw in enumerate(draws) if low <= draw < high]
-            best = min([(draws[place], place) for place in band
-                        if sum(map(getitem, columns, indexes[place])) == lowest], default=None)
-            if best is not None:
-                return best[1]
+            winner = min([(draws[place], place) for place in band
+                          if sum(map(getitem, columns, indexes[place])) == lowest], default=None)
+            if winner is not None:
+                return winner[1]
             low, high = high, high * 4  # the third band reaches past 1: every seating
     found: list[tuple[int, ...]] = []
     _walk(columns, rest, 0, [], full, found)
