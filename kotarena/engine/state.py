@@ -1009,8 +1009,7 @@ class State:
                 fn(self, p, c, info)
         effect = self._effects[card]
         if info.type == KEEP:
-            self.owned[p].append(card)
-            self._cards_changed()
+            self._card_kept(p, card)
             effect.gained(self, p, card)
         else:
             self.discard.append(card)
@@ -1373,6 +1372,46 @@ class State:
             self._flags = _NO_FLAGS
             self._revealed = []
 
+    def _card_kept(self, p: int, card: int) -> None:
+        """``p`` keeps ``card`` as its newest card: the tables :meth:`_cards_changed`
+        would build, with the card's hooks added instead of everything rebuilt.
+
+        Buying keeps a card about ten times a game, and a rebuild goes over every card
+        in play. In the rebuilt tables the new card's hooks come after its owner's other
+        cards and before the next seats' cards; with a Mimic token in play the copied
+        card's hooks are always last, so then the tables are rebuilt.
+        """
+        self.owned[p].append(card)
+        effect = self._effects[card]
+        if self.mimic >= 0:
+            self._cards_changed()
+            return
+        self._card_ids = None
+        if not effect.moment_ids:
+            self._slow = self._hooks is not _NO_HOOKS or any(self.poison) or any(self.shrink)
+            if not self._slow:
+                self._flags = _NO_FLAGS
+                self._revealed = []
+            return
+        every = list(self._hooks)
+        slots = list(self._mine[p])
+        offer_hooks = offers = None
+        for moment, fn in effect.bound_hooks:
+            every[moment] = _after_seat(every[moment], p, (p, card, fn))
+            slots[moment] += ((card, fn),)
+            if moment == OFFERS:
+                if offers is None:  # the tables are shared with clones: never changed in place
+                    offer_hooks, offers = dict(self._offer_hooks), dict(self._my_offers[p])
+                for kind in effect.offer_kinds:
+                    offer_hooks[kind] = _after_seat(offer_hooks.get(kind, ()), p, (p, card, fn))
+                    offers[kind] = (*offers.get(kind, ()), (card, fn))
+        self._hooks = tuple(every)
+        self._mine = (*self._mine[:p], tuple(slots), *self._mine[p + 1:])
+        if offers is not None:
+            self._offer_hooks = offer_hooks
+            self._my_offers = (*self._my_offers[:p], offers, *self._my_offers[p + 1:])
+        self._slow = True
+
     def _mimic_copy(self) -> tuple | None:
         """``(owner, mimic card, copied effect)``: the copied card's hooks act for the
         Mimic's owner, as the Mimic card.
@@ -1549,6 +1588,14 @@ class State:
         copy = self.clone()
         copy.apply(action)
         return copy
+
+
+def _after_seat(hooks: tuple, p: int, entry: tuple) -> tuple:
+    """``hooks`` (``(owner, card, fn)`` in seat order) with ``entry`` after seat ``p``'s."""
+    for at, hook in enumerate(hooks):
+        if hook[0] > p:
+            return (*hooks[:at], entry, *hooks[at:])
+    return (*hooks, entry)
 
 
 def _copy_script(script: ScriptedDice) -> ScriptedDice:

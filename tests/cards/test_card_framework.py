@@ -197,3 +197,34 @@ def test_view_json_carries_the_card_fields(table):
     state.apply("stop")
     data = json.loads(json.dumps(state.view(1).to_json()))
     assert data["pending"][0] == [1, 2, 0, True] and data["kind"] == "damage"
+
+
+def test_keeping_a_card_gives_the_hook_tables_a_rebuild_would(monkeypatch):
+    # Buying a keep card adds its hooks to the tables instead of rebuilding them; the
+    # order in which hooks act must stay exactly the rebuild's (seat by seat, each
+    # monster's cards in the order it got them).
+    from kotarena.engine.state import State
+
+    kept = State._card_kept
+    checked = []
+
+    def checked_card_kept(state, p, card):
+        rebuilt = state.clone()
+        rebuilt.owned[p].append(card)
+        rebuilt._cards_changed()
+        kept(state, p, card)
+        tables = ("_hooks", "_mine", "_offer_hooks", "_my_offers", "_slow", "_flags", "_revealed")
+        assert {t: getattr(state, t) for t in tables} == {t: getattr(rebuilt, t) for t in tables}
+        checked.append(card)
+
+    monkeypatch.setattr(State, "_card_kept", checked_card_kept)
+    rng = random.Random(5)
+    for players in (2, 3, 4, 5, 6):
+        for seed in range(12):
+            state = new_game("kot", players, seed=7000 + 100 * players + seed, deck="default", record=False)
+            while state.outcome is None:
+                legal = state.legal
+                buys = [a for a in legal if a.kind == "buy"]
+                state.apply(rng.choice(buys) if buys and rng.random() < 0.9 else rng.choice(legal))
+    assert len(checked) > 300
+
