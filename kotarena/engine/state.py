@@ -1376,8 +1376,8 @@ class State:
         """``p`` keeps ``card`` as its newest card: the tables :meth:`_cards_changed`
         would build, with the card's hooks added instead of everything rebuilt.
 
-        Buying keeps a card about ten times a game, and a rebuild goes over every card
-        in play. In the rebuilt tables the new card's hooks come after its owner's other
+        Cards are kept many times a game, and a rebuild goes over every card in play.
+        In the rebuilt tables the new card's hooks come after its owner's other
         cards and before the next seats' cards; with a Mimic token in play the copied
         card's hooks are always last, so then the tables are rebuilt.
         """
