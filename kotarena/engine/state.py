@@ -18,9 +18,10 @@ Design notes (why it looks like this):
 * Dice do not depend on decisions: at the start of each turn the engine draws one
   number per possible roll, which fixes the face of every die position in that roll
   (``_faces``), and a roll takes the faces of the positions it rolls. Whatever a
-  player keeps, the die at position 3 of the second roll of turn 12 shows the same face. Replaying a seed with the seats
-  rotated ("duplicate" play) therefore hands every seat the same luck. Deck
-  reshuffles draw from their own stream for the same reason.
+  player keeps, the die at position 3 of the second roll of turn 12 shows the same
+  face. Replaying a seed with the seats rotated ("duplicate" play) therefore hands
+  every seat the same luck. Deck reshuffles draw from their own stream for the same
+  reason.
 * The event log is a list of small tuples; formatting happens only when someone reads
   it (:mod:`kotarena.engine.events`).
 """
@@ -1366,7 +1367,11 @@ class State:
             self._mine = tuple([slots if slots is _NO_HOOKS else tuple(slots) for slots in mine])
             self._offer_hooks = offer_hooks or _NO_OFFERS
             self._my_offers = tuple(my_offers)
-        self._slow = bool(acting) or any(self.poison) or any(self.shrink)
+        self._set_slow(bool(acting))
+
+    def _set_slow(self, cards_act: bool) -> None:
+        """Whether turns take the card path: some card has hooks or a token is out."""
+        self._slow = cards_act or any(self.poison) or any(self.shrink)
         if not self._slow:
             # Turn flags are reset only on turns where cards act: drop them here.
             self._flags = _NO_FLAGS
@@ -1388,10 +1393,7 @@ class State:
             return
         self._card_ids = None
         if not effect.moment_ids:
-            self._slow = self._hooks is not _NO_HOOKS or any(self.poison) or any(self.shrink)
-            if not self._slow:
-                self._flags = _NO_FLAGS
-                self._revealed = []
+            self._set_slow(self._hooks is not _NO_HOOKS)
             return
         every = list(self._hooks)
         slots = list(self._mine[p])

@@ -262,8 +262,7 @@ class InProcessSeat:
             used = guard.cpu_clock - start
             if used and used - guard.tick > limit:
                 raise BotFailure(TIMEOUT, f"took {used:.2f}s of CPU time (limit {limit:g}s)")
-        if used:
-            self.cpu += used
+        self.cpu += used
         self.decisions += 1
         return answer if answer.__class__ is Action else _as_action(answer, view)
 

@@ -17,7 +17,7 @@ import statistics
 import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 
@@ -171,8 +171,6 @@ def measure(games: int = 2000, players: int = 4, deck: bool = True, workers: int
     reported are the median round's. Adjacent runs see the machine at about the same
     speed, which a single before-and-after pair does not on a machine that drifts.
     """
-    from dataclasses import replace
-
     from kotarena.tournament.ladder import load_ladder
     from kotarena.tournament.night import night_seed
     from kotarena.tournament.schedule import build_schedule
