@@ -76,7 +76,7 @@ def engine(players: tuple[int, ...], games: int, deck: bool | None, record: bool
     from kotarena.cli.output import echo_json, table_text
 
     seed = 0 if seed is None else seed
-    click.echo(f"seed: {seed}", err=True)
+    click.echo(f"seed: {seed}; {_build_line()}", err=True)
     before = reference_rate() if reference else None
     decks = (False, True) if deck is None else (deck,)
     results = []
@@ -93,7 +93,8 @@ def engine(players: tuple[int, ...], games: int, deck: bool | None, record: bool
         machine = (before + reference_rate()) / 2
         scale = REFERENCE_AT_PEER_MEASUREMENT / machine
     if json_:
-        data = {"seed": seed, "bot": "random (buys whenever it can)" if buyers else "random", "processes": 1,
+        data = {"seed": seed, "engine": _build(), "bot": "random (buys whenever it can)" if buyers else "random",
+                "processes": 1,
                 "results": [r.to_json() for r in results]}
         if scale is not None:
             data["reference"] = {"games_per_s": round(machine, 1), "at_peer_measurement": REFERENCE_AT_PEER_MEASUREMENT,
@@ -115,6 +116,18 @@ def engine(players: tuple[int, ...], games: int, deck: bool | None, record: bool
     if scale is not None:
         click.echo(f"reference loop: {machine:,.0f} games/s here now, {REFERENCE_AT_PEER_MEASUREMENT:,} on the machine "
                    f"the peer engines were measured on; scaled = games/s x {scale:.2f}")
+
+
+def _build() -> str:
+    """``"native"`` when the engine is the compiled build, ``"pure"`` when it runs as source."""
+    from kotarena.engine import NATIVE
+
+    return "native" if NATIVE else "pure"
+
+
+def _build_line() -> str:
+    return ("engine: native (compiled with mypyc)" if _build() == "native"
+            else "engine: pure Python (an editable install, KOTARENA_PURE=1, or no compiler at install)")
 
 
 @bench.command()
@@ -150,7 +163,7 @@ def league(games: int, players: int, workers: str, deck: bool, bot: str, rounds:
     from kotarena.tournament.throughput import measure
 
     seed = 0 if seed is None else seed
-    click.echo(f"seed: {seed}", err=True)
+    click.echo(f"seed: {seed}; {_build_line()}", err=True)
     try:
         counts = [int(part) for part in workers.split(",") if part.strip()]
     except ValueError:
@@ -165,7 +178,7 @@ def league(games: int, players: int, workers: str, deck: bool, bot: str, rounds:
         raise click.ClickException(str(error)) from None
     results = [measure(games, players, deck, count, seed, bot, rounds) for count in counts]
     if json_:
-        echo_json({"seed": seed, "results": [r.to_json() for r in results]})
+        echo_json({"seed": seed, "engine": _build(), "results": [r.to_json() for r in results]})
         return
     rows = [(r.bot, r.workers, r.games, r.players, "yes" if r.deck else "no", f"{r.engine_games_per_s:,.1f}",
              f"{r.league_games_per_s:,.1f}", f"{r.overhead:.0%}", ", ".join(f"{o:.0%}" for o in r.round_overheads),

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from kotarena.engine import state as _state_module
 from kotarena.engine.actions import Action, ActionError, parse_action
 from kotarena.engine.decisions import Decision
 from kotarena.engine.dice import FACE_NAMES, DiceError, ScriptedDice, format_faces, parse_faces
@@ -26,6 +27,10 @@ from kotarena.engine.outcome import (
 )
 from kotarena.engine.state import BUY_CARDS, MONSTERS, ROLL, YIELD_TOKYO, State
 from kotarena.engine.view import View
+
+#: True when the engine's hot modules are the compiled (mypyc) build, False when they
+#: run as Python source; the two play identical games (see setup.py).
+NATIVE: bool = not _state_module.__file__.endswith(".py")
 
 
 def new_game(
@@ -67,7 +72,7 @@ def new_game(
 
 __all__ = [
     "Action", "ActionError", "BUY_CARDS", "Decision", "DiceError", "EngineError",
-    "FACE_NAMES", "GAMES", "GameOverError", "GameSpec", "IllegalActionError", "MONSTERS",
+    "FACE_NAMES", "GAMES", "GameOverError", "GameSpec", "IllegalActionError", "MONSTERS", "NATIVE",
     "Outcome", "PositionError", "ROLL", "ScriptedDice", "State", "Termination",
     "UnknownGameError", "View", "YIELD_TOKYO", "format_faces", "get_game", "new_game",
     "parse_action", "parse_faces",

@@ -29,7 +29,8 @@ Design notes (why it looks like this):
 from __future__ import annotations
 
 import random as _random_module
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, cast
 
 from kotarena.cards import KEEP, CardInfo, deck_cards, deck_effects
 from kotarena.cards.moments import (
@@ -85,6 +86,9 @@ from kotarena.engine.outcome import (
     Termination,
 )
 from kotarena.engine.view import View, build_view
+
+if TYPE_CHECKING:
+    from kotarena.engine.decisions import Decision
 
 # Decision kinds: what question the pending decision asks.
 ROLL = "roll"      #: after a roll with rerolls left: ``stop`` or ``reroll ...``
@@ -196,6 +200,74 @@ class State:
         "_effects", "_hooks", "_offer_hooks", "_mine", "_my_offers", "_slow", "_queue", "_then", "_dropped",
         "_extra_turns", "_flags", "_dealt", "_card_rolls", "_pending_hit", "_ready", "_revealed", "_hearts_left",
     )
+
+    game: str
+    n: int
+    names: tuple[str, ...]
+    seed: int | None
+    deck_name: str | None
+    cards_info: tuple[CardInfo, ...]
+    health: list[int]
+    max_health: list[int]
+    stars: list[int]
+    energy: list[int]
+    alive: list[bool]
+    owned: list[list[int]]
+    city: int
+    bay: int
+    bay_open: bool
+    alive_count: int
+    active: int
+    turn: int
+    dice: list[int]
+    rolls_left: int
+    market: list[int]
+    deck: list[int]
+    discard: list[int]
+    to_move: int
+    kind: str | None
+    legal: tuple[Action, ...]
+    _legal_set: frozenset[Action]
+    outcome: Outcome | None
+    log: list[tuple] | None
+    history: list[tuple[int, Action]]
+    pause_between_turns: bool
+    between_turns: bool
+    _rng: _random_module.Random
+    _random: Callable[[], float]
+    _script: ScriptedDice | None
+    _turn_dice: list[float]
+    _roll_no: int
+    _reshuffles: int
+    _attacker: int
+    _yielders: list[int]
+    _hit: list[int]
+    _batch: int
+    eliminated_at: list[Any]
+    _card_ids: Any
+    # cards: tokens and counters, per-moment hooks, the damage queue, turn flags
+    poison: list[int]
+    shrink: list[int]
+    counters: dict[int, int]
+    peek: int
+    mimic: int
+    _effects: tuple[Any, ...]
+    _hooks: tuple[tuple[Any, ...], ...]
+    _offer_hooks: dict[str, tuple[Any, ...]]
+    _mine: tuple[tuple[tuple[Any, ...], ...], ...]
+    _my_offers: tuple[dict[str, tuple[Any, ...]], ...]
+    _slow: bool
+    _queue: list[tuple[int, int, int, bool]]
+    _then: int
+    _dropped: list[int]
+    _extra_turns: int
+    _flags: frozenset[tuple[Any, ...]]
+    _dealt: bool
+    _card_rolls: int
+    _pending_hit: Any
+    _ready: list[tuple[int, int, int, bool]]
+    _revealed: list[tuple[int, int]]
+    _hearts_left: int
 
     def __init__(self) -> None:  # use new_game() or State.from_position()
         self.to_move = -1
@@ -325,13 +397,13 @@ class State:
         return self.outcome is not None
 
     @property
-    def decision(self):
+    def decision(self) -> Decision | None:
         """The pending :class:`~kotarena.engine.decisions.Decision`, or ``None``."""
         from kotarena.engine.decisions import Decision
 
         if self.to_move < 0:
             return None
-        return Decision(self.to_move, self.kind, self.legal)
+        return Decision(self.to_move, cast(str, self.kind), self.legal)
 
     def apply(self, action: Action | str) -> None:
         """Carry out the deciding player's action and run on to the next decision.
@@ -342,7 +414,7 @@ class State:
         if action.__class__ is not Action:
             from kotarena.engine.actions import parse_action
 
-            action = parse_action(action)
+            action = parse_action(cast(str, action))
         if action not in self._legal_set:
             if self.outcome is not None:
                 raise GameOverError("the game is over; no action is legal")
@@ -408,7 +480,7 @@ class State:
 
     # ------------------------------------------------------------ the turn
 
-    def _decide(self, player: int, kind: str, table: tuple[tuple[Action, ...], frozenset[Action]]) -> None:
+    def _decide(self, player: int, kind: str | None, table: tuple[tuple[Action, ...], frozenset[Action]]) -> None:
         self.to_move = player
         self.kind = kind
         self.legal, self._legal_set = table
@@ -900,7 +972,8 @@ class State:
                 self._end_turn()
                 return
         table = self._buy_table()
-        if table is _NOTHING_TO_BUY:
+        # Compared by its legal tuple: mypyc passes fixed-length tuples unboxed, so the pair itself is a new object.
+        if table[0] is _NOTHING_TO_BUY[0]:
             # Nothing affordable and no sweep: ``done`` would be the only answer, so
             # nobody is asked and the buy step ends as if it had been given.
             self._end_turn()
@@ -1397,7 +1470,8 @@ class State:
             return
         every = list(self._hooks)
         slots = list(self._mine[p])
-        offer_hooks = offers = None
+        offer_hooks: dict[str, tuple[Any, ...]] = {}
+        offers: dict[str, tuple[Any, ...]] | None = None
         for moment, fn in effect.bound_hooks:
             every[moment] = _after_seat(every[moment], p, (p, card, fn))
             slots[moment] += ((card, fn),)

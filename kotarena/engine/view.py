@@ -15,6 +15,7 @@ import random as _random_module
 from typing import TYPE_CHECKING, NamedTuple
 
 from kotarena.engine.actions import Action
+from kotarena.engine.outcome import Outcome
 
 if TYPE_CHECKING:
     from kotarena.engine.state import State
@@ -73,7 +74,7 @@ class View(NamedTuple):
     yielders: tuple[int, ...]
     eliminated_at: tuple
     between_turns: bool
-    outcome: object
+    outcome: Outcome | None
     private: tuple = ()
     poison: tuple = ()
     shrink: tuple = ()
@@ -119,97 +120,102 @@ class View(NamedTuple):
         and dice are drawn from ``seed``. The result is an ordinary :class:`State`
         (without an event log) at the same decision point as the view.
         """
-        from kotarena.cards import deck_cards, deck_effects
-        from kotarena.engine.state import State, shuffle
+        return _sample_game(self, seed)
 
-        rng = _random_module.Random(seed)
-        s = State.__new__(State)
-        s.game = self.game
-        s.n = len(self.names)
-        s.names = self.names
-        s.seed = seed
-        s.deck_name = self.deck
-        s.cards_info = deck_cards(self.deck) if self.deck else ()
-        # Physical card indices by id, so copies of a card stay distinct.
-        unseen: dict[str, list[int]] = {}
-        for index, info in enumerate(s.cards_info):
-            unseen.setdefault(info.id, []).append(index)
 
-        def take(card_id: str) -> int:
-            return unseen[card_id].pop()
+def _sample_game(self: View, seed: int | None) -> State:
+    # A module-level function: mypyc cannot compile the nested ``take`` inside a NamedTuple method.
+    from kotarena.cards import deck_cards, deck_effects
+    from kotarena.engine.state import State, shuffle
 
-        s.owned = [[take(c) for c in cards] for cards in self.cards]
-        s._card_ids = None
-        s.market = [take(c) if c is not None else -1 for c in self.market]
-        s.discard = [take(c) for c in self.discard]
-        peeked = [take(c) for what, c in self.private if what == "made_in_a_lab"]
-        s.deck = [i for indices in unseen.values() for i in indices]
-        s.deck.sort()
-        shuffle(s.deck, rng.random)
-        del s.deck[self.deck_size - len(peeked):]
-        s.deck.extend(peeked)  # the card this player has seen stays on top
-        s.peek = peeked[0] if peeked else -1
-        s._effects = deck_effects(self.deck) if self.deck else ()
-        s.counters = {
-            card: count
-            for cards, counts in zip(s.owned, self.counters)
-            for card, count in zip(cards, counts)
-            if count or s._effects[card].initial_counters is not None
-        }
-        s.poison = list(self.poison) or [0] * s.n
-        s.shrink = list(self.shrink) or [0] * s.n
-        s._extra_turns = self.extra_turns
-        s._dealt = self.dealt
-        s._flags = frozenset(_flag_from_view(s, item) for item in self.used)
-        s._dropped = []
-        if self.pending:
-            entry, queue, ready, then = self.pending
-            s._pending_hit, s._queue, s._ready, s._then = entry, list(queue), list(ready), then
-        else:
-            s._pending_hit, s._queue, s._ready, s._then = None, [], [], 0
-        s._card_rolls = 0
-        s._revealed = list(self.reveals)
-        s._hearts_left = self.hearts
-        s.health = list(self.health)
-        s.max_health = list(self.max_health)
-        s.stars = list(self.stars)
-        s.energy = list(self.energy)
-        s.alive = list(self.alive)
-        s.alive_count = sum(self.alive)
-        s.city = self.city
-        s.bay = self.bay
-        s.bay_open = self.bay_open
-        s.active = self.active
-        s.turn = self.turn
-        s.dice = list(self.dice)
-        s.rolls_left = self.rolls_left
-        s.outcome = self.outcome
-        s.log = None
-        s.history = []
-        s.pause_between_turns = False
-        s.between_turns = self.between_turns
-        s._rng = rng
-        s._random = rng.random
-        s._script = None
-        s._turn_dice = []
-        s._roll_no = 0
-        s._reshuffles = 0
-        # Future rolls of this turn come from the bot's seed, not the real game.
-        s._draw_turn_dice()
-        s._roll_no = 1 + (2 - self.rolls_left)
-        s._attacker = self.attacker
-        s._yielders = list(self.yielders)
-        s._hit = []
-        s._batch = max((e[1] for e in self.eliminated_at if e), default=0)
-        s.eliminated_at = list(self.eliminated_at)
-        s.mimic = s.owned_card(self.mimic[0], self.mimic[1]) if self.mimic else -1
-        s._cards_changed()
-        s.to_move = self.to_move
-        s.kind = self.kind
-        s.legal = ()
-        s._legal_set = frozenset()
-        s._restore_decision()
-        return s
+    rng = _random_module.Random(seed)
+    s = State.__new__(State)
+    s.game = self.game
+    s.n = len(self.names)
+    s.names = self.names
+    s.seed = seed
+    s.deck_name = self.deck
+    s.cards_info = deck_cards(self.deck) if self.deck else ()
+    # Physical card indices by id, so copies of a card stay distinct.
+    unseen: dict[str, list[int]] = {}
+    for index, info in enumerate(s.cards_info):
+        unseen.setdefault(info.id, []).append(index)
+
+    def take(card_id: str) -> int:
+        return unseen[card_id].pop()
+
+    s.owned = [[take(c) for c in cards] for cards in self.cards]
+    s._card_ids = None
+    s.market = [take(c) if c is not None else -1 for c in self.market]
+    s.discard = [take(c) for c in self.discard]
+    peeked = [take(c) for what, c in self.private if what == "made_in_a_lab"]
+    s.deck = [i for indices in unseen.values() for i in indices]
+    s.deck.sort()
+    shuffle(s.deck, rng.random)
+    del s.deck[self.deck_size - len(peeked):]
+    s.deck.extend(peeked)  # the card this player has seen stays on top
+    s.peek = peeked[0] if peeked else -1
+    s._effects = deck_effects(self.deck) if self.deck else ()
+    s.counters = {
+        card: count
+        for cards, counts in zip(s.owned, self.counters)
+        for card, count in zip(cards, counts)
+        if count or s._effects[card].initial_counters is not None
+    }
+    s.poison = list(self.poison) or [0] * s.n
+    s.shrink = list(self.shrink) or [0] * s.n
+    s._extra_turns = self.extra_turns
+    s._dealt = self.dealt
+    s._flags = frozenset(_flag_from_view(s, item) for item in self.used)
+    s._dropped = []
+    if self.pending:
+        entry, queue, ready, then = self.pending
+        s._pending_hit, s._queue, s._ready, s._then = entry, list(queue), list(ready), then
+    else:
+        s._pending_hit, s._queue, s._ready, s._then = None, [], [], 0
+    s._card_rolls = 0
+    s._revealed = list(self.reveals)
+    s._hearts_left = self.hearts
+    s.health = list(self.health)
+    s.max_health = list(self.max_health)
+    s.stars = list(self.stars)
+    s.energy = list(self.energy)
+    s.alive = list(self.alive)
+    s.alive_count = sum(self.alive)
+    s.city = self.city
+    s.bay = self.bay
+    s.bay_open = self.bay_open
+    s.active = self.active
+    s.turn = self.turn
+    s.dice = list(self.dice)
+    s.rolls_left = self.rolls_left
+    s.outcome = self.outcome
+    s.log = None
+    s.history = []
+    s.pause_between_turns = False
+    s.between_turns = self.between_turns
+    s._rng = rng
+    s._random = rng.random
+    s._script = None
+    s._turn_dice = []
+    s._roll_no = 0
+    s._reshuffles = 0
+    # Future rolls of this turn come from the bot's seed, not the real game.
+    s._draw_turn_dice()
+    s._roll_no = 1 + (2 - self.rolls_left)
+    s._attacker = self.attacker
+    s._yielders = list(self.yielders)
+    s._hit = []
+    s._batch = max((e[1] for e in self.eliminated_at if e), default=0)
+    s.eliminated_at = list(self.eliminated_at)
+    s.mimic = s.owned_card(self.mimic[0], self.mimic[1]) if self.mimic else -1
+    s._cards_changed()
+    s.to_move = self.to_move
+    s.kind = self.kind
+    s.legal = ()
+    s._legal_set = frozenset()
+    s._restore_decision()
+    return s
 
 
 def _flag_from_view(s: State, item: tuple) -> tuple:
@@ -275,7 +281,7 @@ _NO_CARD_FACTS = tuple(View._field_defaults[name] for name in View._fields[View.
 def _card_facts(s: State, player: int) -> tuple:
     """The view's card fields (only built while cards or tokens are in play)."""
     counters = s.counters
-    private = ()
+    private: tuple = ()
     if s.peek >= 0 and player == s.active:
         private = (("made_in_a_lab", s.cards_info[s.peek].id),)
     return (

@@ -26,6 +26,15 @@ def test_bench_engine_runs_a_few_games_and_prints_a_table():
     assert "seed: 0" in result.stderr
 
 
+def test_bench_says_which_build_of_the_engine_it_timed():
+    from kotarena.engine import NATIVE
+
+    result = invoke(["bench", "engine", "--games", "1", "--warmup", "0", "--players", "2", "--no-deck", "--json"])
+    assert json.loads(result.stdout)["engine"] == ("native" if NATIVE else "pure")
+    text = invoke(["bench", "engine", "--games", "1", "--warmup", "0", "--players", "2", "--no-deck"])
+    assert ("engine: native" if NATIVE else "engine: pure Python") in text.stderr
+
+
 def test_bench_alone_runs_engine_and_speaks_json():
     result = invoke(["bench", "--games", "2", "--warmup", "1", "--players", "4", "--no-deck", "--json"])
     assert result.exit_code == 0, result.output

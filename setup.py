@@ -1,0 +1,74 @@
+"""The native build: the engine's hot modules compiled with mypyc, pure Python otherwise.
+
+``pip install .`` compiles the modules in ``NATIVE_MODULES`` to C extensions (about
+1.8 times as fast; see "Speed" in docs/cards.md). Their source stays ordinary Python, which is
+what runs when they are not compiled:
+
+* an editable install (``pip install -e .``) stays pure, so an edited module takes
+  effect without a rebuild;
+* ``KOTARENA_PURE=1`` at install time builds pure Python;
+* a machine without a C compiler gets pure Python, with a warning, unless
+  ``KOTARENA_NATIVE=1`` asks for the native build, which then fails loudly (CI).
+
+``kotarena.engine.NATIVE`` tells which one is installed; ``kotarena bench`` shows it.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from setuptools import setup
+from setuptools.command.build_ext import build_ext
+
+NATIVE_MODULES = [
+    "kotarena/engine/state.py",
+    "kotarena/engine/view.py",
+    "kotarena/engine/dice.py",
+    "kotarena/match.py",
+]
+
+REQUIRED = os.environ.get("KOTARENA_NATIVE") == "1"
+PURE = os.environ.get("KOTARENA_PURE") == "1" or "editable_wheel" in sys.argv or "develop" in sys.argv
+#: Only the commands that build binaries need the C sources (mypyc takes a few seconds
+#: to write them); metadata and source distributions do not.
+BUILDS = bool({"bdist_wheel", "build", "build_ext", "install"} & set(sys.argv[1:]))
+
+
+class OptionalBuildExt(build_ext):
+    """Builds the extensions, or none of them: a partly compiled engine would fail to
+    import (each module needs the shared library), so a failure removes what was built."""
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except Exception as error:  # compiler missing or failing: any of distutils' errors
+            if REQUIRED:
+                raise
+            for extension in self.extensions:
+                path = self.get_ext_fullpath(extension.name)
+                if os.path.exists(path):
+                    os.remove(path)
+            self.warn(f"kotarena: the native engine did not build ({error}); installing pure Python")
+
+
+def native_extensions() -> list:
+    if PURE or not BUILDS:
+        return []
+    try:
+        from mypyc.build import mypycify
+    except ImportError:
+        if REQUIRED:
+            raise
+        return []
+    try:
+        # The runtime the modules share lives inside the package, not at the top level.
+        return mypycify(NATIVE_MODULES, group_name="kotarena._native", opt_level="3")
+    except BaseException as error:  # mypy's type check stops with SystemExit
+        if REQUIRED:
+            raise
+        print(f"kotarena: the native engine was not generated ({error!r}); installing pure Python", file=sys.stderr)
+        return []
+
+
+setup(ext_modules=native_extensions(), cmdclass={"build_ext": OptionalBuildExt})
