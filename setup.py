@@ -1,8 +1,9 @@
-"""The native build: the engine's hot modules compiled with mypyc, pure Python otherwise.
+"""The native build: the hot modules compiled with mypyc, pure Python otherwise.
 
-``pip install .`` compiles the modules in ``NATIVE_MODULES`` to C extensions (about
-1.8 times as fast; see "Speed" in docs/cards.md). Their source stays ordinary Python, which is
-what runs when they are not compiled:
+``pip install .`` compiles the modules in ``NATIVE_MODULES`` to C extensions (games
+about 1.8 times as fast; see "Speed" in docs/cards.md and "Throughput" in
+docs/league.md). Their source stays ordinary Python, which is what runs when they are
+not compiled:
 
 * an editable install (``pip install -e .``) stays pure, so an edited module takes
   effect without a rebuild;
@@ -20,12 +21,16 @@ import sys
 
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
+from setuptools.command.build_py import build_py
 
 NATIVE_MODULES = [
     "kotarena/engine/state.py",
     "kotarena/engine/view.py",
     "kotarena/engine/dice.py",
     "kotarena/match.py",
+    # The league's hot paths: each decision's seat host and time limit, and rating.
+    "kotarena/tournament/seats.py",
+    "kotarena/free_for_all.py",
 ]
 
 REQUIRED = os.environ.get("KOTARENA_NATIVE") == "1"
@@ -52,6 +57,23 @@ class OptionalBuildExt(build_ext):
             self.warn(f"kotarena: the native engine did not build ({error}); installing pure Python")
 
 
+class FreshBuildPy(build_py):
+    """Drops compiled modules left in the build directory by an earlier build.
+
+    pip builds a local checkout in place, and setuptools puts whatever is in ``build/``
+    into the wheel: without this, a pure build after a native one (or a native one
+    after the list of modules changed) would ship the old binaries.
+    """
+
+    def run(self) -> None:
+        package = os.path.join(self.build_lib, "kotarena")
+        for folder, _, files in os.walk(package):
+            for name in files:
+                if name.endswith((".so", ".pyd")):
+                    os.remove(os.path.join(folder, name))
+        super().run()
+
+
 def native_extensions() -> list:
     if PURE or not BUILDS:
         return []
@@ -61,9 +83,12 @@ def native_extensions() -> list:
         if REQUIRED:
             raise
         return []
+    # The compiled modules are type checked; the modules they import (and third-party
+    # packages without type information) only lend them their types.
+    options = ["--follow-imports=silent", "--ignore-missing-imports"]
     try:
         # The runtime the modules share lives inside the package, not at the top level.
-        return mypycify(NATIVE_MODULES, group_name="kotarena._native", opt_level="3")
+        return mypycify([*NATIVE_MODULES, *options], group_name="kotarena._native", opt_level="3")
     except BaseException as error:  # mypy's type check stops with SystemExit
         if REQUIRED:
             raise
@@ -71,4 +96,4 @@ def native_extensions() -> list:
         return []
 
 
-setup(ext_modules=native_extensions(), cmdclass={"build_ext": OptionalBuildExt})
+setup(ext_modules=native_extensions(), cmdclass={"build_ext": OptionalBuildExt, "build_py": FreshBuildPy})

@@ -38,8 +38,8 @@ MIN_DELTA = trueskill.DELTA
 def _sum2(a_pi: float, a_tau: float, b_pi: float, b_tau: float, c0: float, c1: float) -> tuple[float, float]:
     """What a sum factor ``c0*a + c1*b`` sends, from the two other variables' values
     with this factor's messages divided out (``trueskill.factorgraph.SumFactor.update``)."""
-    pi_inv = 0
-    mu = 0
+    pi_inv = 0.0
+    mu = 0.0
     mu += c0 * (a_pi and a_tau / a_pi)
     try:
         pi_inv += c0 ** 2 / float(a_pi)
@@ -57,8 +57,8 @@ def _sum2(a_pi: float, a_tau: float, b_pi: float, b_tau: float, c0: float, c1: f
 
 def _sum1(pi_in: float, tau_in: float) -> tuple[float, float]:
     """What a one-term sum factor with weight 1 sends (a team of one: its performance)."""
-    pi_inv = 0
-    mu = 0
+    pi_inv = 0.0
+    mu = 0.0
     mu += 1 * (pi_in and tau_in / pi_in)
     try:
         pi_inv += 1 ** 2 / float(pi_in)
@@ -128,11 +128,11 @@ def _run_chain(env: trueskill.TrueSkill, t_pi: list[float], t_tau: list[float], 
     n = len(t_pi)
     links = n - 1
     # Messages each team variable got from the difference to its left and right.
-    left_pi, left_tau = [0] * n, [0] * n
-    right_pi, right_tau = [0] * n, [0] * n
-    d_pi, d_tau = [0] * links, [0] * links
-    sum_pi, sum_tau = [0] * links, [0] * links      # from the difference factor
-    trunc_pi, trunc_tau = [0] * links, [0] * links  # from the truncation
+    left_pi, left_tau = [0.0] * n, [0.0] * n
+    right_pi, right_tau = [0.0] * n, [0.0] * n
+    d_pi, d_tau = [0.0] * links, [0.0] * links
+    sum_pi, sum_tau = [0.0] * links, [0.0] * links      # from the difference factor
+    trunc_pi, trunc_tau = [0.0] * links, [0.0] * links  # from the truncation
     margin = _draw_margin(env)
     sqrt = math.sqrt
     if env.cdf is trueskill.backends.cdf and env.pdf is trueskill.backends.pdf:
@@ -147,7 +147,7 @@ def _run_chain(env: trueskill.TrueSkill, t_pi: list[float], t_tau: list[float], 
     else:
         steps = [(j, 1) for j in range(links - 1)] + [(j, -1) for j in range(links - 1, 0, -1)]
     for _ in range(10):
-        delta = 0
+        delta = 0.0
         for j, way in steps:
             # The difference t[j] - t[j+1] from the two teams.
             k = j + 1

@@ -23,17 +23,16 @@ from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExe
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
 
-from kotarena.engine import IllegalActionError, get_game, new_game
-from kotarena.engine.view import build_view
+from kotarena.engine import get_game, new_game
 from kotarena.match import bot_seed
 from kotarena.tournament.seats import (
     DEFAULT_MEMORY_MB,
     GUARD,
-    INVALID,
     BotFailure,
     InProcessSeat,
     IsolatedSeat,
     SeatSpec,
+    play_seated,
 )
 
 
@@ -151,20 +150,7 @@ def play_match(job: MatchJob, *, keep_guard: bool = False) -> MatchResult:
         except BotFailure as failure:
             failures[seat] = failure
     try:
-        while state.outcome is None:
-            seat = state.to_move
-            action = None
-            if failures[seat] is None:
-                try:
-                    action = hosts[seat].choose(build_view(state, seat))
-                    state.apply(action)
-                    continue
-                except BotFailure as failure:
-                    failures[seat] = failure
-                except IllegalActionError:
-                    failures[seat] = BotFailure(INVALID, f"answered {action.text!r}, not legal for the "
-                                                         f"{state.kind} decision")
-            state.apply(state.legal[0])  # the autopilot
+        play_seated(state, hosts, failures)
     finally:
         if not keep_guard:
             GUARD.disarm()

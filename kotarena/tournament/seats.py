@@ -26,10 +26,14 @@ import pickle
 import signal
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from kotarena.engine.actions import Action, ActionError, parse_action
-from kotarena.engine.view import View
+from kotarena.engine.outcome import IllegalActionError
+from kotarena.engine.state import State
+from kotarena.engine.view import View, build_view
 
 TIMEOUT = "timeout"
 ERROR = "error"
@@ -71,6 +75,11 @@ class SeatSpec:
     bot: str
     params: tuple[tuple[str, object], ...] = ()
     trusted: bool = True
+
+    def __reduce__(self) -> tuple:
+        # Pickled (to worker processes) as a call with its fields: the compiled build's
+        # default pickling sets the fields one by one, which a frozen dataclass refuses.
+        return (SeatSpec, (self.entrant, self.bot, self.params, self.trusted))
 
 
 def _as_action(answer: object, view: View) -> Action:
@@ -121,7 +130,7 @@ class _Guard:
                  "_wall_ticks", "_old")
 
     def __init__(self) -> None:
-        self._old = None  #: the signal handlers the guard replaced while it is installed
+        self._old: Any = None  #: the signal handlers the guard replaced while it is installed
         self.installed = False
         self.call_start: float | None = None  #: ``cpu_clock`` when the running call began
         self.calls = 0  #: calls begun so far (numbers them for the wall-clock timer)
@@ -226,8 +235,8 @@ class InProcessSeat:
     def __init__(self, spec: SeatSpec, time_limit: float) -> None:
         self.spec = spec
         self.time_limit = time_limit
-        self.bot = None
-        self._choose = None  #: the bot's bound ``choose``, looked up once per game
+        self.bot: Any = None
+        self._choose: Any = None  #: the bot's bound ``choose``, looked up once per game
         self.cpu = 0.0
         self.decisions = 0
 
@@ -277,6 +286,31 @@ class InProcessSeat:
         self.bot = self._choose = None
 
 
+def play_seated(state: State, hosts: Sequence[Any], failures: list[BotFailure | None]) -> None:
+    """Play ``state`` to its end, asking each seat's host (:class:`InProcessSeat` or
+    :class:`IsolatedSeat`) for its decisions.
+
+    A seat whose bot fails (``failures[seat]`` set here, or already set when the game
+    starts) is played out by the autopilot, which takes the first legal action, so
+    the other bots' game stays valid. This loop runs for every decision of a league
+    night, so it lives in this compiled module rather than in the runner.
+    """
+    while state.outcome is None:
+        seat = state.to_move
+        action: Any = None
+        if failures[seat] is None:
+            try:
+                action = hosts[seat].choose(build_view(state, seat))
+                state.apply(action)
+                continue
+            except BotFailure as failure:
+                failures[seat] = failure
+            except IllegalActionError:
+                failures[seat] = BotFailure(INVALID, f"answered {action.text!r}, not legal for the "
+                                                     f"{state.kind} decision")
+        state.apply(state.legal[0])  # the autopilot
+
+
 # ---------------------------------------------------------------- isolated bots
 
 
@@ -285,11 +319,11 @@ def _host_main(connection, memory_mb: int) -> None:
     try:
         import resource
 
-        limit = memory_mb * 1024 * 1024
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        address_space = memory_mb * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
     except (ImportError, ValueError, OSError):
         pass  # not every platform lets us; the wall-clock backstop still applies
-    bot = None
+    bot: Any = None
     while True:
         try:
             message = connection.recv()
@@ -350,8 +384,8 @@ class IsolatedSeat:
         self.spec = spec
         self.time_limit = time_limit
         self.memory_mb = memory_mb
-        self.process = None
-        self.connection = None
+        self.process: Any = None
+        self.connection: Any = None
         self.cpu = 0.0
         self.decisions = 0
 

@@ -6,14 +6,25 @@ from __future__ import annotations
 
 import os
 
-from kotarena import match
+import pickle
+
+from kotarena import free_for_all, match
 from kotarena.engine import NATIVE, dice, state, view
+from kotarena.tournament import seats
 
 
 def test_the_hot_modules_are_compiled_all_together_or_not_at_all():
     # Each compiled module needs the shared runtime: a half-compiled engine cannot load.
-    compiled = {module.__name__: not module.__file__.endswith(".py") for module in (state, view, dice, match)}
+    modules = (state, view, dice, match, seats, free_for_all)
+    compiled = {module.__name__: not module.__file__.endswith(".py") for module in modules}
     assert set(compiled.values()) == {NATIVE}
+
+
+def test_a_seat_spec_crosses_to_a_worker_process_as_it_is():
+    # Jobs reach the workers pickled; a frozen dataclass compiled by mypyc needs its own
+    # way back (the default sets fields one by one, which frozen refuses).
+    spec = seats.SeatSpec(entrant="mcts-fast", bot="mcts", params=(("playouts", 40),), trusted=False)
+    assert pickle.loads(pickle.dumps(spec)) == spec
 
 
 def test_the_build_is_the_one_ci_installed():
