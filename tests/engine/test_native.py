@@ -5,7 +5,6 @@ holds for both; CI runs the suite once on each (see tox.ini)."""
 from __future__ import annotations
 
 import os
-
 import pickle
 
 from kotarena import free_for_all, match
