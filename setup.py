@@ -8,8 +8,9 @@ not compiled:
 * an editable install (``pip install -e .``) stays pure, so an edited module takes
   effect without a rebuild;
 * ``KOTARENA_PURE=1`` at install time builds pure Python;
-* a machine without a C compiler gets pure Python, with a warning, unless
-  ``KOTARENA_NATIVE=1`` asks for the native build, which then fails loudly (CI).
+* a machine without a C compiler gets pure Python (the reason is in pip's verbose
+  output, ``pip install -v .``), unless ``KOTARENA_NATIVE=1`` asks for the native
+  build, which then fails loudly (CI).
 
 ``kotarena.engine.NATIVE`` tells which one is installed; ``kotarena bench`` shows it.
 """
