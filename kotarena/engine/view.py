@@ -123,19 +123,20 @@ class View(NamedTuple):
         return _sample_game(self, seed)
 
 
-def _sample_game(self: View, seed: int | None) -> State:
-    # A module-level function: mypyc cannot compile the nested ``take`` inside a NamedTuple method.
+def _sample_game(view: View, seed: int | None) -> State:
+    """:meth:`View.sample_game` (a module function: mypyc cannot compile a closure,
+    ``take``, inside a method of a ``NamedTuple``)."""
     from kotarena.cards import deck_cards, deck_effects
     from kotarena.engine.state import State, shuffle
 
     rng = _random_module.Random(seed)
     s = State.__new__(State)
-    s.game = self.game
-    s.n = len(self.names)
-    s.names = self.names
+    s.game = view.game
+    s.n = len(view.names)
+    s.names = view.names
     s.seed = seed
-    s.deck_name = self.deck
-    s.cards_info = deck_cards(self.deck) if self.deck else ()
+    s.deck_name = view.deck
+    s.cards_info = deck_cards(view.deck) if view.deck else ()
     # Physical card indices by id, so copies of a card stay distinct.
     unseen: dict[str, list[int]] = {}
     for index, info in enumerate(s.cards_info):
@@ -144,56 +145,56 @@ def _sample_game(self: View, seed: int | None) -> State:
     def take(card_id: str) -> int:
         return unseen[card_id].pop()
 
-    s.owned = [[take(c) for c in cards] for cards in self.cards]
+    s.owned = [[take(c) for c in cards] for cards in view.cards]
     s._card_ids = None
-    s.market = [take(c) if c is not None else -1 for c in self.market]
-    s.discard = [take(c) for c in self.discard]
-    peeked = [take(c) for what, c in self.private if what == "made_in_a_lab"]
+    s.market = [take(c) if c is not None else -1 for c in view.market]
+    s.discard = [take(c) for c in view.discard]
+    peeked = [take(c) for what, c in view.private if what == "made_in_a_lab"]
     s.deck = [i for indices in unseen.values() for i in indices]
     s.deck.sort()
     shuffle(s.deck, rng.random)
-    del s.deck[self.deck_size - len(peeked):]
+    del s.deck[view.deck_size - len(peeked):]
     s.deck.extend(peeked)  # the card this player has seen stays on top
     s.peek = peeked[0] if peeked else -1
-    s._effects = deck_effects(self.deck) if self.deck else ()
+    s._effects = deck_effects(view.deck) if view.deck else ()
     s.counters = {
         card: count
-        for cards, counts in zip(s.owned, self.counters)
+        for cards, counts in zip(s.owned, view.counters)
         for card, count in zip(cards, counts)
         if count or s._effects[card].initial_counters is not None
     }
-    s.poison = list(self.poison) or [0] * s.n
-    s.shrink = list(self.shrink) or [0] * s.n
-    s._extra_turns = self.extra_turns
-    s._dealt = self.dealt
-    s._flags = frozenset(_flag_from_view(s, item) for item in self.used)
+    s.poison = list(view.poison) or [0] * s.n
+    s.shrink = list(view.shrink) or [0] * s.n
+    s._extra_turns = view.extra_turns
+    s._dealt = view.dealt
+    s._flags = frozenset(_flag_from_view(s, item) for item in view.used)
     s._dropped = []
-    if self.pending:
-        entry, queue, ready, then = self.pending
+    if view.pending:
+        entry, queue, ready, then = view.pending
         s._pending_hit, s._queue, s._ready, s._then = entry, list(queue), list(ready), then
     else:
         s._pending_hit, s._queue, s._ready, s._then = None, [], [], 0
     s._card_rolls = 0
-    s._revealed = list(self.reveals)
-    s._hearts_left = self.hearts
-    s.health = list(self.health)
-    s.max_health = list(self.max_health)
-    s.stars = list(self.stars)
-    s.energy = list(self.energy)
-    s.alive = list(self.alive)
-    s.alive_count = sum(self.alive)
-    s.city = self.city
-    s.bay = self.bay
-    s.bay_open = self.bay_open
-    s.active = self.active
-    s.turn = self.turn
-    s.dice = list(self.dice)
-    s.rolls_left = self.rolls_left
-    s.outcome = self.outcome
+    s._revealed = list(view.reveals)
+    s._hearts_left = view.hearts
+    s.health = list(view.health)
+    s.max_health = list(view.max_health)
+    s.stars = list(view.stars)
+    s.energy = list(view.energy)
+    s.alive = list(view.alive)
+    s.alive_count = sum(view.alive)
+    s.city = view.city
+    s.bay = view.bay
+    s.bay_open = view.bay_open
+    s.active = view.active
+    s.turn = view.turn
+    s.dice = list(view.dice)
+    s.rolls_left = view.rolls_left
+    s.outcome = view.outcome
     s.log = None
     s.history = []
     s.pause_between_turns = False
-    s.between_turns = self.between_turns
+    s.between_turns = view.between_turns
     s._rng = rng
     s._random = rng.random
     s._script = None
@@ -202,16 +203,16 @@ def _sample_game(self: View, seed: int | None) -> State:
     s._reshuffles = 0
     # Future rolls of this turn come from the bot's seed, not the real game.
     s._draw_turn_dice()
-    s._roll_no = 1 + (2 - self.rolls_left)
-    s._attacker = self.attacker
-    s._yielders = list(self.yielders)
+    s._roll_no = 1 + (2 - view.rolls_left)
+    s._attacker = view.attacker
+    s._yielders = list(view.yielders)
     s._hit = []
-    s._batch = max((e[1] for e in self.eliminated_at if e), default=0)
-    s.eliminated_at = list(self.eliminated_at)
-    s.mimic = s.owned_card(self.mimic[0], self.mimic[1]) if self.mimic else -1
+    s._batch = max((e[1] for e in view.eliminated_at if e), default=0)
+    s.eliminated_at = list(view.eliminated_at)
+    s.mimic = s.owned_card(view.mimic[0], view.mimic[1]) if view.mimic else -1
     s._cards_changed()
-    s.to_move = self.to_move
-    s.kind = self.kind
+    s.to_move = view.to_move
+    s.kind = view.kind
     s.legal = ()
     s._legal_set = frozenset()
     s._restore_decision()
