@@ -29,8 +29,10 @@ NATIVE_MODULES = [
     "kotarena/engine/view.py",
     "kotarena/engine/dice.py",
     "kotarena/match.py",
-    # The league's hot paths: each decision's seat host and time limit, and rating.
+    # The league's hot paths: each decision's seat host and time limit, setting up a
+    # match and writing its result, and rating.
     "kotarena/tournament/seats.py",
+    "kotarena/tournament/matches.py",
     "kotarena/free_for_all.py",
 ]
 

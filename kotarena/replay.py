@@ -248,10 +248,12 @@ def result_text(outcome: Outcome | None) -> str:
     """The result line: ``result winner 2 termination stars turns 23 ranks (1 0 2 3)``."""
     if outcome is None:
         return "result unfinished"
-    return "result " + event_to_text((
-        "winner", outcome.winner, "termination", outcome.termination.value,
-        "turns", outcome.turns, "ranks", tuple(outcome.ranks),
-    ))
+    return _result_text(outcome.winner, outcome.termination.value, outcome.turns, tuple(outcome.ranks))
+
+
+@functools.lru_cache(maxsize=4096)  # a league writes one per match: 2 in 5 repeat (random bots)
+def _result_text(winner: int | None, termination: str, turns: int, ranks: tuple[int, ...]) -> str:
+    return "result " + event_to_text(("winner", winner, "termination", termination, "turns", turns, "ranks", ranks))
 
 
 # ------------------------------------------------------------------ writing
@@ -599,8 +601,12 @@ def actions_replay_text(state: State, *, first_player: int | None,
     """
     before, after = _head_around_seed(state.game, tuple(state.names), state.deck_name, first_player,
                                       None if bots is None else tuple(bots))
-    lines = _ACTION_LINES
-    body = [lines.get((seat, action)) or _new_action_line(seat, action) for seat, action in state.history]
+    # The history's (seat, action) pairs are the table's keys as they are, and looking
+    # them all up at C speed first leaves Python only the lines never written before.
+    history = state.history
+    body = list(map(_ACTION_LINES.get, history))
+    if not all(body):  # (a line is never empty)
+        body = [line or _new_action_line(*entry) for line, entry in zip(body, history)]
     return "\n".join((before, f"seed {state.seed}", after, *body, result_text(state.outcome), ""))
 
 

@@ -4,12 +4,8 @@ A match is a :class:`MatchJob` (plain, picklable data) played by :func:`play_mat
 any ``concurrent.futures.Executor``: a process pool by default, inline for debugging,
 or whatever executor a distributed engine provides (``KOTARENA_EXECUTOR``). Only the
 coordinator writes to the database; workers just play and return
-:class:`MatchResult` values.
-
-A seat whose bot fails (see :mod:`kotarena.tournament.seats`) forfeits: the failure is
-recorded, the bot is ranked last, and a deterministic autopilot (always the first legal
-action: stop rolling, stay, stop buying) plays the seat out so the other bots' game
-stays valid.
+:class:`MatchResult` values. How one match is played, and what happens to a seat
+whose bot fails, is in :mod:`kotarena.tournament.matches`.
 """
 
 from __future__ import annotations
@@ -21,102 +17,16 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
-from kotarena.engine import get_game, new_game
-from kotarena.match import bot_seed
-from kotarena.tournament.seats import (
-    DEFAULT_MEMORY_MB,
-    GUARD,
-    BotFailure,
-    InProcessSeat,
-    IsolatedSeat,
-    SeatSpec,
-    play_seated,
-)
+from kotarena.engine import new_game
+from kotarena.tournament.matches import MatchJob, MatchResult, SeatResult, final_ranks, play_match
+from kotarena.tournament.seats import GUARD
 
-
-@dataclass(frozen=True)
-class MatchJob:
-    """Everything a worker needs to play one match."""
-
-    index: int
-    key: str
-    game: str
-    deck: str | None
-    seed: int
-    first_player: int | None
-    seats: tuple[SeatSpec, ...]
-    time_limit: float
-    memory_mb: int = DEFAULT_MEMORY_MB
-    isolate_all: bool = False  #: run even trusted bots in their own processes
-
-
-@dataclass
-class SeatResult:
-    seat: int
-    entrant: str
-    bot: str
-    package: str
-    version: str
-    monster: str
-    rank: int
-    stars: int
-    health: int
-    alive: bool
-    forfeit: str | None = None
-    forfeit_detail: str | None = None
-    decisions: int = 0
-    cpu_seconds: float = 0.0
-
-
-@dataclass
-class MatchResult:
-    index: int
-    key: str
-    game: str
-    seed: int
-    first_player: int | None
-    rules_version: int
-    termination: str
-    winner_seat: int | None
-    turns: int
-    duration: float
-    replay: str
-    seats: list[SeatResult] = field(default_factory=list)
-
-    @property
-    def status(self) -> str:
-        return "forfeit" if any(s.forfeit for s in self.seats) else "done"
-
-
-# Isolated seat hosts live as long as the worker process, keyed by seat and bot.
-# A forked worker inherits its parent's table but not its children: start afresh.
-_ISOLATED: dict[tuple, IsolatedSeat] = {}
-_ISOLATED_OWNER = os.getpid()
-
-
-def _seat_host(seat: int, spec: SeatSpec, job: MatchJob):
-    global _ISOLATED_OWNER
-    if spec.trusted and not job.isolate_all:
-        return InProcessSeat(spec, job.time_limit)
-    if _ISOLATED_OWNER != os.getpid():
-        _ISOLATED.clear()
-        _ISOLATED_OWNER = os.getpid()
-    key = (seat, spec.bot, spec.params, job.time_limit, job.memory_mb)
-    host = _ISOLATED.get(key)
-    if host is None:
-        host = _ISOLATED[key] = IsolatedSeat(spec, job.time_limit, job.memory_mb)
-    host.cpu = 0.0
-    host.decisions = 0
-    return host
-
-
-def final_ranks(outcome_ranks: tuple[int, ...], forfeits: list[str | None]) -> list[int]:
-    """Finishing places with forfeited seats last (tied among themselves)."""
-    from kotarena.ratings import ranks_for
-
-    return list(ranks_for(outcome_ranks, forfeits))
+__all__ = [
+    "InlineExecutor", "MatchJob", "MatchResult", "SeatResult", "final_ranks", "make_executor", "play_match",
+    "play_matches", "run_jobs",
+]
 
 
 def play_matches(jobs: list[MatchJob]) -> list[MatchResult]:
@@ -125,61 +35,6 @@ def play_matches(jobs: list[MatchJob]) -> list[MatchResult]:
         return [play_match(job, keep_guard=True) for job in jobs]
     finally:
         GUARD.disarm()
-
-
-def play_match(job: MatchJob, *, keep_guard: bool = False) -> MatchResult:
-    """Play one match to the end, whatever its bots do.
-
-    The CPU-time guard of in-process bots is switched off at the end unless
-    ``keep_guard`` (:func:`play_matches` keeps it for the next match).
-    """
-    from kotarena.bots.registry import get_bot
-    from kotarena.replay import actions_replay_text
-
-    started = time.perf_counter()
-    # No event log: the stored replay holds the actions, and replaying it regenerates
-    # the events, so the match runs at the engine's full speed.
-    state = new_game(job.game, players=len(job.seats), seed=job.seed, deck=job.deck,
-                     first_player=job.first_player, record=False)
-    names = state.names
-    hosts = [_seat_host(seat, spec, job) for seat, spec in enumerate(job.seats)]
-    failures: list[BotFailure | None] = [None] * state.n
-    for seat, host in enumerate(hosts):
-        try:
-            host.start(bot_seed(job.seed, seat), state.view(seat))
-        except BotFailure as failure:
-            failures[seat] = failure
-    try:
-        play_seated(state, hosts, failures)
-    finally:
-        if not keep_guard:
-            GUARD.disarm()
-    for seat, host in enumerate(hosts):
-        if failures[seat] is None:
-            host.finish(state.view(seat))
-        if isinstance(host, InProcessSeat):
-            host.close()
-    forfeits = [f.kind if f else None for f in failures]
-    ranks = final_ranks(state.outcome.ranks, forfeits)
-    seats = []
-    for seat, spec in enumerate(job.seats):
-        info = get_bot(spec.bot)
-        failure = failures[seat]
-        seats.append(SeatResult(
-            seat=seat, entrant=spec.entrant, bot=spec.bot, package=info.package, version=info.version,
-            monster=names[seat], rank=ranks[seat], stars=state.stars[seat], health=state.health[seat],
-            alive=state.alive[seat], forfeit=failure.kind if failure else None,
-            forfeit_detail=failure.detail[:500] if failure else None,
-            decisions=hosts[seat].decisions, cpu_seconds=round(hosts[seat].cpu, 6),
-        ))
-    outcome = state.outcome
-    return MatchResult(
-        index=job.index, key=job.key, game=job.game, seed=job.seed, first_player=job.first_player,
-        rules_version=get_game(job.game).rules_version, termination=outcome.termination.value,
-        winner_seat=outcome.winner, turns=outcome.turns, duration=time.perf_counter() - started,
-        replay=actions_replay_text(state, first_player=job.first_player, bots=[spec.bot for spec in job.seats]),
-        seats=seats,
-    )
 
 
 # ---------------------------------------------------------------- executors

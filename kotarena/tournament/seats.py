@@ -26,9 +26,8 @@ import pickle
 import signal
 import threading
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from kotarena.engine.actions import Action, ActionError, parse_action
 from kotarena.engine.outcome import IllegalActionError
@@ -46,6 +45,8 @@ WALL_FACTOR = 10.0
 WALL_GRACE = 5.0
 #: Address-space limit of an isolated bot's process.
 DEFAULT_MEMORY_MB = 2048
+#: The guard's ``call_start`` while no call is running (CPU clocks are never negative).
+NO_CALL: Final = -1.0
 
 
 class BotFailure(Exception):
@@ -132,7 +133,9 @@ class _Guard:
     def __init__(self) -> None:
         self._old: Any = None  #: the signal handlers the guard replaced while it is installed
         self.installed = False
-        self.call_start: float | None = None  #: ``cpu_clock`` when the running call began
+        #: ``cpu_clock`` when the running call began, ``NO_CALL`` between calls (a float
+        #: rather than None: compiled, an optional float would be boxed at every decision)
+        self.call_start = NO_CALL
         self.calls = 0  #: calls begun so far (numbers them for the wall-clock timer)
         self.limit = 0.0
         self.tick = 0.0
@@ -143,6 +146,8 @@ class _Guard:
 
     def arm(self, limit: float) -> None:
         """Start ticking for calls limited to ``limit`` CPU seconds (main thread only)."""
+        if self.installed and self.tick == limit / self.TICKS:
+            return  # ticking already, for this limit (each seat of each match arms it)
         if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
             return  # no signals here: calls are judged afterwards, a hang is not stopped
         if not self.installed:
@@ -168,9 +173,9 @@ class _Guard:
         if signum == signal.SIGPROF:
             now = self.cpu_clock = time.process_time()
             start = self.call_start
-            if start is not None and now - start - self.tick > self.limit:
+            if start >= 0.0 and now - start - self.tick > self.limit:
                 raise _CpuTimeout(wall=False)
-        elif self.call_start is not None:
+        elif self.call_start >= 0.0:
             if self._watched != self.calls:
                 self._watched = self.calls
                 self._wall_ticks = 0
@@ -199,9 +204,9 @@ def _timed_call(method, argument, cpu_limit: float):
     try:
         result = method(argument)
     except BaseException as error:
-        guard.call_start = None
+        guard.call_start = NO_CALL
         raise _failure(error, start, cpu_limit) from None
-    guard.call_start = None
+    guard.call_start = NO_CALL
     if ticking:
         used = guard.cpu_clock - start
         over = used and used - guard.tick > cpu_limit
@@ -266,9 +271,9 @@ class InProcessSeat:
             try:
                 answer = self._choose(view)
             except BaseException as error:
-                guard.call_start = None
+                guard.call_start = NO_CALL
                 raise _failure(error, start, limit) from None
-            guard.call_start = None
+            guard.call_start = NO_CALL
             used = guard.cpu_clock - start
             if used and used - guard.tick > limit:
                 raise BotFailure(TIMEOUT, f"took {used:.2f}s of CPU time (limit {limit:g}s)")
@@ -287,7 +292,7 @@ class InProcessSeat:
         self.bot = self._choose = None
 
 
-def play_seated(state: State, hosts: Sequence[Any], failures: list[BotFailure | None]) -> None:
+def play_seated(state: State, hosts: list[Any], failures: list[BotFailure | None]) -> None:
     """Play ``state`` to its end, asking each seat's host (:class:`InProcessSeat` or
     :class:`IsolatedSeat`) for its decisions.
 
@@ -300,8 +305,13 @@ def play_seated(state: State, hosts: Sequence[Any], failures: list[BotFailure | 
         seat = state.to_move
         action: Any = None
         if failures[seat] is None:
+            host = hosts[seat]
             try:
-                action = hosts[seat].choose(build_view(state, seat))
+                # Compiled, a trusted bot's host is called directly rather than looked up.
+                if isinstance(host, InProcessSeat):
+                    action = host.choose(build_view(state, seat))
+                else:
+                    action = host.choose(build_view(state, seat))
                 state.apply(action)
                 continue
             except BotFailure as failure:

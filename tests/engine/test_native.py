@@ -6,15 +6,16 @@ from __future__ import annotations
 
 import os
 import pickle
+from dataclasses import replace
 
 from kotarena import free_for_all, match
 from kotarena.engine import NATIVE, dice, state, view
-from kotarena.tournament import seats
+from kotarena.tournament import matches, seats
 
 
 def test_the_hot_modules_are_compiled_all_together_or_not_at_all():
     # Each compiled module needs the shared runtime: a half-compiled engine cannot load.
-    modules = (state, view, dice, match, seats, free_for_all)
+    modules = (state, view, dice, match, seats, matches, free_for_all)
     compiled = {module.__name__: not module.__file__.endswith(".py") for module in modules}
     assert set(compiled.values()) == {NATIVE}
 
@@ -24,6 +25,17 @@ def test_a_seat_spec_crosses_to_a_worker_process_as_it_is():
     # way back (the default sets fields one by one, which frozen refuses).
     spec = seats.SeatSpec(entrant="mcts-fast", bot="mcts", params=(("playouts", 40),), trusted=False)
     assert pickle.loads(pickle.dumps(spec)) == spec
+
+
+def test_a_match_job_and_its_result_cross_processes_as_they_are():
+    spec = seats.SeatSpec(entrant="random-1", bot="random")
+    job = matches.MatchJob(index=3, key="night-1-3", game="kot", deck="kot", seed=41, first_player=1,
+                           seats=(spec, spec), time_limit=0.5, memory_mb=1024)
+    isolated = replace(job, isolate_all=True)
+    assert pickle.loads(pickle.dumps(job)) == job and pickle.loads(pickle.dumps(isolated)) == isolated
+    result = matches.play_match(job)
+    copy = pickle.loads(pickle.dumps(result))
+    assert copy == result and copy.seats[1].decisions > 0 and copy.status == "done"
 
 
 def test_the_build_is_the_one_ci_installed():

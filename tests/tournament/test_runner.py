@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 import pytest
 
@@ -103,8 +104,7 @@ def test_a_trusted_bot_that_kills_the_worker_is_replayed_isolated_and_forfeits(f
     from concurrent.futures import ProcessPoolExecutor
 
     crashing = job("fail-crash", "random", "random", trusted=True)
-    clean = MatchJob(**{**crashing.__dict__, "index": 1, "key": "clean",
-                        "seats": job("random", "random", "random").seats})
+    clean = replace(crashing, index=1, key="clean", seats=job("random", "random", "random").seats)
     results = {r.key: r for r in run_jobs([crashing, clean], workers=1,
                                           executor_factory=lambda w: ProcessPoolExecutor(max_workers=1))}
     assert set(results) == {"test-11", "clean"}

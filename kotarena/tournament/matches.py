@@ -1,0 +1,191 @@
+"""One match of a league night: what a worker is given, what it gives back, playing it.
+
+A :class:`MatchJob` is plain, picklable data; :func:`play_match` plays it to the end
+whatever its bots do and returns a :class:`MatchResult`. A seat whose bot fails (see
+:mod:`kotarena.tournament.seats`) forfeits: the failure is recorded, the bot is ranked
+last, and a deterministic autopilot (always the first legal action: stop rolling,
+stay, stop buying) plays the seat out so the other bots' game stays valid.
+
+This module is compiled with the engine (``NATIVE_MODULES`` in ``setup.py``): it runs
+around every match of a night, and from source setting up the seats and writing the
+results cost a night's worker about a seventh of a random-bot game. Its classes
+pickle as calls with their fields (``__reduce__``), so a job or a result made by one
+build loads in the other, for executors whose machines differ.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from kotarena.engine import get_game, new_game
+from kotarena.engine.state import State
+from kotarena.match import bot_seed
+from kotarena.tournament.seats import (
+    DEFAULT_MEMORY_MB,
+    GUARD,
+    BotFailure,
+    InProcessSeat,
+    IsolatedSeat,
+    SeatSpec,
+    play_seated,
+)
+
+
+@dataclass(frozen=True)
+class MatchJob:
+    """Everything a worker needs to play one match."""
+
+    index: int
+    key: str
+    game: str
+    deck: str | None
+    seed: int
+    first_player: int | None
+    seats: tuple[SeatSpec, ...]
+    time_limit: float
+    memory_mb: int = DEFAULT_MEMORY_MB
+    isolate_all: bool = False  #: run even trusted bots in their own processes
+
+    def __reduce__(self) -> tuple:
+        return (MatchJob, (self.index, self.key, self.game, self.deck, self.seed, self.first_player, self.seats,
+                           self.time_limit, self.memory_mb, self.isolate_all))
+
+
+@dataclass
+class SeatResult:
+    """How one seat of a played match ended."""
+
+    seat: int
+    entrant: str
+    bot: str
+    package: str
+    version: str
+    monster: str
+    rank: int
+    stars: int
+    health: int
+    alive: bool
+    forfeit: str | None = None
+    forfeit_detail: str | None = None
+    decisions: int = 0
+    cpu_seconds: float = 0.0
+
+    def __reduce__(self) -> tuple:
+        return (SeatResult, (self.seat, self.entrant, self.bot, self.package, self.version, self.monster, self.rank,
+                             self.stars, self.health, self.alive, self.forfeit, self.forfeit_detail, self.decisions,
+                             self.cpu_seconds))
+
+
+@dataclass
+class MatchResult:
+    """A played match: its outcome, its actions-only replay and its seats."""
+
+    index: int
+    key: str
+    game: str
+    seed: int
+    first_player: int | None
+    rules_version: int
+    termination: str
+    winner_seat: int | None
+    turns: int
+    duration: float
+    replay: str
+    seats: list[SeatResult] = field(default_factory=list)
+
+    @property
+    def status(self) -> str:
+        return "forfeit" if any(s.forfeit for s in self.seats) else "done"
+
+    def __reduce__(self) -> tuple:
+        return (MatchResult, (self.index, self.key, self.game, self.seed, self.first_player, self.rules_version,
+                              self.termination, self.winner_seat, self.turns, self.duration, self.replay,
+                              self.seats))
+
+
+# Isolated seat hosts live as long as the worker process, keyed by seat and bot.
+# A forked worker inherits its parent's table but not its children: start afresh.
+_ISOLATED: dict[tuple, IsolatedSeat] = {}
+_ISOLATED_OWNER = os.getpid()
+
+
+def _seat_host(seat: int, spec: SeatSpec, job: MatchJob) -> Any:
+    global _ISOLATED_OWNER
+    if spec.trusted and not job.isolate_all:
+        return InProcessSeat(spec, job.time_limit)
+    if _ISOLATED_OWNER != os.getpid():
+        _ISOLATED.clear()
+        _ISOLATED_OWNER = os.getpid()
+    key = (seat, spec.bot, spec.params, job.time_limit, job.memory_mb)
+    host = _ISOLATED.get(key)
+    if host is None:
+        host = _ISOLATED[key] = IsolatedSeat(spec, job.time_limit, job.memory_mb)
+    host.cpu = 0.0
+    host.decisions = 0
+    return host
+
+
+def final_ranks(outcome_ranks: tuple[int, ...], forfeits: list[str | None]) -> list[int]:
+    """Finishing places with forfeited seats last (tied among themselves)."""
+    from kotarena.ratings import ranks_for
+
+    return list(ranks_for(outcome_ranks, forfeits))
+
+
+def play_match(job: MatchJob, *, keep_guard: bool = False) -> MatchResult:
+    """Play one match to the end, whatever its bots do.
+
+    The CPU-time guard of in-process bots is switched off at the end unless
+    ``keep_guard`` (a worker playing several matches in a row keeps it for the next).
+    """
+    from kotarena.bots.registry import get_bot
+    from kotarena.replay import actions_replay_text
+
+    started = time.perf_counter()
+    # No event log: the stored replay holds the actions, and replaying it regenerates
+    # the events, so the match runs at the engine's full speed.
+    state: State = new_game(job.game, players=len(job.seats), seed=job.seed, deck=job.deck,
+                            first_player=job.first_player, record=False)
+    names = state.names
+    hosts = [_seat_host(seat, spec, job) for seat, spec in enumerate(job.seats)]
+    failures: list[BotFailure | None] = [None] * state.n
+    for seat, host in enumerate(hosts):
+        try:
+            host.start(bot_seed(job.seed, seat), state.view(seat))
+        except BotFailure as error:
+            failures[seat] = error
+    try:
+        play_seated(state, hosts, failures)
+    finally:
+        if not keep_guard:
+            GUARD.disarm()
+    for seat, host in enumerate(hosts):
+        if failures[seat] is None:
+            host.finish(state.view(seat))
+        if isinstance(host, InProcessSeat):
+            host.close()
+    forfeits: list[str | None] = []
+    for failed in failures:
+        forfeits.append(failed.kind if failed is not None else None)
+    outcome = state.outcome
+    assert outcome is not None  # play_seated returns only when the game is over
+    ranks = final_ranks(outcome.ranks, forfeits)
+    seats: list[SeatResult] = []
+    for seat, spec in enumerate(job.seats):
+        info = get_bot(spec.bot)
+        failed = failures[seat]
+        host = hosts[seat]
+        seats.append(SeatResult(
+            seat, spec.entrant, spec.bot, info.package, info.version, names[seat], ranks[seat], state.stars[seat],
+            state.health[seat], state.alive[seat], failed.kind if failed is not None else None,
+            failed.detail[:500] if failed is not None else None, host.decisions, round(host.cpu, 6),
+        ))
+    return MatchResult(
+        job.index, job.key, job.game, job.seed, job.first_player, get_game(job.game).rules_version,
+        outcome.termination.value, outcome.winner, outcome.turns, time.perf_counter() - started,
+        actions_replay_text(state, first_player=job.first_player, bots=[spec.bot for spec in job.seats]),
+        seats,
+    )
