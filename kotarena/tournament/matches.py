@@ -6,11 +6,12 @@ whatever its bots do and returns a :class:`MatchResult`. A seat whose bot fails 
 last, and a deterministic autopilot (always the first legal action: stop rolling,
 stay, stop buying) plays the seat out so the other bots' game stays valid.
 
-This module is compiled with the engine (``NATIVE_MODULES`` in ``setup.py``): it runs
-around every match of a night, and from source setting up the seats and writing the
-results cost a night's worker about a seventh of a random-bot game. Its classes
-pickle as calls with their fields (``__reduce__``), so a job or a result made by one
-build loads in the other, for executors whose machines differ.
+This module is compiled with the engine (``NATIVE_MODULES`` in ``setup.py``), because
+it runs around every match of a night: with it, a night's worker runs 12% more
+instructions than the bare engine on the same random-bot games, against 16.5% when it
+was Python (callgrind). Its classes pickle as calls with their fields
+(``__reduce__``), so a job or a result made by one build loads in the other, for
+executors whose machines differ.
 """
 
 from __future__ import annotations
