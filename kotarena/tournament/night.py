@@ -15,7 +15,6 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime
-from typing import NamedTuple
 
 import trueskill
 from sqlalchemy import bindparam, delete, insert, update
@@ -25,7 +24,7 @@ from sqlmodel import Session, func, select
 
 from kotarena.storage.db import insert_rows
 from kotarena.storage.models import BotVersion, LadderRow, Match, Night, Rating, RatingHistory, Seat
-from kotarena.tournament.runner import MatchJob, MatchResult, make_executor, run_jobs
+from kotarena.tournament.runner import MatchJob, MatchResult, SeatResult, make_executor, run_jobs
 from kotarena.tournament.seats import SeatSpec
 
 #: Stored results are committed together at most this many at a time (a batch's
@@ -162,11 +161,13 @@ _SEAT_COLUMNS = ("match_id", "seat", "entrant", "bot_version_id", "monster", "ra
 _HISTORY_COLUMNS = ("ladder_id", "entrant", "match_id", "mu", "sigma", "at")
 
 
-def _add_results(session: Session, night: Night, results: list[MatchResult], versions: dict) -> dict[int, list]:
+def _add_results(session: Session, night: Night, results: list[MatchResult],
+                 versions: dict) -> dict[int, list[SeatResult]]:
     """Insert the matches and their seats: two statements for the whole batch.
 
-    Returns each new match's seats as :func:`_rate_matches` reads them, by match id,
-    so the matches can be rated without reading back what was just written.
+    Returns each new match's seats by match id (its :class:`SeatResult` objects have
+    the attributes :func:`_rate_matches` reads of a seat row), so the matches can be
+    rated without reading back what was just written.
     """
     now = datetime.now(UTC)
     night_id = night.id
@@ -183,7 +184,7 @@ def _add_results(session: Session, night: Night, results: list[MatchResult], ver
     seats_by_match = {}
     for result in results:
         match_id = ids[result.index]
-        seats_by_match[match_id] = [_SeatRow(seat.seat, seat.entrant, seat.rank, seat.forfeit) for seat in result.seats]
+        seats_by_match[match_id] = result.seats  # they have what rating reads of a seat row
         for seat in result.seats:
             key = (seat.bot, seat.package, seat.version)
             version = versions.get(key)
@@ -193,15 +194,6 @@ def _add_results(session: Session, night: Night, results: list[MatchResult], ver
                          seat.alive, seat.forfeit, seat.forfeit_detail, seat.decisions, seat.cpu_seconds))
     insert_rows(session, SEATS, _SEAT_COLUMNS, rows)
     return seats_by_match
-
-
-class _SeatRow(NamedTuple):
-    """What rating needs of a seat (the columns :func:`_rate_matches` selects)."""
-
-    seat: int
-    entrant: str
-    rank: int
-    forfeit: str | None
 
 
 def store_results(engine: Engine, night: Night, results: list[MatchResult], env: trueskill.TrueSkill,
