@@ -1,5 +1,5 @@
 """TrueSkill's update for a free-for-all (one player per team), step for step as the
-``trueskill`` package computes it, at about a seventh of its cost.
+``trueskill`` package computes it, at a small fraction of its cost.
 
 ``trueskill.TrueSkill.rate`` builds a factor graph of Python objects for every match and
 passes Gaussian objects between them; rating a 4-player match takes about 1 ms, as
@@ -8,9 +8,10 @@ so that cost would cap a night at about a thousand games a second however many
 workers play them. This module runs the same message schedule on plain floats for
 the only shape kotarena rates (every team a single seat): the same layers, the same
 sweeps up and down the chain of rank differences, the same stopping rule, and the
-package's own ``v``/``w`` functions (``v_win`` and the default backend's ``cdf``/``pdf``
-written out), draw margin and ``Rating``. The arithmetic is done in the same order,
-so the results are the package's to the last bit;
+package's own ``v``/``w`` functions (with the default backend, ``v_win``, ``v_draw``
+and ``w_draw`` and the backend's ``cdf``/``pdf`` written out), draw margin and
+``Rating`` (its ``mu``/``sigma`` and constructor written out too). The arithmetic is
+done in the same order, so the results are the package's to the last bit;
 ``tests/test_ratings.py`` checks that on thousands of random matches (2-6 seats,
 ties, extreme ratings) and several environments. Teams of several players and
 partial-play weights, which kotarena never rates, are left to ``env.rate``.
@@ -18,21 +19,28 @@ partial-play weights, which kotarena never rates, are left to ``env.rate``.
 Notation: a Gaussian is ``(pi, tau)`` (precision, precision times mean). A variable's
 value is the product of the messages its factors sent it; a factor that sends a new
 message divides its old one out (``value - old + new`` in this form).
+
+Compiled (see CONTRIBUTING.md), the state lives in float attributes of two small
+classes, which mypyc keeps unboxed (a list of floats would allocate an object at every
+write), and squares are ``math.pow`` (a C call) rather than ``**`` (a generic one on
+boxed numbers): both compute ``pow(x, 2.)``, as Python's ``x ** 2`` does, so the same bits.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Hashable, Mapping, Sequence
+from math import exp, pow, sqrt  # math.pow, not the builtin: a C call when compiled
+from typing import Final, TypeVar, cast
 
 import trueskill
 from trueskill import Rating, calc_draw_margin
 
-__all__ = ["rate_free_for_all"]
+__all__ = ["rate_free_for_all", "rate_seats"]
 
-_INF = float("inf")
+_INF: Final = float("inf")
 #: The package's default stopping rule for the chain of rank differences.
-MIN_DELTA = trueskill.DELTA
+MIN_DELTA: Final[float] = trueskill.DELTA
 
 
 def _sum2(a_pi: float, a_tau: float, b_pi: float, b_tau: float, c0: float, c1: float) -> tuple[float, float]:
@@ -79,7 +87,7 @@ def _sum_pair(a_pi: float, a_tau: float, b_pi: float, b_tau: float, sign: int) -
     return _sum2(a_pi, a_tau, b_pi, b_tau, 1, sign)
 
 
-_MARGINS: dict[tuple, float] = {}
+_MARGINS: Final[dict[tuple, float]] = {}
 
 
 def _draw_margin(env: trueskill.TrueSkill) -> float:
@@ -92,18 +100,42 @@ def _draw_margin(env: trueskill.TrueSkill) -> float:
     return margin
 
 
-_SQRT2 = math.sqrt(2)
-_PDF_SCALE = 1 / math.sqrt(2 * math.pi) * abs(1)
+#: The default backend's functions, which ``_cdf``, ``_pdf`` and ``_v_win_default`` write out.
+_CDF: Final = trueskill.backends.cdf
+_PDF: Final = trueskill.backends.pdf
+_SQRT2: Final = math.sqrt(2)
+_PDF_SCALE: Final = 1 / math.sqrt(2 * math.pi) * abs(1)
+
+
+def _cdf(x: float) -> float:
+    """The default backend's ``cdf(x)`` (``mu=0``, ``sigma=1``), its ``erfc`` written out:
+    ``-(x - 0) / (1 * sqrt(2))`` is exactly ``-x / _SQRT2``."""
+    z0 = -x / _SQRT2
+    z = abs(z0)
+    t = 1. / (1. + z / 2.)
+    r = t * exp(-z * z - 1.26551223 + t * (1.00002368 + t * (
+        0.37409196 + t * (0.09678418 + t * (-0.18628806 + t * (
+            0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (
+                -0.82215223 + t * 0.17087277
+            )))
+        )))
+    )))
+    return 0.5 * (2. - r if z0 < 0 else r)
+
+
+def _pdf(x: float) -> float:
+    """The default backend's ``pdf(x)`` (``mu=0``, ``sigma=1``): ``x ** 2`` is ``pow(x, 2.)``."""
+    return _PDF_SCALE * exp(-(pow(x, 2.) / 2))
 
 
 def _v_win_default(diff: float, margin: float) -> float:
-    """``env.v_win`` for an environment on the package's own ``cdf``/``pdf``, with the
-    backend's ``erfc`` and ``pdf`` written out (the same operations in the same order)."""
+    """``env.v_win`` for an environment on the package's own ``cdf``/``pdf``, with
+    ``_cdf`` and ``_pdf`` written out (one call, not three, in the source build)."""
     x = diff - margin
     z0 = -x / _SQRT2
     z = abs(z0)
     t = 1. / (1. + z / 2.)
-    r = t * math.exp(-z * z - 1.26551223 + t * (1.00002368 + t * (
+    r = t * exp(-z * z - 1.26551223 + t * (1.00002368 + t * (
         0.37409196 + t * (0.09678418 + t * (-0.18628806 + t * (
             0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (
                 -0.82215223 + t * 0.17087277
@@ -111,99 +143,200 @@ def _v_win_default(diff: float, margin: float) -> float:
         )))
     )))
     denom = 0.5 * (2. - r if z0 < 0 else r)
-    return (_PDF_SCALE * math.exp(-(x ** 2 / 2)) / denom) if denom else -x
+    return (_PDF_SCALE * exp(-(pow(x, 2.) / 2)) / denom) if denom else -x
 
 
-def _run_chain(env: trueskill.TrueSkill, t_pi: list[float], t_tau: list[float], ties: list[bool],
-               min_delta: float) -> None:
-    """The lower layers of the graph, updated in place in ``t_pi``/``t_tau``: the team
+class _Team:
+    """One seat's team, in rank order: the messages that came down to its performance
+    ``t`` (the prior ``prior``, the likelihood ``like`` from skill to performance, the
+    performance ``perf`` and what the team's sum factor sent, ``msg``), the value of
+    ``t`` (``pi``, ``tau``), and the messages the differences to its left and right
+    last sent ``t``."""
+
+    __slots__ = ("prior_pi", "prior_tau", "like_pi", "like_tau", "perf_pi", "perf_tau", "msg_pi", "msg_tau",
+                 "pi", "tau", "left_pi", "left_tau", "right_pi", "right_tau")
+
+    prior_pi: float
+    prior_tau: float
+    like_pi: float
+    like_tau: float
+    perf_pi: float
+    perf_tau: float
+    msg_pi: float
+    msg_tau: float
+    pi: float
+    tau: float
+    left_pi: float
+    left_tau: float
+    right_pi: float
+    right_tau: float
+
+    def __init__(self, prior_pi: float, prior_tau: float, like_pi: float, like_tau: float) -> None:
+        self.prior_pi = prior_pi
+        self.prior_tau = prior_tau
+        self.like_pi = like_pi
+        self.like_tau = like_tau
+        self.perf_pi = perf_pi = 0 - 0 + like_pi
+        self.perf_tau = perf_tau = 0 - 0 + like_tau
+        # A team of one performs as its player.
+        msg_pi, msg_tau = _sum1(perf_pi - 0, perf_tau - 0)
+        self.msg_pi = msg_pi
+        self.msg_tau = msg_tau
+        self.pi = 0 - 0 + msg_pi
+        self.tau = 0 - 0 + msg_tau
+        self.left_pi = self.left_tau = self.right_pi = self.right_tau = 0.0
+
+
+class _Link:
+    """The difference ``d`` between two neighbours in rank order (``upper`` finished
+    ahead of or tied with ``lower``), the message its sum factor last sent it, and the
+    one its truncation (the result: a win or a tie) last sent it."""
+
+    __slots__ = ("upper", "lower", "tie", "d_pi", "d_tau", "sum_pi", "sum_tau", "trunc_pi", "trunc_tau")
+
+    upper: _Team
+    lower: _Team
+    tie: bool
+    d_pi: float
+    d_tau: float
+    sum_pi: float
+    sum_tau: float
+    trunc_pi: float
+    trunc_tau: float
+
+    def __init__(self, upper: _Team, lower: _Team, tie: bool) -> None:
+        self.upper = upper
+        self.lower = lower
+        self.tie = tie
+        self.d_pi = self.d_tau = self.sum_pi = self.sum_tau = self.trunc_pi = self.trunc_tau = 0.0
+
+
+def _truncate(env: trueskill.TrueSkill, link: _Link, margin: float, default: bool) -> float:
+    """One visit of a difference: its value from its two teams, then the truncation
+    (the package's ``TruncateFactor.update``); returns how far the truncation moved it.
+    ``default`` says the environment is on the package's own ``cdf``/``pdf``."""
+    upper, lower = link.upper, link.lower
+    pi, tau = _sum_pair(upper.pi - upper.right_pi, upper.tau - upper.right_tau,
+                        lower.pi - lower.left_pi, lower.tau - lower.left_tau, -1)
+    value_pi = link.d_pi - link.sum_pi + pi
+    value_tau = link.d_tau - link.sum_tau + tau
+    link.sum_pi = pi
+    link.sum_tau = tau
+    div_pi = value_pi - link.trunc_pi
+    div_tau = value_tau - link.trunc_tau
+    sqrt_pi = sqrt(div_pi)
+    diff = div_tau / sqrt_pi
+    draw_margin = margin * sqrt_pi
+    if link.tie:
+        if default:
+            # env.v_draw, then env.w_draw, sharing their cdf and pdf values.
+            abs_diff = abs(diff)
+            a = draw_margin - abs_diff
+            b = -draw_margin - abs_diff
+            denom = _cdf(a) - _cdf(b)
+            pdf_a = _pdf(a)
+            pdf_b = _pdf(b)
+            numer = pdf_b - pdf_a
+            v = ((numer / denom) if denom else a) * (-1. if diff < 0 else 1.)
+            if denom:
+                # w_draw's v is v_draw(abs_diff), whose sign is +1.
+                w = pow(numer / denom, 2.) + (a * pdf_a - b * pdf_b) / denom
+            else:
+                w = cast(float, env.w_draw(diff, draw_margin))  # raises the package's FloatingPointError
+        else:
+            v = cast(float, env.v_draw(diff, draw_margin))
+            w = cast(float, env.w_draw(diff, draw_margin))
+    else:
+        v = _v_win_default(diff, draw_margin) if default else cast(float, env.v_win(diff, draw_margin))
+        # env.w_win(diff, margin), without computing v a second time.
+        w = v * (v + (diff - draw_margin))
+        if not 0 < w < 1:
+            env.w_win(diff, draw_margin)  # raises the package's FloatingPointError
+    denom = (1. - w)
+    pi = div_pi / denom
+    tau = (div_tau + sqrt_pi * v) / denom
+    link.trunc_pi = pi + link.trunc_pi - value_pi
+    link.trunc_tau = tau + link.trunc_tau - value_tau
+    link.d_pi = pi
+    link.d_tau = tau
+    pi_delta = abs(value_pi - pi)
+    if pi_delta == _INF:
+        return 0.
+    # max(abs(value_tau - tau), sqrt(pi_delta)), as the builtin picks
+    moved = abs(value_tau - tau)
+    root = sqrt(pi_delta)
+    return root if root > moved else moved
+
+
+def _up_right(link: _Link) -> None:
+    """The lower team from the upper one and their difference."""
+    upper, lower = link.upper, link.lower
+    pi, tau = _sum_pair(upper.pi - upper.right_pi, upper.tau - upper.right_tau,
+                        link.d_pi - link.sum_pi, link.d_tau - link.sum_tau, -1)
+    lower.pi = lower.pi - lower.left_pi + pi
+    lower.tau = lower.tau - lower.left_tau + tau
+    lower.left_pi = pi
+    lower.left_tau = tau
+
+
+def _up_left(link: _Link) -> None:
+    """The upper team from their difference and the lower team."""
+    upper, lower = link.upper, link.lower
+    pi, tau = _sum_pair(link.d_pi - link.sum_pi, link.d_tau - link.sum_tau,
+                        lower.pi - lower.left_pi, lower.tau - lower.left_tau, 1)
+    upper.pi = upper.pi - upper.right_pi + pi
+    upper.tau = upper.tau - upper.right_tau + tau
+    upper.right_pi = pi
+    upper.right_tau = tau
+
+
+def _run_chain(env: trueskill.TrueSkill, chain: list[_Link], min_delta: float) -> None:
+    """The lower layers of the graph, updated in place in the teams: the team
     performances ``t`` and the differences ``d`` between neighbours in rank order, with
     the truncation that says who finished ahead. The chain is swept down and up until
-    no truncation moves more than ``min_delta`` (at most 10 times), as the package does.
-
-    The package's factors (the sum factor of each difference, the truncation, and the
-    sum factors back up to the teams) are plain arithmetic on lists here, with no
-    objects per message: on a league night this loop is most of the coordinator's work.
+    no truncation moves more than ``min_delta`` (at most 10 times), as the package does:
+    down the chain (each difference from its teams, its truncation, then the next team
+    from it), then back up. One difference alone is just truncated.
     """
-    n = len(t_pi)
-    links = n - 1
-    # Messages each team variable got from the difference to its left and right.
-    left_pi, left_tau = [0.0] * n, [0.0] * n
-    right_pi, right_tau = [0.0] * n, [0.0] * n
-    d_pi, d_tau = [0.0] * links, [0.0] * links
-    sum_pi, sum_tau = [0.0] * links, [0.0] * links      # from the difference factor
-    trunc_pi, trunc_tau = [0.0] * links, [0.0] * links  # from the truncation
     margin = _draw_margin(env)
-    sqrt = math.sqrt
-    if env.cdf is trueskill.backends.cdf and env.pdf is trueskill.backends.pdf:
-        v_win = _v_win_default
-    else:
-        v_win = env.v_win
-
-    # The sweep: down the chain (each difference from its teams, its truncation, then
-    # the next team from it), then back up. One difference alone is just truncated.
-    if links == 1:
-        steps = [(0, 0)]
-    else:
-        steps = [(j, 1) for j in range(links - 1)] + [(j, -1) for j in range(links - 1, 0, -1)]
+    default = env.cdf is _CDF and env.pdf is _PDF
+    last = len(chain) - 1
     for _ in range(10):
-        delta = 0.0
-        for j, way in steps:
-            # The difference t[j] - t[j+1] from the two teams.
-            k = j + 1
-            pi, tau = _sum_pair(t_pi[j] - right_pi[j], t_tau[j] - right_tau[j],
-                                t_pi[k] - left_pi[k], t_tau[k] - left_tau[k], -1)
-            value_pi = d_pi[j] - sum_pi[j] + pi
-            value_tau = d_tau[j] - sum_tau[j] + tau
-            sum_pi[j], sum_tau[j] = pi, tau
-            # The truncation: the result (a win or a tie) moves the difference.
-            div_pi, div_tau = value_pi - trunc_pi[j], value_tau - trunc_tau[j]
-            sqrt_pi = sqrt(div_pi)
-            diff, draw_margin = div_tau / sqrt_pi, margin * sqrt_pi
-            if ties[j]:
-                v = env.v_draw(diff, draw_margin)
-                w = env.w_draw(diff, draw_margin)
-            else:
-                v = v_win(diff, draw_margin)
-                # env.w_win(diff, margin), without computing v a second time.
-                w = v * (v + (diff - draw_margin))
-                if not 0 < w < 1:
-                    env.w_win(diff, draw_margin)  # raises the package's FloatingPointError
-            denom = (1. - w)
-            pi, tau = div_pi / denom, (div_tau + sqrt_pi * v) / denom
-            trunc_pi[j], trunc_tau[j] = pi + trunc_pi[j] - value_pi, tau + trunc_tau[j] - value_tau
-            d_pi[j], d_tau[j] = pi, tau
-            pi_delta = abs(value_pi - pi)
-            moved = 0. if pi_delta == _INF else max(abs(value_tau - tau), sqrt(pi_delta))
-            delta = max(delta, moved) if way else moved
-            if way > 0:
-                _up_right(j, t_pi, t_tau, left_pi, left_tau, right_pi, right_tau, d_pi, d_tau, sum_pi, sum_tau)
-            elif way < 0:
-                _up_left(j, t_pi, t_tau, left_pi, left_tau, right_pi, right_tau, d_pi, d_tau, sum_pi, sum_tau)
+        if last == 0:
+            delta = _truncate(env, chain[0], margin, default)
+        else:
+            delta = 0.0
+            for j in range(last):
+                link = chain[j]
+                moved = _truncate(env, link, margin, default)
+                if moved > delta:  # max(delta, moved), as the builtin picks
+                    delta = moved
+                _up_right(link)
+            for j in range(last, 0, -1):
+                link = chain[j]
+                moved = _truncate(env, link, margin, default)
+                if moved > delta:
+                    delta = moved
+                _up_left(link)
         if delta <= min_delta:
             break
-    _up_left(0, t_pi, t_tau, left_pi, left_tau, right_pi, right_tau, d_pi, d_tau, sum_pi, sum_tau)
-    _up_right(links - 1, t_pi, t_tau, left_pi, left_tau, right_pi, right_tau, d_pi, d_tau, sum_pi, sum_tau)
+    _up_left(chain[0])
+    _up_right(chain[last])
 
 
-def _up_right(j: int, t_pi: list, t_tau: list, left_pi: list, left_tau: list, right_pi: list, right_tau: list,
-              d_pi: list, d_tau: list, sum_pi: list, sum_tau: list) -> None:
-    """Team ``j+1`` from team ``j`` and their difference."""
-    pi, tau = _sum_pair(t_pi[j] - right_pi[j], t_tau[j] - right_tau[j], d_pi[j] - sum_pi[j], d_tau[j] - sum_tau[j], -1)
-    k = j + 1
-    t_pi[k] = t_pi[k] - left_pi[k] + pi
-    t_tau[k] = t_tau[k] - left_tau[k] + tau
-    left_pi[k], left_tau[k] = pi, tau
+_NEW: Final = object.__new__
 
 
-def _up_left(j: int, t_pi: list, t_tau: list, left_pi: list, left_tau: list, right_pi: list, right_tau: list,
-             d_pi: list, d_tau: list, sum_pi: list, sum_tau: list) -> None:
-    """Team ``j`` from their difference and team ``j+1``."""
-    pi, tau = _sum_pair(d_pi[j] - sum_pi[j], d_tau[j] - sum_tau[j],
-                        t_pi[j + 1] - left_pi[j + 1], t_tau[j + 1] - left_tau[j + 1], 1)
-    t_pi[j] = t_pi[j] - right_pi[j] + pi
-    t_tau[j] = t_tau[j] - right_tau[j] + tau
-    right_pi[j], right_tau[j] = pi, tau
+def _rating(mu: float, sigma: float) -> Rating:
+    """``Rating(mu, sigma)`` without its Python constructor: ``Gaussian.__init__``'s
+    ``pi = sigma ** -2`` and ``tau = pi * mu``, stored as it stores them."""
+    if not sigma:
+        return Rating(mu, sigma)  # raises the package's ValueError
+    rating = _NEW(Rating)
+    pi = pow(sigma, -2.)
+    rating.pi = pi
+    rating.tau = pi * mu
+    return rating
 
 
 def rate_free_for_all(env: trueskill.TrueSkill, ratings: Sequence[Rating], ranks: Sequence[int],
@@ -214,40 +347,72 @@ def rate_free_for_all(env: trueskill.TrueSkill, ratings: Sequence[Rating], ranks
     n = len(ratings)
     if n < 2 or len(ranks) != n:
         raise ValueError(f"a free-for-all needs at least 2 players and a rank for each ({n} ratings, {len(ranks)} ranks)")
-    order = sorted(range(n), key=ranks.__getitem__)  # stable, as the package sorts
-    beta2 = env.beta ** 2
-    dynamic2 = env.tau ** 2
-    prior = []
-    like_pi, like_tau = [0.0] * n, [0.0] * n
-    perf_pi, perf_tau = [0.0] * n, [0.0] * n
-    team_msg = []
-    team_pi, team_tau = [0.0] * n, [0.0] * n
-    for k, i in enumerate(order):
+    # The seats in rank order, tied ones in seat order: the package's stable sort,
+    # as an insertion sort (a handful of seats; no key calls when compiled).
+    places = list(ranks)
+    order: list[int] = []
+    for i in range(n):
+        rank = places[i]
+        k = i
+        while k and rank < places[order[k - 1]]:
+            k -= 1
+        order.insert(k, i)
+    # env.beta ** 2 and env.tau ** 2 (the same libm pow; an int setting gives the same float).
+    beta2 = pow(cast(float, env.beta), 2.)
+    dynamic2 = pow(cast(float, env.tau), 2.)
+    teams: list[_Team] = []
+    for i in order:
         rating = ratings[i]
+        if type(rating) is Rating:
+            # Its mu and sigma properties, from what Gaussian stores.
+            stored_pi = cast(float, rating.pi)
+            stored_tau = cast(float, rating.tau)
+            mu = stored_pi and stored_tau / stored_pi
+            sigma = sqrt(1 / stored_pi) if stored_pi else _INF
+        else:
+            mu = cast(float, rating.mu)
+            sigma = cast(float, rating.sigma)
         # The prior: the rating, widened by the skill drift before the game.
-        sigma = math.sqrt(rating.sigma ** 2 + dynamic2)
-        pi = sigma ** -2
-        tau = pi * rating.mu
-        prior.append((pi, tau))
+        sigma = sqrt(pow(sigma, 2.) + dynamic2)
+        pi = pow(sigma, -2.)
+        tau = pi * mu
         # The performance: the skill plus the game's noise (beta).
         a = 1. / (1. + beta2 * pi)
-        like_pi[k], like_tau[k] = a * pi, a * tau
-        perf_pi[k], perf_tau[k] = 0 - 0 + like_pi[k], 0 - 0 + like_tau[k]
-        # A team of one performs as its player.
-        sent = _sum1(perf_pi[k] - 0, perf_tau[k] - 0)
-        team_msg.append(sent)
-        team_pi[k], team_tau[k] = 0 - 0 + sent[0], 0 - 0 + sent[1]
-    ties = [ranks[order[k]] == ranks[order[k + 1]] for k in range(n - 1)]
-    _run_chain(env, team_pi, team_tau, ties, min_delta)
+        teams.append(_Team(pi, tau, a * pi, a * tau))
+    chain = [_Link(teams[k], teams[k + 1], places[order[k]] == places[order[k + 1]]) for k in range(n - 1)]
+    _run_chain(env, chain, min_delta)
     result: list[Rating] = [None] * n  # type: ignore[list-item]
     for k, i in enumerate(order):
         # Back up: team to performance, performance to skill.
-        pi, tau = _sum1(team_pi[k] - team_msg[k][0], team_tau[k] - team_msg[k][1])
-        p_pi, p_tau = perf_pi[k] - 0 + pi, perf_tau[k] - 0 + tau
-        m_pi, m_tau = p_pi - like_pi[k], p_tau - like_tau[k]
+        team = teams[k]
+        pi, tau = _sum1(team.pi - team.msg_pi, team.tau - team.msg_tau)
+        p_pi, p_tau = team.perf_pi - 0 + pi, team.perf_tau - 0 + tau
+        m_pi, m_tau = p_pi - team.like_pi, p_tau - team.like_tau
         a = 1. / (1. + beta2 * m_pi)
-        pi, tau = prior[k][0] - 0 + a * m_pi, prior[k][1] - 0 + a * m_tau
+        pi, tau = team.prior_pi - 0 + a * m_pi, team.prior_tau - 0 + a * m_tau
         mu = pi and tau / pi
-        sigma = math.sqrt(1 / pi) if pi else _INF
-        result[i] = Rating(float(mu), float(sigma))
+        sigma = sqrt(1 / pi) if pi else _INF
+        result[i] = _rating(float(mu), float(sigma))
     return result
+
+
+_Label = TypeVar("_Label", bound=Hashable)
+
+
+def rate_seats(env: trueskill.TrueSkill, ratings: Mapping[_Label, Rating], seats: Sequence[_Label],
+               ranks: Sequence[int]) -> dict[_Label, Rating] | None:
+    """``kotarena.ratings.rate_match`` for its usual match, a different entrant in each
+    of at least two seats: the entrants' new ratings, in seat order (one missing from
+    ``ratings`` starts at ``env.create_rating()``). ``None`` for any other match.
+    Here rather than in ``ratings`` so that it is compiled with the update."""
+    n = len(seats)
+    if n < 2 or len(set(seats)) != n or len(ranks) != n:
+        return None
+    before: list[Rating] = []
+    for label in seats:
+        before.append(ratings[label] if label in ratings else env.create_rating())
+    after = rate_free_for_all(env, before, list(ranks))
+    new: dict[_Label, Rating] = {}
+    for k in range(n):
+        new[seats[k]] = after[k]
+    return new

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 import trueskill
 from trueskill import Rating
 
-from kotarena.free_for_all import rate_free_for_all
+from kotarena.free_for_all import rate_free_for_all, rate_seats
 
 __all__ = [
     "BETA", "DRAW_PROBABILITY", "MU", "SIGMA", "TAU", "Rating", "conservative", "make_env", "rank_key",
@@ -122,11 +122,15 @@ def rate_match(
     """
     if len(seats) != len(ranks):
         raise ValueError(f"{len(seats)} seats but {len(ranks)} ranks")
+    # The usual match, one seat per entrant (TrueSkill's free-for-all update, computed
+    # as the trueskill package does but without building its factor graph).
+    new = rate_seats(env, ratings, seats, ranks)
+    if new is not None:
+        return new
     before = {label: ratings[label] if label in ratings else env.create_rating() for label in seats}
     if len(before) < 2:
         return dict(before)
-    # TrueSkill's free-for-all update, computed as the trueskill package does but
-    # without building its factor graph (see kotarena.free_for_all).
+    # Several seats for one entrant: each seat rated as a player (see kotarena.free_for_all).
     after = rate_free_for_all(env, [before[label] for label in seats], list(ranks))
     by_label: dict[str, list[Rating]] = {}
     for label, rating in zip(seats, after):

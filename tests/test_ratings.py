@@ -94,6 +94,16 @@ def test_it_is_trueskill_free_for_all(env):
         assert (new[label].mu, new[label].sigma) == (rating.mu, rating.sigma)
 
 
+def test_known_and_new_entrants_get_the_packages_ratings_in_seat_order(env):
+    start = {"a": env.create_rating(30, 2), "b": env.create_rating(22, 1.5), "z": env.create_rating(10, 1)}
+    seats, ranks = ["c", "a", "b", "d"], (2, 0, 2, 1)  # a tie, ranks as ranks_for gives them
+    expected = env.rate([(start.get(label, env.create_rating()),) for label in seats], ranks=list(ranks))
+    new = rate_match(start, seats, ranks, env)
+    assert list(new) == seats
+    assert [(type(new[label]), new[label].pi, new[label].tau) for label in seats] == [
+        (type(rating), rating.pi, rating.tau) for (rating,) in expected]
+
+
 def test_an_entrant_in_two_seats_gets_the_mean_and_the_smallest_deviation(env):
     start = {"a": env.create_rating(25, 5), "b": env.create_rating(27, 4), "c": env.create_rating(22, 6)}
     seats, ranks = ["a", "b", "a", "c"], [0, 1, 3, 2]
@@ -160,22 +170,63 @@ def test_a_consistent_winner_ends_on_top(env):
 # ------------------------------------------------------------------ the free-for-all update
 
 
+def _other_backend(env):
+    """``env`` on wrappers of its own ``cdf``/``pdf``: the same numbers, but not the
+    functions the update writes out, so it calls the package's ``v``/``w`` functions."""
+    cdf, pdf = env.cdf, env.pdf
+    env.cdf = lambda x, mu=0, sigma=1: cdf(x, mu, sigma)
+    env.pdf = lambda x, mu=0, sigma=1: pdf(x, mu, sigma)
+    return env
+
+
+def _same_as_the_package(env, rng, matches, spread):
+    from kotarena.free_for_all import rate_free_for_all
+
+    for _ in range(matches):
+        players = rng.randint(2, 6)
+        before = [env.create_rating(*spread(rng)) for _ in range(players)]
+        places = [rng.randint(0, players - 1) for _ in range(players)]  # ties included
+        try:
+            expected = [group[0] for group in env.rate([(rating,) for rating in before], ranks=places)]
+        except FloatingPointError:
+            with pytest.raises(FloatingPointError):
+                rate_free_for_all(env, before, places)
+            continue
+        got = rate_free_for_all(env, before, places)
+        # What the package stores (pi, tau), not only what it shows, and its own class.
+        assert [(type(r), r.pi, r.tau) for r in got] == [(type(r), r.pi, r.tau) for r in expected]
+
+
 @pytest.mark.parametrize(("beta", "draw_probability"), [(ratings.BETA, ratings.DRAW_PROBABILITY), (25 / 6, 0.1),
                                                         (30.0, 0.0001)])
 def test_the_free_for_all_update_is_the_trueskill_packages_to_the_last_bit(beta, draw_probability):
     import random
 
-    from kotarena.free_for_all import rate_free_for_all
-
     env = make_env(beta=beta, draw_probability=draw_probability)
     rng = random.Random(int(beta * 1000))
-    for _ in range(400):
-        players = rng.randint(2, 6)
-        before = [env.create_rating(rng.uniform(-20, 70), rng.uniform(0.2, 9)) for _ in range(players)]
-        places = [rng.randint(0, players - 1) for _ in range(players)]  # ties included
-        expected = [group[0] for group in env.rate([(rating,) for rating in before], ranks=places)]
-        got = rate_free_for_all(env, before, places)
-        assert [(r.mu, r.sigma) for r in got] == [(r.mu, r.sigma) for r in expected]
+    _same_as_the_package(env, rng, 400, lambda rng: (rng.uniform(-20, 70), rng.uniform(0.2, 9)))
+
+
+@pytest.mark.parametrize("env", [
+    make_env(beta=4, draw_probability=0.25, mu=25, sigma=8, tau=0),  # int settings
+    _other_backend(make_env()),
+    _other_backend(make_env(beta=3.0, draw_probability=0.3)),
+], ids=["int-settings", "other-backend", "other-backend-many-ties"])
+def test_the_free_for_all_update_is_the_packages_in_other_environments(env):
+    import random
+
+    rng = random.Random(7)
+    _same_as_the_package(env, rng, 300, lambda rng: (rng.uniform(-20, 70), rng.uniform(0.2, 9)))
+
+
+def test_the_free_for_all_update_is_the_packages_for_settled_and_extreme_ratings(env):
+    import random
+
+    rng = random.Random(11)
+    # A league's settled ratings (the chain runs to its stopping rule), and ratings so far
+    # apart that the package's maths fails on some results (a tie between them, say).
+    _same_as_the_package(env, rng, 300, lambda rng: (rng.gauss(25, 2), rng.uniform(0.8, 1.6)))
+    _same_as_the_package(env, rng, 300, lambda rng: (rng.uniform(-500, 500), 10 ** rng.uniform(-3, 3)))
 
 
 def test_the_free_for_all_update_fails_where_the_trueskill_package_fails(env):
@@ -187,6 +238,11 @@ def test_the_free_for_all_update_fails_where_the_trueskill_package_fails(env):
         env.rate([(r,) for r in before], ranks=[0, 1])
     with pytest.raises(FloatingPointError):
         rate_free_for_all(env, before, [0, 1])
+    # A tie between them too, where the draw's own maths fails.
+    with pytest.raises(FloatingPointError):
+        env.rate([(r,) for r in before], ranks=[0, 0])
+    with pytest.raises(FloatingPointError):
+        rate_free_for_all(env, before, [0, 0])
 
 
 def test_a_free_for_all_needs_two_players_with_a_place_each(env):
