@@ -30,10 +30,12 @@ NATIVE_MODULES = [
     "kotarena/engine/dice.py",
     "kotarena/match.py",
     # The league's hot paths: each decision's seat host and time limit, setting up a
-    # match and writing its result, and rating.
+    # match and writing its result, rating, and the coordinator's schedule (worked out
+    # match by match as a night is played).
     "kotarena/tournament/seats.py",
     "kotarena/tournament/matches.py",
     "kotarena/free_for_all.py",
+    "kotarena/tournament/schedule.py",
 ]
 
 REQUIRED = os.environ.get("KOTARENA_NATIVE") == "1"

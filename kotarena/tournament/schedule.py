@@ -25,14 +25,10 @@ entrant (see ``docs/ladders.md``).
 
 from __future__ import annotations
 
-import functools
 import hashlib
-import itertools
 import random
-from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from operator import getitem
 
 from kotarena.tournament.ladder import GAUNTLET, Ladder
 
@@ -54,6 +50,12 @@ class MatchSpec:
     set_id: int | None
     key: str
     first_player: int | None = 0
+
+    def __reduce__(self) -> tuple:
+        # Pickled and copied as a call with its fields: the compiled build's default
+        # pickling sets the fields one by one, which a frozen dataclass refuses.
+        return (MatchSpec, (self.index, self.seats, self.seed, self.players, self.set_id, self.key,
+                            self.first_player))
 
 
 def derive_seed(seed: int, purpose: str, number: int) -> int:
@@ -79,86 +81,159 @@ def rotate(seats: Sequence[str], shift: int) -> tuple[str, ...]:
 
 
 class _Balance:
-    """Running counts the greedy choices keep even, and the seeded tie-breaker."""
+    """Running counts the greedy choices keep even, and the seeded tie-breaker.
 
-    def __init__(self, seed: int) -> None:
+    Entrants are numbered by their labels' sorted order (so numbers sort as labels do,
+    which the seatings' order relies on), and the counts are lists indexed by number.
+    """
+
+    __slots__ = ("rng", "draw", "entrants", "seats_played", "met", "owed_firsts", "positions")
+
+    rng: random.Random
+    draw: Callable[[], float]
+    entrants: int
+    seats_played: list[int]
+    met: list[list[int]]
+    owed_firsts: list[int]
+    positions: dict[int, list[int]]
+
+    def __init__(self, seed: int, entrants: int) -> None:
         self.rng = random.Random(derive_seed(seed, "schedule", 0))
-        # Counts are plain dicts read with get(): a Counter's missing key costs a call of
-        # its Python __missing__, and these are read for every candidate of every seat.
-        self.seats_played: dict[str, int] = {}
-        self.met: dict[str, dict[str, int]] = defaultdict(dict)
+        self.draw = self.rng.random
+        self.entrants = entrants
+        self.seats_played = [0] * entrants
+        # met[a][b]: how often a and b sat at one table (an entrant never meets itself).
+        self.met = [[0] * entrants for _ in range(entrants)]
         # First seats each entrant is owed, in sixtieths: a seat at a table of k earns
         # 60/k (60 is divisible by every table size), a first seat costs 60. Judging by
         # what is owed rather than by raw counts keeps a gauntlet fair to the challenger,
         # who plays every game and so should start more of them than anyone else.
-        self.owed_firsts: dict[str, int] = {}
-        self.positions: dict[tuple[int, str, int], int] = {}  # (table size, label, seat) -> games
+        self.owed_firsts = [0] * entrants
+        # Table size -> games of entrant e in seat s, at [e * size + s].
+        self.positions = {}
 
-    def choose_table(self, size: int, pool: Sequence[str], fixed: Sequence[str] = ()) -> list[str]:
-        """Entrants for a table of ``size``: ``fixed`` ones plus the best of ``pool``."""
+    def positions_at(self, size: int) -> list[int]:
+        sat = self.positions.get(size)
+        if sat is None:
+            sat = [0] * (self.entrants * size)
+            self.positions[size] = sat
+        return sat
+
+    def choose_table(self, size: int, pool: list[int], fixed: list[int]) -> list[int]:
+        """Entrants for a table of ``size``: ``fixed`` ones plus the best of ``pool``.
+
+        Seat by seat, the candidate with the smallest key (times already at this table,
+        seats played, meetings with those seated, minus first seats owed, then a draw)
+        wins, the first one among equals. Every candidate draws its tie-breaker, in
+        pool order, whether or not it is needed.
+        """
         chosen = list(fixed)
-        played, owed, random = self.seats_played.get, self.owed_firsts.get, self.rng.random
-        met = self.met
+        played, owed, met, draw = self.seats_played, self.owed_firsts, self.met, self.draw
         while len(chosen) < size:
-            # min() over the pool by this key, written out: every candidate draws its
-            # tie-breaker in pool order, and the first smallest key wins.
-            best = best_key = None
+            best = -1
+            best_count = best_played = best_met = best_owed = 0
+            best_draw = 0.0
             for c in pool:
-                met_c = met[c].get
-                key = (chosen.count(c), played(c, 0), sum([met_c(o, 0) for o in chosen]), -owed(c, 0), random())
-                if best_key is None or key < best_key:
-                    best, best_key = c, key
+                tie = draw()
+                count = 0
+                meetings = 0
+                met_c = met[c]
+                for o in chosen:
+                    if o == c:
+                        count += 1
+                    meetings += met_c[o]
+                games = played[c]
+                owes = -owed[c]
+                if best < 0:
+                    better = True
+                elif count != best_count:
+                    better = count < best_count
+                elif games != best_played:
+                    better = games < best_played
+                elif meetings != best_met:
+                    better = meetings < best_met
+                elif owes != best_owed:
+                    better = owes < best_owed
+                else:
+                    better = tie < best_draw
+                if better:
+                    best, best_count, best_played, best_met, best_owed, best_draw = c, count, games, meetings, owes, tie
             chosen.append(best)
         return chosen
 
-    def seat_order(self, chosen: Sequence[str], shifts: Sequence[int]) -> tuple[str, ...]:
+    def seat_order(self, chosen: list[int], shifts: list[int]) -> list[int]:
         """The base seating of ``chosen``: the permutation whose rotations by ``shifts``
         give the first seat to those owed most, then repeat seat positions least."""
         size = len(chosen)
-        seats = range(size)
-        # What putting a label in base seat b costs, summed over the set's rotations.
-        if len(shifts) == 1 and shifts[0] == 0:  # a single match: the same sums, written out
-            owed, sat = self.owed_firsts.get, self.positions.get
-            firsts = {label: [-(owed(label, 0) // 60)] + [0] * (size - 1) for label in chosen}
-            positions = {label: [sat((size, label, b), 0) for b in seats] for label in chosen}
-        else:
-            firsts = {
-                label: [-sum(self.owed_firsts.get(label, 0) // 60 for shift in shifts if (b + shift) % size == 0)
-                        for b in seats]
-                for label in chosen
-            }
-            positions = {
-                label: [sum(self.positions.get((size, label, (b + shift) % size), 0) for shift in shifts)
-                        for b in seats]
-                for label in chosen
-            }
-        # Every seating is scored (first seats, then positions) and draws its tie-breaker,
-        # in sorted order; the cheapest wins, the lowest draw among equals. The two scores
-        # are folded into one number (positions count less than one first seat).
-        labels = tuple(sorted(chosen))
-        orders, indexes, places = _orders(labels)
-        fold = 1 + sum(max(positions[label]) for label in labels)  # above any seating's position score
-        columns = [[firsts[label][b] * fold + positions[label][b] for label in labels] for b in seats]
-        random = self.rng.random
-        draws = [random() for _ in orders]
+        labels = sorted(chosen)
+        seatings = _seatings(tuple([labels.index(label) for label in labels]))
+        # What putting a label in base seat b costs, summed over the set's rotations:
+        # minus the first seats owed (whole ones) for each rotation that makes b the
+        # first seat, and the games already played in the seats b rotates to.
+        starts = [0] * size  # at base seat b: how many of the set's matches start there
+        for shift in shifts:
+            starts[-shift % size] += 1
+        sat = self.positions_at(size)
+        owed = self.owed_firsts
+        sums = [0] * (size * size)  # [i * size + b]: label i's positions cost at base seat b
+        fold = 1  # above any seating's position score
+        for i in range(size):
+            at = labels[i] * size
+            most = 0
+            for b in range(size):
+                total = 0
+                for shift in shifts:
+                    total += sat[at + (b + shift) % size]
+                sums[i * size + b] = total
+                if total > most:
+                    most = total
+            fold += most
+        # Every seating is scored (first seats, then positions, folded into one number:
+        # positions count less than one first seat) and draws its tie-breaker, in
+        # sorted order; the cheapest wins, the lowest draw among equals.
+        columns = [0] * (size * size)  # [b * size + i]: label i at base seat b
+        for i in range(size):
+            firsts = -(owed[labels[i]] // 60) * fold
+            for b in range(size):
+                columns[b * size + i] = firsts * starts[b] + sums[i * size + b]
+        indexes = seatings.indexes
+        count = len(indexes)
+        draw = self.draw
         if size < _SEARCH_FROM:
-            costs = [sum(map(getitem, columns, index)) for index in indexes]
-            return orders[min(zip(costs, draws, range(len(orders))))[2]]
-        return orders[_cheapest_by_draw(columns, indexes, places, draws)]
+            reads = seatings.reads
+            winner = 0
+            lowest = 0
+            lowest_draw = 0.0
+            k = 0
+            for place in range(count):
+                tie = draw()
+                cost = 0
+                for _ in range(size):
+                    cost += columns[reads[k]]
+                    k += 1
+                if place == 0 or cost < lowest or (cost == lowest and tie < lowest_draw):
+                    winner, lowest, lowest_draw = place, cost, tie
+        else:
+            draws = [draw() for _ in range(count)]
+            table = [columns[b * size:(b + 1) * size] for b in range(size)]
+            winner = _cheapest_by_draw(table, indexes, seatings.places, draws)
+        return [labels[i] for i in indexes[winner]]
 
-    def record(self, seating: Sequence[str]) -> None:
+    def record(self, seating: list[int]) -> None:
         size = len(seating)
-        played, owed, positions, met = self.seats_played, self.owed_firsts, self.positions, self.met
-        owed[seating[0]] = owed.get(seating[0], 0) - 60
+        played, owed, met = self.seats_played, self.owed_firsts, self.met
+        sat = self.positions_at(size)
+        owed[seating[0]] -= 60
         share = 60 // size
-        for seat, label in enumerate(seating):
-            played[label] = played.get(label, 0) + 1
-            owed[label] = owed.get(label, 0) + share
-            positions[size, label, seat] = positions.get((size, label, seat), 0) + 1
+        for seat in range(size):
+            label = seating[seat]
+            played[label] += 1
+            owed[label] += share
+            sat[label * size + seat] += 1
             met_label = met[label]
             for other in seating:
                 if other != label:
-                    met_label[other] = met_label.get(other, 0) + 1
+                    met_label[other] += 1
 
 
 #: Tables of this size and more find their seating without scoring every permutation.
@@ -166,6 +241,65 @@ _SEARCH_FROM = 6
 #: Up to this many seatings tying for the lowest cost are walked one by one; more are
 #: found by their draws.
 _MOST_TIED = 48
+
+
+class _Seatings:
+    """Every distinct seating of a table whose sorted labels repeat as ``pattern`` does
+    (each label written as its first position among them: (0, 1, 2, 3) for four
+    different labels, (0, 0, 2) for a label seated twice and another one).
+
+    ``indexes``: each seating as positions among the sorted labels, in sorted order
+    (which is the sorted order of the seatings of the labels themselves); ``places``:
+    each one's place in that order; ``reads``: for seating p's seat b, at
+    ``p * size + b``, where the seating's cost is read in a table of costs laid out
+    seat by seat (``b * size + position``).
+    """
+
+    __slots__ = ("indexes", "places", "reads")
+
+    indexes: list[tuple[int, ...]]
+    places: dict[tuple[int, ...], int]
+    reads: list[int]
+
+    def __init__(self, pattern: tuple[int, ...]) -> None:
+        size = len(pattern)
+        self.indexes = _distinct_orders(list(pattern))
+        self.places = {index: place for place, index in enumerate(self.indexes)}
+        self.reads = [b * size + index[b] for index in self.indexes for b in range(size)]
+
+
+_SEATINGS: dict[tuple[int, ...], _Seatings] = {}
+
+
+def _seatings(pattern: tuple[int, ...]) -> _Seatings:
+    seatings = _SEATINGS.get(pattern)
+    if seatings is None:
+        seatings = _SEATINGS[pattern] = _Seatings(pattern)
+    return seatings
+
+
+def _distinct_orders(items: list[int]) -> list[tuple[int, ...]]:
+    """Every distinct permutation of the sorted ``items``, in sorted order (what
+    ``sorted(set(itertools.permutations(items)))`` gives, without the duplicates)."""
+    if len(items) <= 1:
+        return [tuple(items)]
+    orders: list[tuple[int, ...]] = []
+    for i in range(len(items)):
+        if i == 0 or items[i] != items[i - 1]:
+            head = items[i]
+            for rest in _distinct_orders(items[:i] + items[i + 1:]):
+                orders.append((head, *rest))
+    return orders
+
+
+def _orders(chosen: tuple[str, ...]) -> tuple[tuple[tuple[str, ...], ...], tuple[tuple[int, ...], ...],
+                                              dict[tuple[int, ...], int]]:
+    """Every distinct seating of ``chosen`` (sorted), in sorted order; each seating as
+    the positions in ``chosen`` of its labels (the first position for a repeated one);
+    and each such tuple's place in that order."""
+    seatings = _seatings(tuple([chosen.index(label) for label in chosen]))
+    orders = tuple([tuple([chosen[i] for i in index]) for index in seatings.indexes])
+    return orders, tuple(seatings.indexes), dict(seatings.places)
 
 
 def _cheapest_by_draw(columns: list[list[int]], indexes: Sequence[tuple[int, ...]],
@@ -185,18 +319,23 @@ def _cheapest_by_draw(columns: list[list[int]], indexes: Sequence[tuple[int, ...
     # ways[seated]: how many ways reach it.
     rest = [0] * (full + 1)
     ways = [0] * full + [1]
+    filled = [0] * (full + 1)  # how many labels are seated
+    for seated in range(1, full + 1):
+        filled[seated] = filled[seated >> 1] + (seated & 1)
     for seated in range(full - 1, -1, -1):
-        column = columns[seated.bit_count()]
-        best = count = None
+        column = columns[filled[seated]]
+        best = 0
+        count = 0
         for label in range(n):
             if not seated >> label & 1:
                 after = seated | 1 << label
                 cost = column[label] + rest[after]
-                if best is None or cost < best:
+                if count == 0 or cost < best:
                     best, count = cost, ways[after]
                 elif cost == best:
                     count += ways[after]
-        rest[seated], ways[seated] = best, count
+        rest[seated] = best
+        ways[seated] = count
     lowest = rest[0]
     if ways[0] > _MOST_TIED:
         # Many ties: score the seatings in bands of rising draws, lowest first. The first
@@ -204,19 +343,33 @@ def _cheapest_by_draw(columns: list[list[int]], indexes: Sequence[tuple[int, ...
         # band of a sixteenth holds one 19 times in 20).
         low, high = 0.0, 1 / 16
         while True:
-            band = [place for place, draw in enumerate(draws) if low <= draw < high]
-            winner = min([(draws[place], place) for place in band
-                          if sum(map(getitem, columns, indexes[place])) == lowest], default=None)
-            if winner is not None:
-                return winner[1]
+            winner = -1
+            winner_draw = 0.0
+            for place in range(len(draws)):
+                draw = draws[place]
+                if low <= draw < high and (winner < 0 or draw < winner_draw):
+                    index = indexes[place]
+                    cost = 0
+                    for seat in range(n):
+                        cost += columns[seat][index[seat]]
+                    if cost == lowest:
+                        winner, winner_draw = place, draw
+            if winner >= 0:
+                return winner
             low, high = high, high * 4  # the third band reaches past 1: every seating
     found: list[tuple[int, ...]] = []
     _walk(columns, rest, 0, [], full, found)
     # ``indexes`` writes a repeated label by its first position, which its first
     # seating (the sorted labels themselves) gives for every position.
     first = indexes[0]
-    chosen = {places[tuple([first[label] for label in seating])] for seating in found}
-    return min((draws[place], place) for place in chosen)[1]
+    winner = -1
+    winner_draw = 0.0
+    for seating in found:
+        place = places[tuple([first[label] for label in seating])]
+        draw = draws[place]
+        if winner < 0 or draw < winner_draw or (draw == winner_draw and place < winner):
+            winner, winner_draw = place, draw
+    return winner
 
 
 def _walk(columns: list[list[int]], rest: list[int], seated: int, seating: list[int], full: int,
@@ -231,17 +384,6 @@ def _walk(columns: list[list[int]], rest: list[int], seated: int, seating: list[
             seating.append(label)
             _walk(columns, rest, seated | 1 << label, seating, full, found)
             seating.pop()
-
-
-@functools.cache
-def _orders(chosen: tuple[str, ...]) -> tuple[tuple[tuple[str, ...], ...], tuple[tuple[int, ...], ...],
-                                              dict[tuple[int, ...], int]]:
-    """Every distinct seating of ``chosen`` (sorted), in sorted order; each seating as
-    the positions in ``chosen`` of its labels (the first position for a repeated one);
-    and each such tuple's place in that order."""
-    orders = tuple(sorted(set(itertools.permutations(chosen))))
-    indexes = tuple(tuple(chosen.index(label) for label in order) for order in orders)
-    return orders, indexes, {index: place for place, index in enumerate(indexes)}
 
 
 def build_schedule(ladder: Ladder, entrant_labels: Sequence[str]) -> list[MatchSpec]:
@@ -272,15 +414,19 @@ def iter_schedule(ladder: Ladder, entrant_labels: Sequence[str]) -> Iterator[Mat
         pool = [label for label in labels if label != ladder.challenger]
         if not pool:
             raise ValueError("a gauntlet needs entrants besides the challenger")
-    return _matches(ladder, pool, fixed)
+    names = sorted(labels)
+    number = {label: n for n, label in enumerate(names)}
+    return _matches(ladder, names, [number[label] for label in pool], [number[label] for label in fixed])
 
 
-def _matches(ladder: Ladder, pool: list[str], fixed: list[str]) -> Iterator[MatchSpec]:
-    balance = _Balance(ladder.seed)
+def _matches(ladder: Ladder, names: list[str], pool: list[int], fixed: list[int]) -> Iterator[MatchSpec]:
+    balance = _Balance(ladder.seed, len(names))
+    games = ladder.games
+    sizes = list(ladder.players)
     index = 0
     table_number = 0
-    while index < ladder.games:
-        size = ladder.players[table_number % len(ladder.players)]
+    while index < games:
+        size = sizes[table_number % len(sizes)]
         set_size = ladder.set_size(size)
         duplicate = set_size > 1
         shifts = rotation_offsets(size, set_size) if duplicate else [0]
@@ -288,12 +434,12 @@ def _matches(ladder: Ladder, pool: list[str], fixed: list[str]) -> Iterator[Matc
         base = balance.seat_order(chosen, shifts)
         seed = derive_seed(ladder.seed, "set" if duplicate else "match", table_number if duplicate else index)
         for shift in shifts:
-            if index == ladder.games:
+            if index == games:
                 break  # only a hand-made ladder gets here; load_ladder insists on whole sets
-            seating = rotate(base, shift)
+            seating = [base[(seat - shift) % size] for seat in range(size)]
             balance.record(seating)
             yield MatchSpec(
-                index=index, seats=seating, seed=seed, players=size,
+                index=index, seats=tuple([names[label] for label in seating]), seed=seed, players=size,
                 set_id=table_number if duplicate else None, key=f"{index:05d}-{seed}", first_player=0,
             )
             index += 1

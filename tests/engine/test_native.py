@@ -10,12 +10,12 @@ from dataclasses import replace
 
 from kotarena import free_for_all, match
 from kotarena.engine import NATIVE, dice, state, view
-from kotarena.tournament import matches, seats
+from kotarena.tournament import matches, schedule, seats
 
 
 def test_the_hot_modules_are_compiled_all_together_or_not_at_all():
     # Each compiled module needs the shared runtime: a half-compiled engine cannot load.
-    modules = (state, view, dice, match, seats, matches, free_for_all)
+    modules = (state, view, dice, match, seats, matches, free_for_all, schedule)
     compiled = {module.__name__: not module.__file__.endswith(".py") for module in modules}
     assert set(compiled.values()) == {NATIVE}
 
@@ -36,6 +36,14 @@ def test_a_match_job_and_its_result_cross_processes_as_they_are():
     result = matches.play_match(job)
     copy = pickle.loads(pickle.dumps(result))
     assert copy == result and copy.seats[1].decisions > 0 and copy.status == "done"
+
+
+def test_a_scheduled_match_pickles_and_copies_as_it_is():
+    import copy
+
+    spec = schedule.MatchSpec(index=3, seats=("a", "b"), seed=7, players=2, set_id=None, key="00003-7")
+    assert pickle.loads(pickle.dumps(spec)) == spec
+    assert copy.copy(spec) == spec and copy.deepcopy(spec) == spec
 
 
 def test_the_build_is_the_one_ci_installed():
