@@ -38,12 +38,20 @@ def test_a_match_job_and_its_result_cross_processes_as_they_are():
     assert copy == result and copy.seats[1].decisions > 0 and copy.status == "done"
 
 
-def test_a_scheduled_match_pickles_and_copies_as_it_is():
+def test_a_scheduled_match_pickles_copies_and_stays_frozen():
+    # MatchSpec writes out its dataclass __init__ (compiled, the generated one is Python).
     import copy
+    import dataclasses
+
+    import pytest
 
     spec = schedule.MatchSpec(index=3, seats=("a", "b"), seed=7, players=2, set_id=None, key="00003-7")
+    assert spec.first_player == 0
     assert pickle.loads(pickle.dumps(spec)) == spec
     assert copy.copy(spec) == spec and copy.deepcopy(spec) == spec
+    assert dataclasses.replace(spec, seed=8) == schedule.MatchSpec(3, ("a", "b"), 8, 2, None, "00003-7", 0)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        spec.seed = 8  # type: ignore[misc]
 
 
 def test_the_build_is_the_one_ci_installed():
