@@ -51,6 +51,23 @@ class MatchJob:
     memory_mb: int = DEFAULT_MEMORY_MB
     isolate_all: bool = False  #: run even trusted bots in their own processes
 
+    def __init__(self, index: int, key: str, game: str, deck: str | None, seed: int, first_player: int | None,
+                 seats: tuple[SeatSpec, ...], time_limit: float, memory_mb: int = DEFAULT_MEMORY_MB,
+                 isolate_all: bool = False) -> None:
+        # The dataclass's generated __init__ would run as Python even compiled, and this
+        # one runs for every match (the schedule makes it; a worker unpickles it).
+        set_field = object.__setattr__  # the fields are frozen
+        set_field(self, "index", index)
+        set_field(self, "key", key)
+        set_field(self, "game", game)
+        set_field(self, "deck", deck)
+        set_field(self, "seed", seed)
+        set_field(self, "first_player", first_player)
+        set_field(self, "seats", seats)
+        set_field(self, "time_limit", time_limit)
+        set_field(self, "memory_mb", memory_mb)
+        set_field(self, "isolate_all", isolate_all)
+
     def __reduce__(self) -> tuple:
         return (MatchJob, (self.index, self.key, self.game, self.deck, self.seed, self.first_player, self.seats,
                            self.time_limit, self.memory_mb, self.isolate_all))
@@ -75,6 +92,25 @@ class SeatResult:
     decisions: int = 0
     cpu_seconds: float = 0.0
 
+    def __init__(self, seat: int, entrant: str, bot: str, package: str, version: str, monster: str, rank: int,
+                 stars: int, health: int, alive: bool, forfeit: str | None = None, forfeit_detail: str | None = None,
+                 decisions: int = 0, cpu_seconds: float = 0.0) -> None:
+        # Written out, as MatchJob's: compiled, the generated one would run as Python.
+        self.seat = seat
+        self.entrant = entrant
+        self.bot = bot
+        self.package = package
+        self.version = version
+        self.monster = monster
+        self.rank = rank
+        self.stars = stars
+        self.health = health
+        self.alive = alive
+        self.forfeit = forfeit
+        self.forfeit_detail = forfeit_detail
+        self.decisions = decisions
+        self.cpu_seconds = cpu_seconds
+
     def __reduce__(self) -> tuple:
         return (SeatResult, (self.seat, self.entrant, self.bot, self.package, self.version, self.monster, self.rank,
                              self.stars, self.health, self.alive, self.forfeit, self.forfeit_detail, self.decisions,
@@ -97,6 +133,23 @@ class MatchResult:
     duration: float
     replay: str
     seats: list[SeatResult] = field(default_factory=list)
+
+    def __init__(self, index: int, key: str, game: str, seed: int, first_player: int | None, rules_version: int,
+                 termination: str, winner_seat: int | None, turns: int, duration: float, replay: str,
+                 seats: list[SeatResult] | None = None) -> None:
+        # Written out, as MatchJob's: compiled, the generated one would run as Python.
+        self.index = index
+        self.key = key
+        self.game = game
+        self.seed = seed
+        self.first_player = first_player
+        self.rules_version = rules_version
+        self.termination = termination
+        self.winner_seat = winner_seat
+        self.turns = turns
+        self.duration = duration
+        self.replay = replay
+        self.seats = [] if seats is None else seats
 
     @property
     def status(self) -> str:

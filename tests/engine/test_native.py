@@ -38,6 +38,25 @@ def test_a_match_job_and_its_result_cross_processes_as_they_are():
     assert copy == result and copy.seats[1].decisions > 0 and copy.status == "done"
 
 
+def test_a_match_job_and_its_results_keep_their_written_out_constructors_honest():
+    # Their __init__ is written out (compiled, the generated one runs as Python).
+    import dataclasses
+
+    import pytest
+
+    spec = seats.SeatSpec(entrant="random-1", bot="random")
+    job = matches.MatchJob(0, "k", "kot", None, 5, None, (spec, spec), 1.0)
+    assert (job.memory_mb, job.isolate_all) == (seats.DEFAULT_MEMORY_MB, False)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        job.seed = 6  # type: ignore[misc]
+    seat = matches.SeatResult(0, "random-1", "random", "kotarena", "1", "Alienoid", 0, 5, 10, True)
+    assert (seat.forfeit, seat.forfeit_detail, seat.decisions, seat.cpu_seconds) == (None, None, 0, 0.0)
+    result = matches.MatchResult(0, "k", "kot", 5, None, 1, "stars", 0, 12, 0.1, "")
+    assert result.seats == [] and result.seats is not matches.MatchResult(0, "k", "kot", 5, None, 1, "stars", 0, 12,
+                                                                          0.1, "").seats
+    assert [f.name for f in dataclasses.fields(matches.MatchResult)][-1] == "seats"
+
+
 def test_a_scheduled_match_pickles_copies_and_stays_frozen():
     # MatchSpec writes out its dataclass __init__ (compiled, the generated one is Python).
     import copy
