@@ -9,10 +9,10 @@ stay, stop buying) plays the seat out so the other bots' game stays valid.
 This module is compiled with the engine (``NATIVE_MODULES`` in ``setup.py``), because
 it runs around every match of a night: a night's worker now runs 12% more instructions
 than the bare engine on the same random-bot games (callgrind), against 16.5% before
-this module and the changes to the replay writer and seat hosts that came with it. Its
-classes pickle as calls with their fields
-(``__reduce__``), so a job or a result made by one build loads in the other, for
-executors whose machines differ.
+this module and the changes to the replay writer and seat hosts that came with it.
+Its classes write their ``__init__`` out (compiled, the one a dataclass generates runs
+as Python) and pickle as calls with their fields (``__reduce__``), so a job or a
+result made by one build loads in the other, for executors whose machines differ.
 """
 
 from __future__ import annotations
