@@ -29,6 +29,7 @@ import hashlib
 import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from kotarena.tournament.ladder import GAUNTLET, Ladder
 
@@ -87,10 +88,13 @@ def rotation_offsets(players: int, set_size: int) -> list[int]:
     return [round(j * players / set_size) for j in range(set_size)]
 
 
-def rotate(seats: Sequence[str], shift: int) -> tuple[str, ...]:
+_Seated = TypeVar("_Seated")
+
+
+def rotate(seats: Sequence[_Seated], shift: int) -> tuple[_Seated, ...]:
     """The seating with everyone moved ``shift`` seats on: seat ``s`` goes to ``s + shift``."""
     n = len(seats)
-    return tuple(seats[(p - shift) % n] for p in range(n))
+    return tuple([seats[(p - shift) % n] for p in range(n)])
 
 
 class _Balance:
@@ -230,7 +234,7 @@ class _Balance:
             winner = _cheapest(columns, seatings, draw)
         return [labels[i] for i in indexes[winner]]
 
-    def record(self, seating: list[int]) -> None:
+    def record(self, seating: Sequence[int]) -> None:
         size = len(seating)
         played, owed, met = self.seats_played, self.owed_firsts, self.met
         sat = self.positions_at(size)
@@ -311,16 +315,6 @@ def _distinct_orders(items: list[int]) -> list[tuple[int, ...]]:
             for rest in _distinct_orders(items[:i] + items[i + 1:]):
                 orders.append((head, *rest))
     return orders
-
-
-def _orders(chosen: tuple[str, ...]) -> tuple[tuple[tuple[str, ...], ...], tuple[tuple[int, ...], ...],
-                                              dict[tuple[int, ...], int]]:
-    """Every distinct seating of ``chosen`` (sorted), in sorted order; each seating as
-    the positions in ``chosen`` of its labels (the first position for a repeated one);
-    and each such tuple's place in that order."""
-    seatings = _seatings(tuple([chosen.index(label) for label in chosen]))
-    orders = tuple([tuple([chosen[i] for i in index]) for index in seatings.indexes])
-    return orders, tuple(seatings.indexes), {index: place for place, index in enumerate(seatings.indexes)}
 
 
 #: Up to this many seatings tying for the lowest cost are walked one by one; with
@@ -448,17 +442,6 @@ class _Walk:
                 place += share
 
 
-def _cheapest_by_draw(columns: list[list[int]], indexes: Sequence[tuple[int, ...]],
-                      places: dict[tuple[int, ...], int], draws: list[float]) -> int:
-    """:func:`_cheapest` with the costs as ``columns[seat][position]``, the seatings as
-    ``indexes`` (all of them, in order: the first is their pattern) and the draws given:
-    the form a test compares with scoring every seating (``places``, each of
-    ``indexes``' place, is not needed)."""
-    size = len(columns)
-    flat = [columns[seat][position] for seat in range(size) for position in range(size)]
-    return _cheapest(flat, _seatings(tuple(indexes[0])), iter(draws).__next__)
-
-
 def build_schedule(ladder: Ladder, entrant_labels: Sequence[str]) -> list[MatchSpec]:
     """Every match of a night of ``ladder`` between ``entrant_labels``, in play order.
 
@@ -509,7 +492,7 @@ def _matches(ladder: Ladder, names: list[str], pool: list[int], fixed: list[int]
         for shift in shifts:
             if index == games:
                 break  # only a hand-made ladder gets here; load_ladder insists on whole sets
-            seating = [base[(seat - shift) % size] for seat in range(size)]
+            seating = rotate(base, shift)
             balance.record(seating)
             yield MatchSpec(
                 index=index, seats=tuple([names[label] for label in seating]), seed=seed, players=size,

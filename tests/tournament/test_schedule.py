@@ -80,19 +80,27 @@ def test_six_seats_find_the_seating_every_permutation_would(labels, spread):
     # At six seats the scheduler does not score all 720 seatings: it finds the lowest
     # cost by a dynamic program, then walks the few cheapest seatings or scores those
     # with the lowest draws. Narrow cost ranges give many ties, wide ones few.
+    import itertools
     import random as random_module
     from operator import getitem
 
-    from kotarena.tournament.schedule import _cheapest_by_draw, _orders
+    from kotarena.tournament.schedule import _cheapest, _seatings
+
+    def cheapest_by_draw(columns, indexes, draws):
+        # The search, on every seating of the labels in order, with these draws.
+        flat = [cost for column in columns for cost in column]
+        return _cheapest(flat, _seatings(indexes[0]), iter(draws).__next__)
 
     rng = random_module.Random(f"{labels}{spread}")
-    orders, indexes, places = _orders(labels)
+    orders = sorted(set(itertools.permutations(labels)))
+    # Each seating as positions among the labels (a repeated label by its first one).
+    indexes = [tuple(labels.index(label) for label in order) for order in orders]
     for _ in range(40):
         costs_by_label = [{label: rng.randrange(spread) for label in labels} for _ in labels]
         columns = [[costs[label] for label in labels] for costs in costs_by_label]  # copies cost alike
         draws = [rng.random() for _ in orders]
         costs = [sum(map(getitem, columns, index)) for index in indexes]
-        assert _cheapest_by_draw(columns, indexes, places, draws) == min(zip(costs, draws, range(len(orders))))[2]
+        assert cheapest_by_draw(columns, indexes, draws) == min(zip(costs, draws, range(len(orders))))[2]
 
 
 def test_another_seed_gives_other_seeds_and_tables():
