@@ -16,13 +16,19 @@ db_option = click.option(
 )
 
 
-def _engine(db: str | None):
+def results_db(db: str | None):
+    """The results database for a command's ``--db``, upgraded if old; a click error if it
+    cannot be used."""
     from kotarena.storage import DatabaseError, open_db
 
     try:
-        return open_db(db)
+        return open_db(db, on_upgrade=_say_upgraded)
     except DatabaseError as error:
         raise click.ClickException(str(error)) from None
+
+
+def _say_upgraded(old: int, new: int) -> None:
+    click.echo(f"upgraded the results database from schema version {old} to {new}", err=True)
 
 
 def _load_ladder(path: str):
@@ -94,7 +100,7 @@ def league_run(ladder_file: str, workers: int | None, fresh: bool, quiet: bool, 
     from kotarena.tournament.night import NightError, run_night
 
     ladder = _load_ladder(ladder_file)
-    engine = _engine(db)
+    engine = results_db(db)
     workers = workers if workers is not None else ladder.workers
     progress = Progress(quiet)
     try:
@@ -130,7 +136,7 @@ def league_status(ladder_name: str, json_: bool, db: str | None) -> None:
     from kotarena.storage.models import LadderRow, Match, Night, Seat
 
     name = _ladder_name(ladder_name)
-    engine = _engine(db)
+    engine = results_db(db)
     with Session(engine) as session:
         ladder = session.exec(select(LadderRow).where(LadderRow.name == name)).first()
         if ladder is None:
@@ -159,7 +165,7 @@ def league_rerate(ladder_name: str, db: str | None) -> None:
     from kotarena.tournament.night import NightError, rerate
 
     name = _ladder_name(ladder_name)
-    engine = _engine(db)
+    engine = results_db(db)
     try:
         count = rerate(engine, name)
     except NightError as error:
@@ -219,7 +225,7 @@ def leaderboard(ladder_name: str | None, json_: bool, csv_: bool, db: str | None
     """Show a ladder's ratings (every ladder's when none is named)."""
     from kotarena.storage.models import LadderRow
 
-    engine = _engine(db)
+    engine = results_db(db)
     if ladder_name:
         names = [_ladder_name(ladder_name)]
     else:
@@ -247,7 +253,7 @@ def matches(ladder_name, entrant, night, limit, json_, db) -> None:
     """List stored matches, newest first (filter by ladder, bot, night)."""
     from kotarena.storage.models import LadderRow, Match, Night, Seat
 
-    engine = _engine(db)
+    engine = results_db(db)
     with Session(engine) as session:
         query = select(Match, Night, LadderRow).join(Night, Match.night_id == Night.id).join(
             LadderRow, Night.ladder_id == LadderRow.id)
@@ -284,20 +290,29 @@ def matches(ladder_name, entrant, night, limit, json_, db) -> None:
 @click.option("--json", "json_", is_flag=True, help="Print JSON.")
 @db_option
 def history(entrant: str, ladder_name: str | None, json_: bool, db: str | None) -> None:
-    """Show an entrant's rating after each of its rated matches."""
-    from kotarena.storage.models import LadderRow, RatingHistory
+    """Show an entrant's rating after each of its rated matches (ladder by ladder, in the
+    order they were rated)."""
+    from kotarena.storage.models import LadderRow, Match, Night, Seat
 
-    engine = _engine(db)
+    engine = results_db(db)
     with Session(engine) as session:
-        query = select(RatingHistory, LadderRow).join(LadderRow, RatingHistory.ladder_id == LadderRow.id).where(
-            RatingHistory.entrant == entrant)
+        query = (
+            select(LadderRow.name, Seat.match_id, Seat.mu, Seat.sigma)
+            .join(Match, Seat.match_id == Match.id).join(Night, Match.night_id == Night.id)
+            .join(LadderRow, Night.ladder_id == LadderRow.id)
+            .where(Seat.entrant == entrant, Seat.mu.is_not(None))
+        )
         if ladder_name:
             query = query.where(LadderRow.name == _ladder_name(ladder_name))
-        found = session.exec(query.order_by(RatingHistory.id)).all()
+        found = session.exec(query.order_by(LadderRow.name, Night.number, Match.index, Seat.seat)).all()
     if not found:
         raise click.ClickException(f"no rated matches for {entrant!r}")
-    rows = [{"ladder": ladder.name, "match": h.match_id, "mu": round(h.mu, 3), "sigma": round(h.sigma, 3),
-             "score": round(h.mu - 3 * h.sigma, 3)} for h, ladder in found]
+    rows = []
+    for ladder, match_id, mu, sigma in found:
+        if rows and rows[-1]["match"] == match_id:
+            continue  # an entrant in several seats of a match has one rating after it
+        rows.append({"ladder": ladder, "match": match_id, "mu": round(mu, 3), "sigma": round(sigma, 3),
+                     "score": round(mu - 3 * sigma, 3)})
     if json_:
         echo_json(rows)
         return

@@ -50,15 +50,13 @@ def ending_text(state: State) -> str:
 
 def _stored_replay(match_id: int, db: str | None) -> Replay:
     """The replay of a match stored by a league night."""
+    from sqlmodel import Session
+
+    from kotarena.cli.league import results_db
     from kotarena.replay import replay_from_text
-    from kotarena.storage import DatabaseError, open_db
     from kotarena.storage.models import Match
 
-    try:
-        engine = open_db(db)
-    except DatabaseError as error:
-        raise click.ClickException(str(error)) from None
-    from sqlmodel import Session
+    engine = results_db(db)
 
     with Session(engine) as session:
         match = session.get(Match, match_id)

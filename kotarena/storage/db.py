@@ -8,18 +8,19 @@ plain file path or a URL such as ``postgresql://host/kotarena``.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import platformdirs
-from sqlalchemy import event
+from sqlalchemy import Boolean, Float, event, update
 from sqlalchemy.engine import Engine, make_url
-from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError
+from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError, ProgrammingError
 from sqlmodel import Session, SQLModel, create_engine, select
 
 from kotarena.storage import models
 
-#: Bump when the tables change, and teach ``_migrate`` how to get there.
-SCHEMA_VERSION = 1
+#: Bump when the tables change, and add the step from the version before to ``_STEPS``.
+SCHEMA_VERSION = 2
 
 
 class DatabaseError(RuntimeError):
@@ -55,8 +56,13 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:
     cursor.close()
 
 
-def open_db(db: str | os.PathLike | None = None) -> Engine:
-    """Open (creating if needed) the results database and check its schema version."""
+def open_db(db: str | os.PathLike | None = None, *,
+            on_upgrade: Callable[[int, int], None] | None = None) -> Engine:
+    """Open (creating if needed) the results database and check its schema version.
+
+    A database of an older schema is upgraded in place, in one transaction;
+    ``on_upgrade(old, new)`` is then called (the CLI says so on stderr).
+    """
     url = resolve_url(db)
     is_sqlite = url.startswith("sqlite")
     engine = create_engine(url, connect_args={"timeout": 30} if is_sqlite else {})
@@ -66,7 +72,9 @@ def open_db(db: str | os.PathLike | None = None) -> Engine:
     # create a table or the version row just tries again and finds them made.
     for attempt in range(5):
         try:
-            _initialize(engine, url)
+            upgraded = _initialize(engine, url)
+            if upgraded is not None and on_upgrade is not None:
+                on_upgrade(upgraded, SCHEMA_VERSION)
             return engine
         except (OperationalError, IntegrityError) as error:
             if attempt == 4 or "already exists" not in str(error) and not isinstance(error, IntegrityError):
@@ -74,7 +82,11 @@ def open_db(db: str | os.PathLike | None = None) -> Engine:
     return engine
 
 
-def _initialize(engine: Engine, url: str) -> None:
+def _initialize(engine: Engine, url: str) -> int | None:
+    """Create the tables of a new database, or check (and upgrade) an existing one's.
+
+    Returns the version an older database was upgraded from, else ``None``.
+    """
     SQLModel.metadata.create_all(engine, tables=[models.Meta.__table__])
     with Session(engine) as session:
         row = session.get(models.Meta, "schema_version")
@@ -82,8 +94,12 @@ def _initialize(engine: Engine, url: str) -> None:
             SQLModel.metadata.create_all(engine)
             session.add(models.Meta(key="schema_version", value=str(SCHEMA_VERSION)))
             session.commit()
-        else:
-            _check_version(int(row.value), url)
+            return None
+        found = int(row.value)
+    _check_version(found, url)
+    if found == SCHEMA_VERSION:
+        return None
+    return found if _upgrade(engine, found, url) else None
 
 
 def _check_version(found: int, url: str) -> None:
@@ -92,11 +108,60 @@ def _check_version(found: int, url: str) -> None:
             f"database {url} has schema version {found}, newer than this kotarena understands "
             f"({SCHEMA_VERSION}); upgrade kotarena (pip install -U kotarena) or use another --db"
         )
-    if found < SCHEMA_VERSION:
+    if any(version not in _STEPS for version in range(found, SCHEMA_VERSION)):
         raise DatabaseError(
             f"database {url} has schema version {found}, older than this kotarena's ({SCHEMA_VERSION}), "
             "and no migration exists for it; keep the old kotarena for it or use another --db"
         )
+
+
+def _upgrade(engine: Engine, found: int, url: str) -> bool:
+    """Bring a database from schema ``found`` to ``SCHEMA_VERSION``, all steps in one
+    transaction: an interrupted upgrade leaves the old database as it was.
+
+    Returns whether this call upgraded it (not another process meanwhile).
+    """
+    with engine.begin() as connection:
+        # The version row is claimed first (a write, so this transaction now holds the
+        # write lock): of two processes opening the same old database, one upgrades
+        # it and the other, finding the version moved on, has nothing left to do.
+        claimed = connection.execute(
+            update(models.Meta.__table__)
+            .where(models.Meta.__table__.c.key == "schema_version", models.Meta.__table__.c.value == str(found))
+            .values(value=str(SCHEMA_VERSION))
+        ).rowcount
+        if not claimed:
+            return False
+        for version in range(found, SCHEMA_VERSION):
+            try:
+                for statement in _STEPS[version]:
+                    connection.exec_driver_sql(statement)
+            except (OperationalError, ProgrammingError) as error:
+                raise DatabaseError(f"cannot upgrade database {url} from schema version {version}: {error.orig}") \
+                    from None
+    return True
+
+
+#: The statements that take a database from each version to the next (plain SQL that
+#: SQLite and PostgreSQL both run).
+_STEPS: dict[int, tuple[str, ...]] = {
+    # 1 -> 2: a seat keeps its entrant's rating after the match (the rating_history
+    # table's rows, which cost a night as much to write as the seats); the indexes on
+    # match.night_id and seat.match_id go, the unique (night_id, index) and
+    # (match_id, seat) indexes serving the same lookups.
+    1: (
+        "ALTER TABLE seat ADD COLUMN mu FLOAT",
+        "ALTER TABLE seat ADD COLUMN sigma FLOAT",
+        "CREATE INDEX kotarena_upgrade_history ON rating_history (match_id, entrant)",
+        "UPDATE seat SET"
+        " mu = (SELECT h.mu FROM rating_history AS h WHERE h.match_id = seat.match_id AND h.entrant = seat.entrant),"
+        " sigma = (SELECT h.sigma FROM rating_history AS h"
+        " WHERE h.match_id = seat.match_id AND h.entrant = seat.entrant)",
+        "DROP TABLE rating_history",
+        "DROP INDEX IF EXISTS ix_match_night_id",
+        "DROP INDEX IF EXISTS ix_seat_match_id",
+    ),
+}
 
 
 def schema_version(engine: Engine) -> int:
@@ -140,6 +205,11 @@ def insert_rows(session: Session, table, keys: tuple[str, ...], rows: list[tuple
 
 
 _INSERTS: dict[tuple, tuple[str, tuple | None]] = {}
+#: Column types whose values the sqlite3 module stores exactly as SQLAlchemy's bind
+#: processors would make them: a float as a REAL, a bool as the INTEGER 1 or 0 (and
+#: the columns' REAL and NUMERIC affinities turn an int in a float column into a REAL
+#: either way). Skipping their processors spares copying every row.
+_STORED_AS_IS = (Float, Boolean)
 
 
 def _compiled_insert(table, keys: tuple[str, ...], dialect) -> tuple[str, tuple | None]:
@@ -150,7 +220,8 @@ def _compiled_insert(table, keys: tuple[str, ...], dialect) -> tuple[str, tuple 
         compiled = table.insert().compile(dialect=dialect, column_keys=list(keys))
         if list(compiled.positiontup or ()) != list(keys):
             raise RuntimeError(f"unexpected parameter order inserting into {table.name}: {compiled.positiontup}")
-        processors = tuple(table.c[key].type.dialect_impl(dialect).bind_processor(dialect) for key in keys)
+        processors = tuple(None if isinstance(table.c[key].type, _STORED_AS_IS) else
+                           table.c[key].type.dialect_impl(dialect).bind_processor(dialect) for key in keys)
         found = _INSERTS[(table.name, keys, dialect.name)] = (
             compiled.string, processors if any(p is not None for p in processors) else None)
     return found

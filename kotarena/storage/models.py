@@ -74,7 +74,7 @@ class Match(SQLModel, table=True):
     __table_args__ = (UniqueConstraint("night_id", "index"),)
 
     id: int | None = Field(default=None, primary_key=True)
-    night_id: int = Field(foreign_key="night.id", index=True)
+    night_id: int = Field(foreign_key="night.id")  #: looked up through the unique (night_id, index)
     index: int
     key: str
     game: str
@@ -98,7 +98,7 @@ class Seat(SQLModel, table=True):
     __table_args__ = (UniqueConstraint("match_id", "seat"),)
 
     id: int | None = Field(default=None, primary_key=True)
-    match_id: int = Field(foreign_key="match.id", index=True)
+    match_id: int = Field(foreign_key="match.id")  #: looked up through the unique (match_id, seat)
     seat: int
     entrant: str = Field(index=True)  #: the ladder's label for the bot
     bot_version_id: int = Field(foreign_key="bot_version.id")
@@ -111,6 +111,9 @@ class Seat(SQLModel, table=True):
     forfeit_detail: str | None = None
     decisions: int = 0
     cpu_seconds: float = 0.0
+    #: The entrant's rating right after this match; empty until the match is rated.
+    mu: float | None = None
+    sigma: float | None = None
 
 
 class Rating(SQLModel, table=True):
@@ -127,17 +130,3 @@ class Rating(SQLModel, table=True):
     games: int = 0
     wins: int = 0
     forfeits: int = 0
-
-
-class RatingHistory(SQLModel, table=True):
-    """An entrant's rating right after each of its rated matches."""
-
-    __tablename__ = "rating_history"
-
-    id: int | None = Field(default=None, primary_key=True)
-    ladder_id: int = Field(foreign_key="ladder.id", index=True)
-    entrant: str = Field(index=True)
-    match_id: int = Field(foreign_key="match.id")
-    mu: float
-    sigma: float
-    at: datetime = Field(default_factory=utcnow)

@@ -1,11 +1,14 @@
 """A league night: schedule, play, store and rate, resumable exactly once.
 
-The coordinator is the only writer. Each finished match is stored with its seats in
-one transaction, under a unique ``(night, index)`` key, so a match can never be stored
-twice. Ratings are applied strictly in schedule order (match 0, 1, 2, ... of the
-night), each in one transaction that also flips the match's ``rated`` flag with a
-conditional update, so a match is rated exactly once and a night that was killed and
-resumed ends with exactly the ratings of an uninterrupted one.
+The coordinator is the only writer of its night. Finished matches are stored in
+batches, each batch with its seats and ratings in one transaction that begins by
+taking the ladder's write lock, so what it reads (which matches are stored, which
+rated, the current ratings) cannot change under it. A match is stored under a unique
+``(night, index)`` key, so never twice; ratings are applied strictly in schedule order
+(match 0, 1, 2, ... of the night) and flip the match's ``rated`` flag in the same
+transaction, so a match is rated exactly once and a night that was killed and resumed
+ends with exactly the ratings of an uninterrupted one. A seat keeps its entrant's
+rating right after the match: the rating history.
 """
 
 from __future__ import annotations
@@ -19,12 +22,11 @@ from datetime import UTC, datetime
 import trueskill
 from sqlalchemy import bindparam, delete, insert, update
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, func, select
 
 from kotarena.storage.db import insert_rows
-from kotarena.storage.models import BotVersion, LadderRow, Match, Night, Rating, RatingHistory, Seat
-from kotarena.tournament.runner import MatchJob, MatchResult, SeatResult, make_executor, run_jobs
+from kotarena.storage.models import BotVersion, LadderRow, Match, Night, Rating, Seat
+from kotarena.tournament.runner import MatchJob, MatchResult, make_executor, run_jobs
 from kotarena.tournament.seats import SeatSpec
 
 #: Stored results are committed together at most this many at a time (a batch's
@@ -32,8 +34,6 @@ from kotarena.tournament.seats import SeatSpec
 FLUSH_SIZE = 256
 #: ... and at least this often (seconds).
 FLUSH_SECONDS = 0.5
-#: Matches rated per statement when ratings are recomputed.
-RERATE_CHUNK = 2000
 
 
 class NightError(RuntimeError):
@@ -144,7 +144,7 @@ def _trusted(entrant) -> bool:
 MATCHES = Match.__table__
 SEATS = Seat.__table__
 RATINGS = Rating.__table__
-HISTORY = RatingHistory.__table__
+LADDERS = LadderRow.__table__
 #: Every changed rating in one statement (executemany); built once.
 _UPDATE_RATING = (
     update(RATINGS)
@@ -152,78 +152,143 @@ _UPDATE_RATING = (
     .values(mu=bindparam("b_mu"), sigma=bindparam("b_sigma"), games=bindparam("b_games"), wins=bindparam("b_wins"),
             forfeits=bindparam("b_forfeits"))
 )
+#: A stored seat's rating after its match, by seat id (executemany).
+_UPDATE_SEAT_RATING = update(SEATS).where(SEATS.c.id == bindparam("b_id")).values(
+    mu=bindparam("b_mu"), sigma=bindparam("b_sigma"))
 
 
 _MATCH_COLUMNS = ("night_id", "index", "key", "game", "seed", "first_player", "rules_version", "status", "termination",
                   "winner_seat", "turns", "duration", "replay", "rated", "played_at")
 _SEAT_COLUMNS = ("match_id", "seat", "entrant", "bot_version_id", "monster", "rank", "stars", "health", "alive",
-                 "forfeit", "forfeit_detail", "decisions", "cpu_seconds")
-_HISTORY_COLUMNS = ("ladder_id", "entrant", "match_id", "mu", "sigma", "at")
+                 "forfeit", "forfeit_detail", "decisions", "cpu_seconds", "mu", "sigma")
 
 
-def _add_results(session: Session, night: Night, results: list[MatchResult],
-                 versions: dict) -> dict[int, list[SeatResult]]:
-    """Insert the matches and their seats: two statements for the whole batch.
-
-    Returns each new match's seats by match id (its :class:`SeatResult` objects have
-    the attributes :func:`_rate_matches` reads of a seat row), so the matches can be
-    rated without reading back what was just written.
-    """
-    now = datetime.now(UTC)
-    night_id = night.id
-    # A plain executemany, then the new ids in one query: RETURNING would make SQLite
-    # insert the rows one statement at a time.
-    insert_rows(session, MATCHES, _MATCH_COLUMNS, [(
-        night_id, result.index, result.key, result.game, result.seed, result.first_player, result.rules_version,
-        result.status, result.termination, result.winner_seat, result.turns, result.duration, result.replay, False,
-        now,
-    ) for result in results])
-    ids = dict(session.execute(select(MATCHES.c.index, MATCHES.c.id).where(
-        MATCHES.c.night_id == night_id, MATCHES.c.index.in_([result.index for result in results]))).all())
-    rows = []
-    seats_by_match = {}
-    for result in results:
-        match_id = ids[result.index]
-        seats_by_match[match_id] = result.seats  # they have what rating reads of a seat row
-        for seat in result.seats:
-            key = (seat.bot, seat.package, seat.version)
-            version = versions.get(key)
-            if version is None:
-                version = versions[key] = _bot_version(session, *key)
-            rows.append((match_id, seat.seat, seat.entrant, version, seat.monster, seat.rank, seat.stars, seat.health,
-                         seat.alive, seat.forfeit, seat.forfeit_detail, seat.decisions, seat.cpu_seconds))
-    insert_rows(session, SEATS, _SEAT_COLUMNS, rows)
-    return seats_by_match
+def _lock_ladder(session: Session, ladder_id: int) -> None:
+    """Begin this transaction with a write to the ladder's row, so that from here on it
+    is the only one storing or rating the ladder's matches: SQLite then holds the
+    database's write lock, PostgreSQL the row's lock, until the commit. What it reads
+    next is therefore current and stays so; no other writer can slip in between."""
+    session.execute(update(LADDERS).where(LADDERS.c.id == ladder_id).values(game=LADDERS.c.game))
 
 
 def store_results(engine: Engine, night: Night, results: list[MatchResult], env: trueskill.TrueSkill,
                   cache: dict | None = None) -> int:
     """Store finished matches and rate what can be rated, in one transaction.
 
-    Matches already stored (by another process on the same night) are skipped.
+    Matches already stored (by another process running the same night) are skipped.
     Returns how many were stored. ``cache`` carries what one run of a night learns
     between calls (bot version ids, how far ratings have got).
     """
     cache = {} if cache is None else cache
     versions = cache.setdefault("versions", {})
     with Session(engine) as session:
-        indexes = [r.index for r in results]
-        existing = set(session.execute(
-            select(MATCHES.c.index).where(MATCHES.c.night_id == night.id, MATCHES.c.index.in_(indexes))).scalars())
-        fresh = [r for r in results if r.index not in existing]
-        try:
-            seats = _add_results(session, night, fresh, versions) if fresh else {}
-            rated_upto = _rate_following(session, night, env, cache.get("rated_upto", 0), seats)
-            session.commit()
-            cache["rated_upto"] = rated_upto
-        except IntegrityError:
-            # Another writer stored one of them meanwhile: go one at a time.
-            session.rollback()
-            cache.clear()
-            if len(fresh) <= 1:
-                return 0
-            return sum(store_results(engine, night, [r], env, cache) for r in fresh)
+        _lock_ladder(session, night.ladder_id)
+        fresh = results
+        if results:
+            indexes = [result.index for result in results]
+            stored = set(session.execute(select(MATCHES.c.index).where(
+                MATCHES.c.night_id == night.id, MATCHES.c.index.between(min(indexes), max(indexes)))).scalars())
+            fresh = [result for result in results if result.index not in stored]
+        rated_upto = _store_and_rate(session, night, fresh, env, cache.get("rated_upto", 0), versions)
+        session.commit()
+    cache["rated_upto"] = rated_upto
     return len(fresh)
+
+
+def _store_and_rate(session: Session, night: Night, fresh: list[MatchResult], env: trueskill.TrueSkill,
+                    rated_upto: int, versions: dict) -> int:
+    """Store ``fresh`` (matches not stored yet) and rate, in schedule order, every match
+    of the night that now follows the rated ones without a gap: stored ones waiting for
+    an earlier match, and fresh ones, whose seats are then written with their ratings.
+
+    Ratings go in schedule order (match 0, 1, 2, ... of the night) whatever order the
+    matches finish in, so a night ends with the same ratings however it was played.
+    ``rated_upto`` is an index below which every match is known to be rated (0 if
+    nothing is known). The caller holds the ladder's lock (:func:`_lock_ladder`).
+    Returns the index of the first match left unrated.
+    """
+    night_id = night.id
+    # The matches stored after the rated ones: rated ones extend the frontier; the
+    # others wait for a match before them.
+    waiting = {}
+    rated = set()
+    for row in session.execute(
+        select(MATCHES.c.id, MATCHES.c.index, MATCHES.c.winner_seat, MATCHES.c.rated)
+        .where(MATCHES.c.night_id == night_id, MATCHES.c.index >= rated_upto)
+    ):
+        if row.rated:
+            rated.add(row.index)
+        else:
+            waiting[row.index] = row
+    frontier = rated_upto
+    while frontier in rated:
+        frontier += 1
+    fresh_at = {result.index: result for result in fresh}
+    end = frontier
+    while end in waiting or end in fresh_at:
+        end += 1
+    # What is rated now: matches frontier .. end - 1, each stored or fresh.
+    stored_seats = _waiting_seats(session, night_id, frontier, end) if any(
+        index in waiting for index in range(frontier, end)) else {}
+    order = [(waiting[index].winner_seat, stored_seats[waiting[index].id]) if index in waiting
+             else (fresh_at[index].winner_seat, fresh_at[index].seats) for index in range(frontier, end)]
+    after = _rate(session, night.ladder_id, order, env)
+    if stored_seats:
+        session.execute(update(MATCHES).where(MATCHES.c.night_id == night_id, MATCHES.c.index >= frontier,
+                                              MATCHES.c.index < end).values(rated=True))
+        session.execute(_UPDATE_SEAT_RATING, [
+            {"b_id": seat.id, "b_mu": mu, "b_sigma": sigma}
+            for index in range(frontier, end) if index in waiting
+            for seat, (mu, sigma) in zip(stored_seats[waiting[index].id], after[index - frontier])
+        ])
+    if fresh:
+        _insert(session, night_id, fresh, {index: after[index - frontier] for index in range(frontier, end)
+                                           if index in fresh_at}, versions)
+    return end
+
+
+def _waiting_seats(session: Session, night_id: int, start: int, end: int) -> dict[int, list]:
+    """The seats (id, seat, entrant, rank, forfeit) of the night's unrated stored matches
+    with an index in ``start .. end - 1``, by match id, in seat order."""
+    seats: dict[int, list] = {}
+    for seat in session.execute(
+        select(SEATS.c.id, SEATS.c.match_id, SEATS.c.seat, SEATS.c.entrant, SEATS.c.rank, SEATS.c.forfeit)
+        .join(MATCHES, SEATS.c.match_id == MATCHES.c.id)
+        .where(MATCHES.c.night_id == night_id, MATCHES.c.index >= start, MATCHES.c.index < end,
+               MATCHES.c.rated == False)  # noqa: E712 - SQL, not Python
+        .order_by(SEATS.c.match_id, SEATS.c.seat)
+    ):
+        seats.setdefault(seat.match_id, []).append(seat)
+    return seats
+
+
+def _insert(session: Session, night_id: int, results: list[MatchResult],
+            ratings_after: dict[int, list[tuple[float, float]]], versions: dict) -> None:
+    """Insert matches and their seats: two statements for the whole batch. A match in
+    ``ratings_after`` (by index: each seat's rating after it) is stored rated."""
+    now = datetime.now(UTC)
+    # A plain executemany, then the new ids in one query: RETURNING would make SQLite
+    # insert the rows one statement at a time.
+    insert_rows(session, MATCHES, _MATCH_COLUMNS, [(
+        night_id, result.index, result.key, result.game, result.seed, result.first_player, result.rules_version,
+        result.status, result.termination, result.winner_seat, result.turns, result.duration, result.replay,
+        result.index in ratings_after, now,
+    ) for result in results])
+    indexes = [result.index for result in results]
+    ids = dict(session.execute(select(MATCHES.c.index, MATCHES.c.id).where(
+        MATCHES.c.night_id == night_id, MATCHES.c.index.between(min(indexes), max(indexes)))).all())
+    unrated = [(None, None)] * 6
+    rows = []
+    for result in results:
+        match_id = ids[result.index]
+        for seat, (mu, sigma) in zip(result.seats, ratings_after.get(result.index, unrated)):
+            key = (seat.bot, seat.package, seat.version)
+            version = versions.get(key)
+            if version is None:
+                version = versions[key] = _bot_version(session, *key)
+            rows.append((match_id, seat.seat, seat.entrant, version, seat.monster, seat.rank, seat.stars, seat.health,
+                         seat.alive, seat.forfeit, seat.forfeit_detail, seat.decisions, seat.cpu_seconds, mu, sigma))
+    insert_rows(session, SEATS, _SEAT_COLUMNS, rows)
 
 
 def _bot_version(session: Session, name: str, package: str, version: str) -> int:
@@ -236,73 +301,45 @@ def _bot_version(session: Session, name: str, package: str, version: str) -> int
     return found
 
 
-def _rate_matches(session: Session, ladder_id: int, matches: list, env: trueskill.TrueSkill,
-                  seats_in_memory: dict[int, list] | None = None) -> int:
-    """Rate ``matches`` (rows with id, winner_seat; in rating order) in this transaction.
+def _rate(session: Session, ladder_id: int, matches: list[tuple[int | None, list]],
+          env: trueskill.TrueSkill) -> list[list[tuple[float, float]]]:
+    """Rate ``matches`` in order and store the ladder's new ratings, in this transaction.
 
-    ``seats_in_memory`` may hold the seats of some of them (as :func:`_add_results`
-    returns them), which are then not read from the database.
-
-    The matches are claimed first, in one conditional update of their ``rated`` flag
-    (a write, so this transaction holds the write lock before it reads the ratings it
-    updates). Ratings go in order, so if another writer claimed one of them, only
-    those before it are rated here: the claims after it are given back.
+    Each match is its winning seat and its seats in seat order (anything with the
+    ``seat``, ``entrant``, ``rank`` and ``forfeit`` of a seat row). Returns, for each
+    match, each seat's entrant's (mu, sigma) right after it.
     """
     from kotarena import ratings
 
     if not matches:
-        return 0
-    ids = [match.id for match in matches]
-    claimed = set(session.execute(
-        update(MATCHES).where(MATCHES.c.id.in_(ids), MATCHES.c.rated == False)  # noqa: E712
-        .values(rated=True).returning(MATCHES.c.id)
-    ).scalars())
-    if len(claimed) != len(ids):
-        first_taken = next(i for i, match_id in enumerate(ids) if match_id not in claimed)
-        given_back = [match_id for match_id in ids[first_taken:] if match_id in claimed]
-        if given_back:
-            session.execute(update(MATCHES).where(MATCHES.c.id.in_(given_back)).values(rated=False))
-        matches = matches[:first_taken]
-        if not matches:
-            return 0
-    in_memory = seats_in_memory or {}
-    seats_by_match: dict[int, list] = {m.id: in_memory[m.id] for m in matches if m.id in in_memory}
-    unknown = [m.id for m in matches if m.id not in in_memory]
-    if unknown:
-        for seat in session.execute(
-            select(SEATS.c.match_id, SEATS.c.seat, SEATS.c.entrant, SEATS.c.rank, SEATS.c.forfeit)
-            .where(SEATS.c.match_id.in_(unknown)).order_by(SEATS.c.match_id, SEATS.c.seat)
-        ):
-            seats_by_match.setdefault(seat.match_id, []).append(seat)
-    entrants = {seat.entrant for seats in seats_by_match.values() for seat in seats}
+        return []
+    entrants = {seat.entrant for _, seats in matches for seat in seats}
     # Each entrant's [rating, games, wins, forfeits, already stored].
     current = {
         row.entrant: [ratings.Rating(row.mu, row.sigma), row.games, row.wins, row.forfeits, True]
         for row in session.execute(select(RATINGS).where(RATINGS.c.ladder_id == ladder_id,
                                                          RATINGS.c.entrant.in_(entrants)))
     }
-    history = []
-    rated = 0
-    now = datetime.now(UTC)
-    for match in matches:
-        seats = seats_by_match.get(match.id, [])
+    after = []
+    for winner_seat, seats in matches:
         for seat in seats:
             entry = current.get(seat.entrant)
             if entry is None:
                 entry = current[seat.entrant] = [env.create_rating(), 0, 0, 0, False]
             entry[1] += 1
             # A forfeited seat that the autopilot carried to victory is no win for the bot.
-            if seat.seat == match.winner_seat and not seat.forfeit:
+            if seat.seat == winner_seat and not seat.forfeit:
                 entry[2] += 1
             if seat.forfeit:
                 entry[3] += 1
         labels = [seat.entrant for seat in seats]
         updated = ratings.rate_match({label: current[label][0] for label in labels}, labels,
                                      [seat.rank for seat in seats], env)
+        values = {}
         for label, rating in updated.items():
             current[label][0] = rating
-            history.append((ladder_id, label, match.id, rating.mu, rating.sigma, now))
-        rated += 1
+            values[label] = (rating.mu, rating.sigma)
+        after.append([values[label] for label in labels])
     stored = [{"b_ladder": ladder_id, "b_entrant": label, "b_mu": rating.mu, "b_sigma": rating.sigma, "b_games": games,
                "b_wins": wins, "b_forfeits": forfeits}
               for label, (rating, games, wins, forfeits, known) in current.items() if known]
@@ -313,51 +350,35 @@ def _rate_matches(session: Session, ladder_id: int, matches: list, env: trueskil
            for label, (rating, games, wins, forfeits, known) in current.items() if not known]
     if new:
         session.execute(insert(RATINGS), new)
-    insert_rows(session, HISTORY, _HISTORY_COLUMNS, history)
-    return rated
+    return after
 
 
-def _rate_following(session: Session, night: Night, env: trueskill.TrueSkill, rated_upto: int = 0,
-                    seats_in_memory: dict[int, list] | None = None) -> int:
-    """Rate, in this transaction, the night's stored matches that follow the rated ones
-    without a gap (ratings go in schedule order, whatever order matches finish in).
-
-    ``rated_upto`` is a match index below which every match is known to be rated
-    already (0 if nothing is known), so only the matches from there are read;
-    ``seats_in_memory`` holds seats not to read back (see :func:`_rate_matches`).
-    Returns the index of the first match left unrated.
-    """
-    done = rated_upto
-    following = []
-    for row in session.execute(
-        select(MATCHES.c.id, MATCHES.c.index, MATCHES.c.winner_seat, MATCHES.c.rated)
-        .where(MATCHES.c.night_id == night.id, MATCHES.c.index >= rated_upto).order_by(MATCHES.c.index)
-    ):
-        if row.index != done or (row.rated and following):
-            break  # a match not stored yet: the rest waits for it
-        if not row.rated:
-            following.append(row)
-        done += 1
-    first_waiting = done - len(following)
-    return first_waiting + _rate_matches(session, night.ladder_id, following, env, seats_in_memory)
-
-
-def rate_pending(engine: Engine, night: Night, env: trueskill.TrueSkill) -> int:
+def rate_pending(engine: Engine, night: Night, env: trueskill.TrueSkill, cache: dict | None = None) -> int:
     """Rate the night's stored matches that follow, without a gap, the ones already rated.
 
-    Returns how many were rated.
+    Returns how many were rated; ``cache`` (as for :func:`store_results`) learns how
+    far ratings have got.
     """
     with Session(engine) as session:
+        _lock_ladder(session, night.ladder_id)
         first = _first_unrated(session, night)
-        rated = _rate_following(session, night, env, first) - first
+        rated_upto = _store_and_rate(session, night, [], env, first, {})
         session.commit()
-    return rated
+    if cache is not None:
+        cache["rated_upto"] = rated_upto
+    return rated_upto - first
 
 
 def _first_unrated(session: Session, night: Night) -> int:
     """The number of the night's matches rated so far (they are always the first ones)."""
     return session.execute(select(func.count()).select_from(MATCHES).where(
         MATCHES.c.night_id == night.id, MATCHES.c.rated == True)).scalar_one()  # noqa: E712
+
+
+def _stored_count(engine: Engine, night: Night) -> int:
+    with Session(engine) as session:
+        return session.execute(select(func.count()).select_from(MATCHES).where(MATCHES.c.night_id == night.id)
+                               ).scalar_one()
 
 
 def stored_indexes(engine: Engine, night: Night) -> set[int]:
@@ -390,7 +411,8 @@ def run_night(
         session.add(row)
         session.commit()
     already = stored_indexes(engine, night)
-    rate_pending(engine, night, env)
+    cache: dict = {}  # what store_results learns from one batch to the next
+    rate_pending(engine, night, env, cache)
     # Scheduled as they are handed out: the first matches start while the rest are worked out.
     todo = (job for job in _jobs(ladder, night) if job.index not in already)
     done = len(already)
@@ -401,7 +423,6 @@ def run_night(
     # FLUSH_SECONDS old): a kill loses only the unstored batch, which a resume plays again.
     batch: list[MatchResult] = []
     flushed = time.monotonic()
-    cache: dict = {}
 
     def flush() -> None:
         nonlocal played, done, forfeits, flushed, batch
@@ -425,9 +446,10 @@ def run_night(
     finally:
         if batch:
             flush()
-    finished = len(stored_indexes(engine, night)) == planned
+    finished = done == planned or _stored_count(engine, night) == planned
     if finished:
-        rate_pending(engine, night, env)
+        if cache.get("rated_upto", 0) < planned:  # not known to be all rated
+            rate_pending(engine, night, env)
         with Session(engine) as session:
             row = session.get(Night, night.id)
             row.status = "done"
@@ -439,7 +461,11 @@ def run_night(
 
 
 def rerate(engine: Engine, ladder_name: str) -> int:
-    """Recompute a ladder's ratings from its stored matches, in (night, index) order."""
+    """Recompute a ladder's ratings from its stored matches, as its nights rated them:
+    night by night, each in schedule order up to its first match not stored yet.
+
+    Returns how many matches were rated.
+    """
     from kotarena import ratings
 
     env = ratings.make_env()
@@ -447,16 +473,13 @@ def rerate(engine: Engine, ladder_name: str) -> int:
         ladder = session.exec(select(LadderRow).where(LadderRow.name == ladder_name)).first()
         if ladder is None:
             raise NightError(f"no ladder named {ladder_name!r} in the database")
+        _lock_ladder(session, ladder.id)
+        nights = session.exec(select(Night).where(Night.ladder_id == ladder.id).order_by(Night.number)).all()
         night_ids = select(Night.id).where(Night.ladder_id == ladder.id)
         session.execute(delete(RATINGS).where(RATINGS.c.ladder_id == ladder.id))
-        session.execute(delete(HISTORY).where(HISTORY.c.ladder_id == ladder.id))
         session.execute(update(MATCHES).where(MATCHES.c.night_id.in_(night_ids)).values(rated=False))
-        matches = session.execute(
-            select(MATCHES.c.id, MATCHES.c.winner_seat).join(Night.__table__, MATCHES.c.night_id == Night.id)
-            .where(Night.ladder_id == ladder.id).order_by(Night.number, MATCHES.c.index)
-        ).all()
-        # In chunks: a statement takes a bounded number of parameters.
-        count = sum(_rate_matches(session, ladder.id, matches[start:start + RERATE_CHUNK], env)
-                    for start in range(0, len(matches), RERATE_CHUNK))
+        session.execute(update(SEATS).where(SEATS.c.match_id.in_(select(MATCHES.c.id).where(
+            MATCHES.c.night_id.in_(night_ids)))).values(mu=None, sigma=None))
+        count = sum(_store_and_rate(session, night, [], env, 0, {}) for night in nights)
         session.commit()
     return count

@@ -13,9 +13,9 @@ import pytest
 from sqlmodel import Session, func, select
 
 from kotarena.storage import open_db
-from kotarena.storage.models import Match, Night, Rating, RatingHistory, Seat
+from kotarena.storage.models import Match, Night, Rating, Seat
 from kotarena.tournament.ladder import load_ladder
-from kotarena.tournament.night import NightError, rate_pending, rerate, run_night
+from kotarena.tournament.night import NightError, rate_pending, rerate, run_night, store_results
 from kotarena.tournament.runner import InlineExecutor
 
 
@@ -57,6 +57,13 @@ def ratings_of(engine, ladder: str = "night") -> dict[str, tuple[float, float, i
         return {r.entrant: (round(r.mu, 9), round(r.sigma, 9), r.games, r.wins) for r in rows}
 
 
+def seat_history(engine) -> list[tuple[int, int, str, float, float]]:
+    """Every seat's (match, seat, entrant, mu, sigma): each entrant's rating after each match."""
+    with Session(engine) as session:
+        return [(s.match_id, s.seat, s.entrant, s.mu, s.sigma)
+                for s in session.exec(select(Seat).order_by(Seat.match_id, Seat.seat)).all()]
+
+
 def count(engine, table) -> int:
     with Session(engine) as session:
         return session.exec(select(func.count()).select_from(table)).one()
@@ -77,6 +84,13 @@ def test_a_night_stores_every_match_with_its_seats_and_rates_them(tmp_path):
     ratings = ratings_of(engine)
     assert set(ratings) == {"random-a", "random-b"}
     assert sum(games for _, _, games, _ in ratings.values()) == 36
+    # Each seat keeps its entrant's rating after the match; the last match's is the current one.
+    with Session(engine) as session:
+        last = {}
+        for match in session.exec(select(Match).order_by(Match.index)).all():
+            for seat in session.exec(select(Seat).where(Seat.match_id == match.id)).all():
+                last[seat.entrant] = (round(seat.mu, 9), round(seat.sigma, 9))
+    assert last == {entrant: (mu, sigma) for entrant, (mu, sigma, _, _) in ratings.items()}
 
 
 def test_running_the_same_finished_ladder_again_plays_a_new_night(tmp_path):
@@ -146,11 +160,10 @@ def test_rerate_recomputes_the_same_ratings(tmp_path):
     engine = open_db(tmp_path / "a.db")
     ladder = load_ladder(ladder_file(tmp_path, games=6))
     run_night(engine, ladder, executor_factory=inline)
-    before = ratings_of(engine)
-    history = count(engine, RatingHistory)
+    before, history = ratings_of(engine), seat_history(engine)
     assert rerate(engine, "night") == 6
     assert ratings_of(engine) == before
-    assert count(engine, RatingHistory) == history
+    assert seat_history(engine) == history
 
 
 def test_a_stored_match_is_never_rated_twice(tmp_path):
@@ -166,31 +179,31 @@ def test_a_stored_match_is_never_rated_twice(tmp_path):
     assert ratings_of(engine) == before
 
 
-def test_a_match_another_writer_claimed_ends_the_run_and_later_claims_are_given_back(tmp_path):
-    """Two writers may both see matches 0-5 waiting; if the other one claimed match 2
-    between our look and our claim, we rate 0 and 1 and leave 3-5 unclaimed."""
-    from sqlalchemy import delete, update
-
+def test_two_writers_storing_the_same_night_store_and_rate_each_match_once(tmp_path):
+    """Two processes running one night may store overlapping batches, in any order, each
+    knowing only what it stored itself: every match is stored once and rated once, in
+    schedule order, with the ratings of one uninterrupted run."""
     from kotarena import ratings
-    from kotarena.storage.models import LadderRow
-    from kotarena.tournament.night import _rate_matches
+    from kotarena.tournament.night import _jobs, open_night
+    from kotarena.tournament.runner import play_matches
+
+    ladder = load_ladder(ladder_file(tmp_path, games=8))
+    whole = open_db(tmp_path / "whole.db")
+    run_night(whole, ladder, executor_factory=inline)
 
     engine = open_db(tmp_path / "a.db")
-    run_night(engine, load_ladder(ladder_file(tmp_path, games=6)), executor_factory=inline)
-    with Session(engine) as session:
-        session.execute(delete(RatingHistory))
-        session.execute(delete(Rating))
-        session.execute(update(Match).values(rated=False))
-        session.execute(update(Match).where(Match.index == 2).values(rated=True))  # the other writer's claim
-        session.commit()
-        ladder_id = session.exec(select(LadderRow.id)).one()
-        waiting = session.execute(select(Match.id, Match.winner_seat).order_by(Match.index)).all()
-        assert _rate_matches(session, ladder_id, waiting, ratings.make_env()) == 2
-        session.commit()
-        rated = sorted(m.index for m in session.exec(select(Match).where(Match.rated == True)).all())  # noqa: E712
-        games = sum(r.games for r in session.exec(select(Rating)).all())
-    assert rated == [0, 1, 2]
-    assert games == 2 * 3  # the seats of matches 0 and 1
+    night = open_night(engine, ladder)
+    results = {result.index: result for result in play_matches(list(_jobs(ladder, night)))}
+    env = ratings.make_env()
+    mine, theirs = {}, {}  # what each writer has learned
+    assert store_results(engine, night, [results[i] for i in (2, 1)], env, mine) == 2
+    assert store_results(engine, night, [results[i] for i in (0, 1, 3)], env, theirs) == 2  # 1 was stored
+    assert store_results(engine, night, [results[i] for i in (5, 3, 4)], env, mine) == 2  # 3 was stored
+    assert store_results(engine, night, [results[i] for i in (7, 6, 0)], env, theirs) == 2
+    assert rate_pending(engine, night, env) == 0
+    assert count(engine, Match) == 8
+    assert ratings_of(engine) == ratings_of(whole)
+    assert all(mu is not None and sigma is not None for *_, mu, sigma in seat_history(engine))
 
 
 def test_a_changed_ladder_file_does_not_silently_resume(tmp_path, one_by_one):
@@ -322,8 +335,8 @@ def _alive(pid: int) -> bool:
 
 
 def test_rows_written_in_bulk_are_stored_as_sqlalchemy_stores_them(tmp_path):
-    """Matches, seats and rating history skip SQLAlchemy's per-row work on SQLite; their
-    dates and flags must still be stored in the format every other row uses."""
+    """Matches and seats skip SQLAlchemy's per-row work on SQLite; their dates, flags and
+    numbers must still be stored in the format every other row uses."""
     import sqlite3
 
     engine = open_db(tmp_path / "a.db")
@@ -331,10 +344,9 @@ def test_rows_written_in_bulk_are_stored_as_sqlalchemy_stores_them(tmp_path):
     raw = sqlite3.connect(tmp_path / "a.db")
     (night_started,) = raw.execute("select started_at from night").fetchone()
     (played, rated) = raw.execute("select played_at, rated from match").fetchone()
-    (at,) = raw.execute("select at from rating_history").fetchone()
-    (alive,) = raw.execute("select alive from seat").fetchone()
-    assert len(played) == len(at) == len(night_started)  # 'YYYY-MM-DD HH:MM:SS.ffffff', no zone suffix
-    assert rated == 1 and alive in (0, 1)
+    (alive, mu, cpu) = raw.execute("select alive, mu, cpu_seconds from seat").fetchone()
+    assert len(played) == len(night_started)  # 'YYYY-MM-DD HH:MM:SS.ffffff', no zone suffix
+    assert rated == 1 and alive in (0, 1) and isinstance(mu, float) and isinstance(cpu, float)
     with Session(engine) as session:
         match = session.exec(select(Match)).first()
         night = session.exec(select(Night)).one()

@@ -1,0 +1,112 @@
+"""The results database's schema version: old databases are upgraded, newer ones refused.
+
+``tests/fixtures/schema_v1.sql`` is a real schema-1 database (``sqlite3 .dump``) as
+kotarena wrote it before seats kept their ratings: one 4-match night of a 3-player
+ladder of two entrants, so an entrant sits twice at every table.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from sqlmodel import Session, select
+
+from kotarena.cli import cli
+from kotarena.storage import DatabaseError, open_db
+from kotarena.storage.db import SCHEMA_VERSION, schema_version
+from kotarena.storage.models import Rating, Seat
+from kotarena.tournament.night import rerate
+
+V1 = Path(__file__).parent.parent / "fixtures" / "schema_v1.sql"
+
+
+def v1_database(path: Path) -> Path:
+    connection = sqlite3.connect(path)
+    connection.executescript(V1.read_text())
+    connection.close()
+    return path
+
+
+def rows(path: Path, sql: str) -> list[tuple]:
+    connection = sqlite3.connect(path)
+    try:
+        return connection.execute(sql).fetchall()
+    finally:
+        connection.close()
+
+
+def test_a_schema_1_database_is_upgraded_keeping_every_rating_after_every_match(tmp_path):
+    db = v1_database(tmp_path / "old.db")
+    history = rows(db, "select match_id, entrant, mu, sigma from rating_history order by match_id, entrant")
+    current = rows(db, "select entrant, mu, sigma, games, wins from rating order by entrant")
+    upgraded = []
+    engine = open_db(db, on_upgrade=lambda old, new: upgraded.append((old, new)))
+    assert upgraded == [(1, SCHEMA_VERSION)] and schema_version(engine) == SCHEMA_VERSION
+    # Each seat now holds its entrant's rating after the match; both seats of an entrant alike.
+    seats = rows(db, "select distinct match_id, entrant, mu, sigma from seat order by match_id, entrant")
+    assert seats == history and len(history) == 8
+    assert rows(db, "select entrant, mu, sigma, games, wins from rating order by entrant") == current
+    tables = {name for (name,) in rows(db, "select name from sqlite_master where type = 'table'")}
+    indexes = {name for (name,) in rows(db, "select name from sqlite_master where type = 'index'")}
+    assert "rating_history" not in tables
+    assert not {"ix_match_night_id", "ix_seat_match_id", "kotarena_upgrade_history"} & indexes
+    # Opening it again finds it current.
+    open_db(db, on_upgrade=lambda old, new: upgraded.append((old, new)))
+    assert len(upgraded) == 1
+
+
+def test_an_upgraded_database_rerates_to_the_ratings_it_had(tmp_path):
+    db = v1_database(tmp_path / "old.db")
+    before = rows(db, "select entrant, mu, sigma, games, wins from rating order by entrant")
+    engine = open_db(db)
+    with Session(engine) as session:
+        seats_before = [(s.id, s.mu, s.sigma) for s in session.exec(select(Seat).order_by(Seat.id)).all()]
+    assert rerate(engine, "old") == 4
+    after = rows(db, "select entrant, mu, sigma, games, wins from rating order by entrant")
+    assert [(e, round(m, 9), round(s, 9), g, w) for e, m, s, g, w in after] == \
+        [(e, round(m, 9), round(s, 9), g, w) for e, m, s, g, w in before]
+    with Session(engine) as session:
+        seats_after = [(s.id, s.mu, s.sigma) for s in session.exec(select(Seat).order_by(Seat.id)).all()]
+        assert len(session.exec(select(Rating)).all()) == 2
+    assert [(i, round(m, 9), round(s, 9)) for i, m, s in seats_after] == \
+        [(i, round(m, 9), round(s, 9)) for i, m, s in seats_before]
+
+
+def test_the_cli_says_it_upgraded_and_history_reads_the_old_ratings(tmp_path):
+    db = v1_database(tmp_path / "old.db")
+    history = rows(db, "select match_id, mu from rating_history where entrant = 'random-a' order by match_id")
+    result = CliRunner().invoke(cli, ["history", "random-a", "--json", "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    assert "upgraded the results database from schema version 1 to 2" in result.stderr
+    shown = json.loads(result.stdout)
+    # Rating order is schedule order; the fixture's matches were stored 1, 0, 3, 2.
+    order = dict(rows(db, 'select id, "index" from match'))
+    assert [row["match"] for row in shown] == sorted(order, key=order.get)
+    assert sorted((row["match"], row["mu"]) for row in shown) == [(m, round(mu, 3)) for m, mu in history]
+
+
+def test_a_failed_upgrade_leaves_the_old_database_as_it_was(tmp_path, monkeypatch):
+    from kotarena.storage import db as db_module
+
+    db = v1_database(tmp_path / "old.db")
+    before = rows(db, "select * from seat order by id")
+    broken = (*db_module._STEPS[1][:-1], "DROP INDEX no_such_index")
+    monkeypatch.setitem(db_module._STEPS, 1, broken)
+    with pytest.raises(DatabaseError, match="cannot upgrade database .* from schema version 1"):
+        open_db(db)
+    assert rows(db, "select value from kotarena_meta where key = 'schema_version'") == [("1",)]
+    assert rows(db, "select * from seat order by id") == before
+    assert rows(db, "select count(*) from rating_history") == [(8,)]
+
+
+def test_a_schema_without_an_upgrade_path_is_refused_clearly(tmp_path, monkeypatch):
+    from kotarena.storage import db as db_module
+
+    db = v1_database(tmp_path / "old.db")
+    monkeypatch.delitem(db_module._STEPS, 1)
+    with pytest.raises(DatabaseError, match="schema version 1, older than this kotarena's .* no migration"):
+        open_db(db)
