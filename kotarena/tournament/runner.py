@@ -103,20 +103,31 @@ def die_with_parent() -> None:
     threading.Thread(target=watch, daemon=True, name="kotarena-parent-watch").start()
 
 
-#: Matches per executor job, at most: a job's fixed cost (pickling, a process hop, a
-#: future) is shared by its matches, but a job's results arrive only when all are played.
-MAX_CHUNK = 16
+#: Matches per executor job, at most. A job's fixed cost (pickling, a process hop, a
+#: future, waking the coordinator) is shared by its matches, but its results arrive
+#: only when all are played: a job is sized to take about ``CHUNK_SECONDS``...
+MAX_CHUNK = 64
+#: ... of play, once the first matches have shown how long a match takes (64 random
+#: bots' games; a handful of slow bots' games, or one)...
+CHUNK_SECONDS = 0.08
+#: ... and holds at most this many matches before that.
+FIRST_CHUNK = 16
 
 
 #: Chunks handed to the executor ahead of the results, per job it runs at once.
 AHEAD_PER_WORKER = 3
 
 
-def chunk_size(jobs: int, workers: int | None) -> int:
-    """Matches per executor job: enough jobs for every worker to get about eight
-    (so all finish together), never more than ``MAX_CHUNK`` matches each."""
+def chunk_size(jobs: int, workers: int | None, seconds_per_match: float | None = None) -> int:
+    """Matches per executor job: about ``CHUNK_SECONDS`` of play at ``seconds_per_match``
+    (``FIRST_CHUNK`` while that is not known), but few enough for every worker to get
+    about eight jobs (so all finish together), and never more than ``MAX_CHUNK``."""
     workers = workers or os.cpu_count() or 1
-    return max(1, min(MAX_CHUNK, jobs // (workers * 8)))
+    if seconds_per_match is None:
+        timed = FIRST_CHUNK
+    else:
+        timed = round(CHUNK_SECONDS / seconds_per_match) if seconds_per_match > 0 else MAX_CHUNK
+    return max(1, min(MAX_CHUNK, timed, jobs // (workers * 8)))
 
 
 def run_jobs(
@@ -130,8 +141,9 @@ def run_jobs(
     """Play jobs in parallel and yield results as they finish (in any order).
 
     Consecutive matches go to the executor together, ``chunk`` at a time (default:
-    :func:`chunk_size`), and only a few chunks per worker are handed over ahead of the
-    results: each finished chunk makes room for the next. So ``jobs`` may be a lazy
+    :func:`chunk_size`, from how long the matches played so far took; the last chunks
+    shrink, see :func:`_hand_over`), and only a few chunks per worker are handed over
+    ahead of the results: each finished chunk makes room for the next. So ``jobs`` may be a lazy
     iterable (give ``total``, how many it holds, for the chunk size): the workers start
     on the first matches while the rest are being scheduled, and the scheduling never
     holds up the handing over of work.
@@ -145,6 +157,8 @@ def run_jobs(
         jobs = list(jobs)
         total = len(jobs)
     size = chunk or chunk_size(total, workers)
+    remaining = [total]  # jobs not handed over yet; the chunks shrink as it runs out
+    timed, seconds = 0, 0.0  # matches played so far, and their (wall-clock) seconds
     source = iter(jobs)
     first = next(source, None)
     if first is None:
@@ -156,8 +170,9 @@ def run_jobs(
         executor = executor_factory(workers)
         try:
             in_flight: dict[Future, list[MatchJob]] = {}
-            for _ in range(AHEAD_PER_WORKER * _capacity(executor, workers)):
-                _hand_over(executor, source, size, in_flight)
+            capacity = _capacity(executor, workers)
+            for _ in range(AHEAD_PER_WORKER * capacity):
+                _hand_over(executor, source, size, capacity, remaining, in_flight)
             while in_flight:
                 finished, _ = wait(in_flight, return_when=FIRST_COMPLETED)
                 for future in finished:
@@ -167,8 +182,12 @@ def run_jobs(
                     except BrokenProcessPool:
                         broken.extend(part)
                         continue
+                    if chunk is None and results:
+                        timed += len(results)
+                        seconds += sum(result.duration for result in results)
+                        size = chunk_size(total, workers, seconds / timed)
                     if not broken:
-                        _hand_over(executor, source, size, in_flight)  # before yielding: the workers play on while results are stored
+                        _hand_over(executor, source, size, capacity, remaining, in_flight)  # before yielding: the workers play on while results are stored
                     yield from results
         finally:
             executor.shutdown(wait=True, cancel_futures=True)
@@ -204,11 +223,20 @@ def _capacity(executor: Executor, workers: int | None) -> int:
     return size if isinstance(size, int) and size > 0 else workers or os.cpu_count() or 1
 
 
-def _hand_over(executor: Executor, source: Iterator[MatchJob], size: int,
+def _hand_over(executor: Executor, source: Iterator[MatchJob], size: int, capacity: int, remaining: list[int],
                in_flight: dict[Future, list[MatchJob]]) -> None:
-    """Submit the next ``size`` jobs of ``source`` (if any are left) as one executor job."""
+    """Submit the next jobs of ``source`` (if any are left) as one executor job.
+
+    A chunk holds ``size`` jobs, but never more than a share of what is left to hand
+    over (``remaining[0]``, counted down here) for each of the ``capacity`` workers:
+    the last chunks shrink to single matches, so the workers finish together instead
+    of one playing a whole chunk while the others wait.
+    """
+    if remaining[0] > 0:  # (a ``total`` that fell short of the jobs leaves the size alone)
+        size = max(1, min(size, remaining[0] // (capacity * AHEAD_PER_WORKER)))
     part = list(itertools.islice(source, size))
     if part:
+        remaining[0] -= len(part)
         in_flight[executor.submit(play_matches, part)] = part
 
 

@@ -146,11 +146,14 @@ def _ladder_text(games: int, players: int, deck: bool, seed: int, bot: str) -> s
 def league_rate(ladder_path: Path, db_path: Path, workers: int) -> tuple[float, float, float]:
     """Games/s of a whole night of the ladder at ``ladder_path``, into a new database; and
     the CPU seconds per game of its workers (their start-up included) and its coordinator."""
+    from kotarena.bots.registry import bot_names
     from kotarena.storage import open_db
     from kotarena.tournament.ladder import load_ladder
     from kotarena.tournament.night import run_night
 
-    ladder = load_ladder(ladder_path)
+    # Loaded and checked against the installed bots as ``league run`` does before its
+    # night (which loads the bot registry, as the raw engine's warm-up round does).
+    ladder = load_ladder(ladder_path, known_bots=bot_names())
     engine = open_db(db_path)
     children, coordinator = _children_cpu(), _cpu()
     started = time.perf_counter()

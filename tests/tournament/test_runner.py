@@ -161,6 +161,30 @@ def test_jobs_are_taken_from_a_lazy_schedule_only_a_few_ahead_of_the_results(fai
     assert sorted([first.key] + [r.key for r in results]) == sorted(f"k{i}" for i in range(40))
 
 
+def test_chunks_grow_or_shrink_to_about_chunk_seconds_of_play(failbots):
+    from dataclasses import replace
+    from types import SimpleNamespace
+
+    from kotarena.tournament.runner import CHUNK_SECONDS, FIRST_CHUNK
+
+    submitted = []
+
+    class SlowGames(InlineExecutor):
+        """Plays nothing; every match "took" a tenth of CHUNK_SECONDS."""
+        _max_workers = 1
+
+        def submit(self, fn, /, *args, **kwargs):
+            submitted.append(len(args[0]))
+            return super().submit(lambda part: [SimpleNamespace(key=j.key, duration=CHUNK_SECONDS / 10)
+                                                for j in part], *args)
+
+    jobs = [replace(job("random", "random"), index=i, key=f"k{i}", seed=i) for i in range(1000)]
+    results = list(run_jobs(jobs, workers=1, executor_factory=lambda w: SlowGames()))
+    assert submitted[:AHEAD_PER_WORKER] == [FIRST_CHUNK] * AHEAD_PER_WORKER  # handed over before any result
+    assert submitted[AHEAD_PER_WORKER] == 10  # then sized by how long matches take
+    assert sorted(r.key for r in results) == sorted(j.key for j in jobs)
+
+
 def test_the_same_job_plays_the_same_game(failbots):
     first = play_match(job("random", "random", "random", seed=5))
     second = play_match(job("random", "random", "random", seed=5))
@@ -178,11 +202,14 @@ def test_inline_executor_delivers_results_and_exceptions():
 def test_matches_go_to_the_executor_a_few_at_a_time_and_all_come_back(failbots):
     from dataclasses import replace
 
-    from kotarena.tournament.runner import MAX_CHUNK, chunk_size
+    from kotarena.tournament.runner import CHUNK_SECONDS, FIRST_CHUNK, MAX_CHUNK, chunk_size
 
     assert chunk_size(10, 2) == 1  # few matches: one per job, so every worker gets some
-    assert chunk_size(400, 2) == 16 == MAX_CHUNK
-    assert chunk_size(1000, 1) == MAX_CHUNK
+    assert chunk_size(400, 2) == 16 == FIRST_CHUNK  # before a match has been timed
+    assert chunk_size(100_000, 2, 0.001) == MAX_CHUNK == 64  # fast games: capped
+    assert chunk_size(100_000, 2, CHUNK_SECONDS / 10) == 10  # about CHUNK_SECONDS of play
+    assert chunk_size(100_000, 2, 2.5) == 1  # slow bots: a match at a time
+    assert chunk_size(400, 2, 0.001) == 25  # still about eight jobs per worker
     submitted = []
 
     class Counting(InlineExecutor):
@@ -190,9 +217,11 @@ def test_matches_go_to_the_executor_a_few_at_a_time_and_all_come_back(failbots):
             submitted.append(len(args[0]))
             return super().submit(fn, *args, **kwargs)
 
-    jobs = [replace(job("random", "random"), index=i, key=f"k{i}", seed=i) for i in range(7)]
-    results = list(run_jobs(jobs, workers=1, executor_factory=lambda w: Counting(), chunk=3))
-    assert submitted == [3, 3, 1]
-    assert sorted(r.key for r in results) == [f"k{i}" for i in range(7)]
+    jobs = [replace(job("random", "random"), index=i, key=f"k{i}", seed=i) for i in range(40)]
+    results = list(run_jobs(jobs, workers=1, executor_factory=lambda w: Counting(), chunk=4))
+    # Chunks of 4 while plenty is left; then each at most a third of what is left (the
+    # chunks handed over ahead, per worker), down to single matches at the very end.
+    assert submitted == [4] * 8 + [2, 2, 1, 1, 1, 1]
+    assert sorted(r.key for r in results) == sorted(f"k{i}" for i in range(40))
     by_key = {r.key: r.replay for r in results}
     assert [by_key[j.key] for j in jobs] == [play_match(j).replay for j in jobs]
