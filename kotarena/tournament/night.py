@@ -13,6 +13,7 @@ rating right after the match: the rating history.
 
 from __future__ import annotations
 
+import itertools
 import json
 import time
 from collections.abc import Callable, Iterator
@@ -277,7 +278,7 @@ def _insert(session: Session, night_id: int, results: list[MatchResult],
     indexes = [result.index for result in results]
     ids = dict(session.execute(select(MATCHES.c.index, MATCHES.c.id).where(
         MATCHES.c.night_id == night_id, MATCHES.c.index.between(min(indexes), max(indexes)))).all())
-    unrated = [(None, None)] * 6
+    unrated = itertools.repeat((None, None))
     rows = []
     for result in results:
         match_id = ids[result.index]
