@@ -135,6 +135,10 @@ def _upgrade(engine: Engine, found: int, url: str) -> bool:
         for version in range(found, SCHEMA_VERSION):
             try:
                 for statement in _STEPS[version]:
+                    if isinstance(statement, tuple):  # (dialect, SQL): for that database only
+                        dialect, statement = statement
+                        if dialect != connection.dialect.name:
+                            continue
                     connection.exec_driver_sql(statement)
             except (OperationalError, ProgrammingError) as error:
                 raise DatabaseError(f"cannot upgrade database {url} from schema version {version}: {error.orig}") \
@@ -142,14 +146,17 @@ def _upgrade(engine: Engine, found: int, url: str) -> bool:
     return True
 
 
-#: The statements that take a database from each version to the next (plain SQL that
-#: SQLite and PostgreSQL both run).
-_STEPS: dict[int, tuple[str, ...]] = {
+#: The statements that take a database from each version to the next: plain SQL that
+#: SQLite and PostgreSQL both run, or ``(dialect name, SQL)`` for one of them only.
+_STEPS: dict[int, tuple[str | tuple[str, str], ...]] = {
     # 1 -> 2: a seat keeps its entrant's rating after the match (the rating_history
     # table's rows, which cost a night as much to write as the seats); the indexes on
     # match.night_id and seat.match_id go, the unique (night_id, index) and
-    # (match_id, seat) indexes serving the same lookups.
+    # (match_id, seat) indexes serving the same lookups; seeds become 64-bit integers
+    # where INTEGER is 32 bits (PostgreSQL; SQLite's INTEGER already holds them).
     1: (
+        ("postgresql", "ALTER TABLE night ALTER COLUMN seed TYPE BIGINT"),
+        ("postgresql", "ALTER TABLE match ALTER COLUMN seed TYPE BIGINT"),
         "ALTER TABLE seat ADD COLUMN mu FLOAT",
         "ALTER TABLE seat ADD COLUMN sigma FLOAT",
         "CREATE INDEX kotarena_upgrade_history ON rating_history (match_id, entrant)",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import UniqueConstraint
+from sqlalchemy import BigInteger, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 
@@ -58,7 +58,7 @@ class Night(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     ladder_id: int = Field(foreign_key="ladder.id", index=True)
     number: int  #: 1 for the ladder's first night, and so on
-    seed: int
+    seed: int = Field(sa_type=BigInteger)  #: seeds take 63 bits; INTEGER is 32 bits in PostgreSQL
     fingerprint: str  #: of the ladder file's content; a resume must match it
     config: str  #: the ladder as JSON, for the record
     planned: int  #: matches in the schedule
@@ -78,7 +78,7 @@ class Match(SQLModel, table=True):
     index: int
     key: str
     game: str
-    seed: int
+    seed: int = Field(sa_type=BigInteger)
     first_player: int | None = None
     rules_version: int
     status: str  #: done (every seat finished) or forfeit (at least one seat forfeited)

@@ -1,0 +1,126 @@
+"""League nights on PostgreSQL, the shared database of a ladder run from several
+machines: a throwaway server is started for these tests (Debian's ``postgresql``
+package; they are skipped where it is not installed, and fail in CI)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from sqlalchemy import text
+from sqlmodel import Session, select
+from test_night import inline, ladder_file, ratings_of, seat_history  # the night tests' helpers
+
+from kotarena.cli import cli
+from kotarena.storage import open_db
+from kotarena.storage.db import SCHEMA_VERSION
+from kotarena.storage.models import Match, Night
+from kotarena.tournament.ladder import load_ladder
+from kotarena.tournament.night import rerate, run_night
+
+psycopg = pytest.importorskip("psycopg")
+
+V1 = Path(__file__).parent.parent / "fixtures" / "schema_v1_postgresql.sql"
+
+
+def _server_programs() -> Path | None:
+    found = shutil.which("pg_ctl")
+    if found:
+        return Path(found).parent
+    installed = sorted(Path("/usr/lib/postgresql").glob("*/bin/pg_ctl"), key=lambda p: int(p.parts[-3]))
+    return installed[-1].parent if installed else None
+
+
+@pytest.fixture(scope="module")
+def server():
+    """A PostgreSQL server of our own, on a Unix socket in a temporary folder; yields
+    a function giving the URL of a new, empty database on it."""
+    programs = _server_programs()
+    if programs is None:
+        message = "PostgreSQL's server programs (initdb, pg_ctl) are not installed (apt install postgresql)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    # Outside pytest's own temporary folder, which only root may enter: the server
+    # refuses to run as root, so under root it runs as the postgres user.
+    root = Path(tempfile.mkdtemp(prefix="kotarena-pg-"))
+    as_user: list[str] = []
+    if os.geteuid() == 0:
+        shutil.chown(root, "postgres")
+        as_user = ["runuser", "-u", "postgres", "--"]
+    data = root / "data"
+
+    def new_database(name: str) -> str:
+        with psycopg.connect(host=str(root), user="postgres", dbname="postgres", autocommit=True) as connection:
+            connection.execute(f"CREATE DATABASE {name}")
+        return f"postgresql+psycopg://postgres@/{name}?host={root}"
+
+    try:
+        subprocess.run([*as_user, str(programs / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres",
+                        "--no-sync"], check=True, capture_output=True)
+        subprocess.run([*as_user, str(programs / "pg_ctl"), "-D", str(data), "-w", "-l", str(root / "log"),
+                        "-o", f"-k {root} -c listen_addresses='' -F", "start"], check=True, capture_output=True)
+        yield new_database
+    finally:
+        if (data / "postmaster.pid").exists():
+            subprocess.run([*as_user, str(programs / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
+                           capture_output=True)
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def test_a_night_on_postgresql_stores_and_rates_as_on_sqlite(tmp_path, server):
+    ladder = load_ladder(ladder_file(tmp_path, games=9))
+    on_sqlite = open_db(tmp_path / "a.db")
+    run_night(on_sqlite, ladder, executor_factory=inline)
+    on_postgres = open_db(server("night"))
+    report = run_night(on_postgres, ladder, executor_factory=inline)
+    assert report.finished and report.played == 9
+    with Session(on_postgres) as session:
+        seeds = [m.seed for m in session.exec(select(Match)).all()]
+    assert max(seeds) >= 2**31  # 63-bit seeds: PostgreSQL's INTEGER would not hold them
+    assert ratings_of(on_postgres) == ratings_of(on_sqlite)
+    history = [(seat, entrant, round(mu, 9), round(sigma, 9)) for _, seat, entrant, mu, sigma in seat_history(on_postgres)]
+    assert rerate(on_postgres, "night") == 9
+    assert [(seat, entrant, round(mu, 9), round(sigma, 9))
+            for _, seat, entrant, mu, sigma in seat_history(on_postgres)] == history
+    assert ratings_of(on_postgres) == ratings_of(on_sqlite)
+
+
+def test_the_cli_reads_a_postgresql_database(tmp_path, server):
+    url = server("cli")
+    run_night(open_db(url), load_ladder(ladder_file(tmp_path, games=3)), executor_factory=inline)
+    for command in (["leaderboard", "night"], ["history", "random-a"], ["matches"], ["replay", "--match", "1", "-q"]):
+        result = CliRunner().invoke(cli, [*command, "--db", url])
+        assert result.exit_code == 0, (command, result.output)
+
+
+def test_a_schema_1_postgresql_database_is_upgraded_and_takes_full_seeds(tmp_path, server):
+    """kotarena's first schema declared seeds INTEGER, so no match could be stored on
+    PostgreSQL: the upgrade makes them BIGINT (``schema_v1_postgresql.sql`` is
+    ``pg_dump --inserts`` of such a database, its first night stopped at the first match)."""
+    url = server("old")
+    with psycopg.connect(host=url.split("host=")[1], user="postgres", dbname="old") as connection:
+        connection.execute(V1.read_text())
+    upgraded = []
+    engine = open_db(url, on_upgrade=lambda old, new: upgraded.append((old, new)))
+    assert upgraded == [(1, SCHEMA_VERSION)]
+    with engine.connect() as db:
+        types = dict(db.execute(text(
+            "SELECT table_name || '.' || column_name, data_type FROM information_schema.columns"
+            " WHERE column_name IN ('seed', 'mu') AND table_schema = 'public'")).all())
+        tables = {name for (name,) in db.execute(text(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'"))}
+    assert types == {"night.seed": "bigint", "match.seed": "bigint", "seat.mu": "double precision",
+                     "rating.mu": "double precision"}
+    assert "rating_history" not in tables
+    ladder = load_ladder(ladder_file(tmp_path, name="old", games=4))
+    report = run_night(engine, ladder, executor_factory=inline, fresh=True)
+    assert report.finished and report.night == 2 and report.played == 4
+    with Session(engine) as session:
+        assert session.exec(select(Night).where(Night.number == 1)).one().status == "running"
+    assert set(ratings_of(engine, "old")) == {"random-a", "random-b"}
