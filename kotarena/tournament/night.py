@@ -23,6 +23,7 @@ from datetime import UTC, datetime
 import trueskill
 from sqlalchemy import bindparam, delete, insert, update
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, func, select
 
 from kotarena.storage.db import insert_rows
@@ -68,7 +69,11 @@ def _ladder_row(session: Session, ladder) -> LadderRow:
     if row is None:
         row = LadderRow(name=ladder.name, game=ladder.game)
         session.add(row)
-        session.commit()
+        try:
+            session.commit()
+        except IntegrityError:  # another process added the ladder meanwhile: use theirs
+            session.rollback()
+            return _ladder_row(session, ladder)
         session.refresh(row)
     elif row.game != ladder.game:
         raise NightError(f"ladder {ladder.name!r} is stored as a {row.game} ladder, not {ladder.game}")
@@ -76,9 +81,14 @@ def _ladder_row(session: Session, ladder) -> LadderRow:
 
 
 def open_night(engine: Engine, ladder, *, fresh: bool = False) -> Night:
-    """The night to play: the ladder's unfinished night, or a new one."""
+    """The night to play: the ladder's unfinished night, or a new one.
+
+    Two processes starting the same ladder at once play the same night: the ladder is
+    locked while its unfinished night is looked for and, if there is none, made.
+    """
     with Session(engine) as session:
         ladder_row = _ladder_row(session, ladder)
+        _lock_ladder(session, ladder_row.id)
         running = session.exec(
             select(Night).where(Night.ladder_id == ladder_row.id, Night.status == "running").order_by(Night.number.desc())
         ).first()

@@ -206,6 +206,42 @@ def test_two_writers_storing_the_same_night_store_and_rate_each_match_once(tmp_p
     assert all(mu is not None and sigma is not None for *_, mu, sigma in seat_history(engine))
 
 
+def test_two_processes_starting_a_ladder_at_once_play_the_same_night(tmp_path, monkeypatch):
+    """Both look for the ladder's unfinished night at the same moment; the second to
+    get the ladder's lock finds the night the first made, instead of making another."""
+    import threading
+
+    from kotarena.tournament import night as night_module
+
+    ladder = load_ladder(ladder_file(tmp_path, games=3))
+    with Session(open_db(tmp_path / "a.db")) as session:
+        night_module._ladder_row(session, ladder)  # the ladder is known; its first night is not made yet
+    both_here = threading.Barrier(2)
+    find_ladder = night_module._ladder_row
+
+    def in_step(session, ladder):
+        row = find_ladder(session, ladder)
+        both_here.wait(timeout=10)  # neither looks for the night before the other is ready to
+        return row
+
+    monkeypatch.setattr(night_module, "_ladder_row", in_step)
+    opened, failed = [], []
+
+    def start():
+        try:
+            opened.append(night_module.open_night(open_db(tmp_path / "a.db"), ladder).number)
+        except Exception as error:  # noqa: BLE001 - reported below
+            failed.append(error)
+
+    threads = [threading.Thread(target=start) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert failed == [] and opened == [1, 1]
+    assert count(open_db(tmp_path / "a.db"), Night) == 1
+
+
 def test_a_changed_ladder_file_does_not_silently_resume(tmp_path, one_by_one):
     engine = open_db(tmp_path / "a.db")
     path = ladder_file(tmp_path)
