@@ -22,9 +22,14 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+# Imported here rather than in the functions that use them: a function's import
+# statement runs at every call, and these run for every match (1% of a worker's time).
+from kotarena.bots.registry import get_bot
 from kotarena.engine import get_game, new_game
 from kotarena.engine.state import State
 from kotarena.match import bot_seed
+from kotarena.ratings import ranks_for
+from kotarena.replay import actions_replay_text
 from kotarena.tournament.seats import (
     DEFAULT_MEMORY_MB,
     GUARD,
@@ -185,8 +190,6 @@ def _seat_host(seat: int, spec: SeatSpec, job: MatchJob) -> Any:
 
 def final_ranks(outcome_ranks: tuple[int, ...], forfeits: list[str | None]) -> list[int]:
     """Finishing places with forfeited seats last (tied among themselves)."""
-    from kotarena.ratings import ranks_for
-
     return list(ranks_for(outcome_ranks, forfeits))
 
 
@@ -196,9 +199,6 @@ def play_match(job: MatchJob, *, keep_guard: bool = False) -> MatchResult:
     The CPU-time guard of in-process bots is switched off at the end unless
     ``keep_guard`` (a worker playing several matches in a row keeps it for the next).
     """
-    from kotarena.bots.registry import get_bot
-    from kotarena.replay import actions_replay_text
-
     started = time.perf_counter()
     # No event log: the stored replay holds the actions, and replaying it regenerates
     # the events, so the match runs at the engine's full speed.

@@ -331,26 +331,30 @@ def _rate(session: Session, ladder_id: int, matches: list[tuple[int | None, list
         for row in session.execute(select(RATINGS).where(RATINGS.c.ladder_id == ladder_id,
                                                          RATINGS.c.entrant.in_(entrants)))
     }
+    now = {label: entry[0] for label, entry in current.items()}  # each entrant's rating as the matches go
     after = []
     for winner_seat, seats in matches:
+        labels = []
+        ranks = []
         for seat in seats:
-            entry = current.get(seat.entrant)
+            label = seat.entrant
+            entry = current.get(label)
             if entry is None:
-                entry = current[seat.entrant] = [env.create_rating(), 0, 0, 0, False]
+                entry = current[label] = [env.create_rating(), 0, 0, 0, False]
             entry[1] += 1
             # A forfeited seat that the autopilot carried to victory is no win for the bot.
-            if seat.seat == winner_seat and not seat.forfeit:
-                entry[2] += 1
             if seat.forfeit:
                 entry[3] += 1
-        labels = [seat.entrant for seat in seats]
-        updated = ratings.rate_match({label: current[label][0] for label in labels}, labels,
-                                     [seat.rank for seat in seats], env)
-        values = {}
-        for label, rating in updated.items():
-            current[label][0] = rating
-            values[label] = (rating.mu, rating.sigma)
+            elif seat.seat == winner_seat:
+                entry[2] += 1
+            labels.append(label)
+            ranks.append(seat.rank)
+        updated = ratings.rate_match(now, labels, ranks, env)
+        now.update(updated)
+        values = {label: (rating.mu, rating.sigma) for label, rating in updated.items()}
         after.append([values[label] for label in labels])
+    for label, rating in now.items():
+        current[label][0] = rating
     stored = [{"b_ladder": ladder_id, "b_entrant": label, "b_mu": rating.mu, "b_sigma": rating.sigma, "b_games": games,
                "b_wins": wins, "b_forfeits": forfeits}
               for label, (rating, games, wins, forfeits, known) in current.items() if known]

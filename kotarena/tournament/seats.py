@@ -29,6 +29,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Final
 
+from kotarena.bots.registry import get_bot  # here, not in the methods: it runs for every seat of every match
 from kotarena.engine.actions import Action, ActionError, parse_action
 from kotarena.engine.outcome import IllegalActionError
 from kotarena.engine.state import State
@@ -246,8 +247,6 @@ class InProcessSeat:
         self.decisions = 0
 
     def start(self, seed: int, view: View) -> None:
-        from kotarena.bots.registry import get_bot
-
         try:
             self.bot = get_bot(self.spec.bot).make(seed=seed, **dict(self.spec.params))
         except Exception as error:  # noqa: BLE001
@@ -344,8 +343,6 @@ def _host_main(connection, memory_mb: int) -> None:
         try:
             if command == "start":
                 _, name, params, seed, view, limit = message
-                from kotarena.bots.registry import get_bot
-
                 bot = get_bot(name).make(seed=seed, **dict(params))
                 GUARD.arm(limit)
                 _, used = _timed_call(bot.start, view, limit * 10)
