@@ -143,10 +143,10 @@ def run_jobs(
     Consecutive matches go to the executor together, ``chunk`` at a time (default:
     :func:`chunk_size`, from how long the matches played so far took; the last chunks
     shrink, see :func:`_hand_over`), and only a few chunks per worker are handed over
-    ahead of the results: each finished chunk makes room for the next. So ``jobs`` may be a lazy
-    iterable (give ``total``, how many it holds, for the chunk size): the workers start
-    on the first matches while the rest are being scheduled, and the scheduling never
-    holds up the handing over of work.
+    ahead of the results: each finished chunk makes room for the next. So ``jobs`` may
+    be a lazy iterable (give ``total``, how many it holds, for the chunk sizes): the
+    workers start on the first matches while the rest are being scheduled, and the
+    scheduling never holds up the handing over of work.
 
     If a worker process dies (a trusted bot that crashed the whole process), the
     matches that were in its pool are played again with every bot isolated in its own
