@@ -70,13 +70,15 @@ def open_db(db: str | os.PathLike | None = None, *,
         event.listen(engine, "connect", _sqlite_pragmas)
     # Two processes may open a new database at once: whoever loses the race to
     # create a table or the version row just tries again and finds them made.
+    # (SQLite says "already exists" with an OperationalError; PostgreSQL with a
+    # ProgrammingError, or an IntegrityError when both create a table's type at once.)
     for attempt in range(5):
         try:
             upgraded = _initialize(engine, url)
             if upgraded is not None and on_upgrade is not None:
                 on_upgrade(upgraded, SCHEMA_VERSION)
             return engine
-        except (OperationalError, IntegrityError) as error:
+        except (OperationalError, ProgrammingError, IntegrityError) as error:
             if attempt == 4 or "already exists" not in str(error) and not isinstance(error, IntegrityError):
                 raise DatabaseError(f"cannot open database {url}: {error.orig}") from None
     return engine

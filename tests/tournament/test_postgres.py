@@ -124,3 +124,29 @@ def test_a_schema_1_postgresql_database_is_upgraded_and_takes_full_seeds(tmp_pat
     with Session(engine) as session:
         assert session.exec(select(Night).where(Night.number == 1)).one().status == "running"
     assert set(ratings_of(engine, "old")) == {"random-a", "random-b"}
+
+
+def test_two_processes_running_one_ladder_on_postgresql_store_and_rate_each_match_once(tmp_path, server, failbots):
+    """For real: two ``league run`` processes started at once on one ladder and one new
+    database. They make the tables together, play the same night, and every match is
+    stored and rated once, with the ratings of a night run alone. (A bot that sleeps
+    4 ms a decision makes the night last long enough for the two to overlap.)"""
+    import sys
+
+    url = server("shared")
+    path = ladder_file(tmp_path, games=12, second="sleepy", params="params = { ms = 4 }")
+    runs = [subprocess.Popen([sys.executable, "-m", "kotarena", "league", "run", str(path), "--workers", "1", "-q",
+                              "--db", url], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            for _ in range(2)]
+    for run in runs:
+        _, err = run.communicate(timeout=120)
+        assert run.returncode == 0, err
+    assert {run.returncode for run in runs} == {0}
+    engine = open_db(url)
+    with Session(engine) as session:
+        assert len(session.exec(select(Night)).all()) == 1
+        assert len(session.exec(select(Match)).all()) == 12
+        assert all(m.rated for m in session.exec(select(Match)).all())
+    alone = open_db(tmp_path / "alone.db")
+    run_night(alone, load_ladder(path), executor_factory=inline)
+    assert ratings_of(engine) == ratings_of(alone)
