@@ -325,44 +325,42 @@ def _rate(session: Session, ladder_id: int, matches: list[tuple[int | None, list
     if not matches:
         return []
     entrants = {seat.entrant for _, seats in matches for seat in seats}
-    # Each entrant's [rating, games, wins, forfeits, already stored].
-    current = {
-        row.entrant: [ratings.Rating(row.mu, row.sigma), row.games, row.wins, row.forfeits, True]
-        for row in session.execute(select(RATINGS).where(RATINGS.c.ladder_id == ladder_id,
-                                                         RATINGS.c.entrant.in_(entrants)))
-    }
-    now = {label: entry[0] for label, entry in current.items()}  # each entrant's rating as the matches go
+    # Each entrant's rating as the matches go, and its [games, wins, forfeits, already stored].
+    now: dict[str, ratings.Rating] = {}
+    counts: dict[str, list] = {}
+    for row in session.execute(select(RATINGS).where(RATINGS.c.ladder_id == ladder_id,
+                                                     RATINGS.c.entrant.in_(entrants))):
+        now[row.entrant] = ratings.Rating(row.mu, row.sigma)
+        counts[row.entrant] = [row.games, row.wins, row.forfeits, True]
     after = []
     for winner_seat, seats in matches:
         labels = []
         ranks = []
         for seat in seats:
             label = seat.entrant
-            entry = current.get(label)
+            entry = counts.get(label)
             if entry is None:
-                entry = current[label] = [env.create_rating(), 0, 0, 0, False]
-            entry[1] += 1
+                entry = counts[label] = [0, 0, 0, False]  # rate_match starts it at env.create_rating()
+            entry[0] += 1
             # A forfeited seat that the autopilot carried to victory is no win for the bot.
             if seat.forfeit:
-                entry[3] += 1
-            elif seat.seat == winner_seat:
                 entry[2] += 1
+            elif seat.seat == winner_seat:
+                entry[1] += 1
             labels.append(label)
             ranks.append(seat.rank)
         updated = ratings.rate_match(now, labels, ranks, env)
         now.update(updated)
         values = {label: (rating.mu, rating.sigma) for label, rating in updated.items()}
         after.append([values[label] for label in labels])
-    for label, rating in now.items():
-        current[label][0] = rating
-    stored = [{"b_ladder": ladder_id, "b_entrant": label, "b_mu": rating.mu, "b_sigma": rating.sigma, "b_games": games,
-               "b_wins": wins, "b_forfeits": forfeits}
-              for label, (rating, games, wins, forfeits, known) in current.items() if known]
+    stored = [{"b_ladder": ladder_id, "b_entrant": label, "b_mu": now[label].mu, "b_sigma": now[label].sigma,
+               "b_games": games, "b_wins": wins, "b_forfeits": forfeits}
+              for label, (games, wins, forfeits, known) in counts.items() if known]
     if stored:
         session.execute(_UPDATE_RATING, stored)
-    new = [{"ladder_id": ladder_id, "entrant": label, "mu": rating.mu, "sigma": rating.sigma, "games": games,
+    new = [{"ladder_id": ladder_id, "entrant": label, "mu": now[label].mu, "sigma": now[label].sigma, "games": games,
             "wins": wins, "forfeits": forfeits}
-           for label, (rating, games, wins, forfeits, known) in current.items() if not known]
+           for label, (games, wins, forfeits, known) in counts.items() if not known]
     if new:
         session.execute(insert(RATINGS), new)
     return after

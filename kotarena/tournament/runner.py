@@ -157,7 +157,7 @@ def run_jobs(
         jobs = list(jobs)
         total = len(jobs)
     size = chunk or chunk_size(total, workers)
-    remaining = [total]  # jobs not handed over yet; the chunks shrink as it runs out
+    remaining = total  # jobs not handed over yet; the chunks shrink as it runs out
     timed, seconds = 0, 0.0  # matches played so far, and their (wall-clock) seconds
     source = iter(jobs)
     first = next(source, None)
@@ -172,7 +172,7 @@ def run_jobs(
             in_flight: dict[Future, list[MatchJob]] = {}
             capacity = _capacity(executor, workers)
             for _ in range(AHEAD_PER_WORKER * capacity):
-                _hand_over(executor, source, size, capacity, remaining, in_flight)
+                remaining -= _hand_over(executor, source, size, capacity, remaining, in_flight)
             while in_flight:
                 finished, _ = wait(in_flight, return_when=FIRST_COMPLETED)
                 for future in finished:
@@ -187,7 +187,7 @@ def run_jobs(
                         seconds += sum(result.duration for result in results)
                         size = chunk_size(total, workers, seconds / timed)
                     if not broken:
-                        _hand_over(executor, source, size, capacity, remaining, in_flight)  # before yielding: the workers play on while results are stored
+                        remaining -= _hand_over(executor, source, size, capacity, remaining, in_flight)  # before yielding: the workers play on while results are stored
                     yield from results
         finally:
             executor.shutdown(wait=True, cancel_futures=True)
@@ -223,21 +223,22 @@ def _capacity(executor: Executor, workers: int | None) -> int:
     return size if isinstance(size, int) and size > 0 else workers or os.cpu_count() or 1
 
 
-def _hand_over(executor: Executor, source: Iterator[MatchJob], size: int, capacity: int, remaining: list[int],
-               in_flight: dict[Future, list[MatchJob]]) -> None:
-    """Submit the next jobs of ``source`` (if any are left) as one executor job.
+def _hand_over(executor: Executor, source: Iterator[MatchJob], size: int, capacity: int, remaining: int,
+               in_flight: dict[Future, list[MatchJob]]) -> int:
+    """Submit the next jobs of ``source`` (if any are left) as one executor job; returns
+    how many.
 
-    A chunk holds ``size`` jobs, but never more than a share of what is left to hand
-    over (``remaining[0]``, counted down here) for each of the ``capacity`` workers:
-    the last chunks shrink to single matches, so the workers finish together instead
-    of one playing a whole chunk while the others wait.
+    A chunk holds ``size`` jobs, but never more than a share of the ``remaining`` ones
+    not handed over yet for each of the ``capacity`` workers: the last chunks shrink to
+    single matches, so the workers finish together instead of one playing a whole
+    chunk while the others wait.
     """
-    if remaining[0] > 0:  # (a ``total`` that fell short of the jobs leaves the size alone)
-        size = max(1, min(size, remaining[0] // (capacity * AHEAD_PER_WORKER)))
+    if remaining > 0:  # (a ``total`` that fell short of the jobs leaves the size alone)
+        size = max(1, min(size, remaining // (capacity * AHEAD_PER_WORKER)))
     part = list(itertools.islice(source, size))
     if part:
-        remaining[0] -= len(part)
         in_flight[executor.submit(play_matches, part)] = part
+    return len(part)
 
 
 def _replay_isolated(broken: list[MatchJob], workers: int | None,
