@@ -86,6 +86,12 @@ def open_night(engine: Engine, ladder, *, fresh: bool = False) -> Night:
     Two processes starting the same ladder at once play the same night: the ladder is
     locked while its unfinished night is looked for and, if there is none, made.
     """
+    return _open_night(engine, ladder, fresh)[0]
+
+
+def _open_night(engine: Engine, ladder, fresh: bool) -> tuple[Night, bool]:
+    """:func:`open_night`, and whether the night was made just now (so nothing of it is
+    stored yet)."""
     with Session(engine) as session:
         ladder_row = _ladder_row(session, ladder)
         _lock_ladder(session, ladder_row.id)
@@ -98,17 +104,17 @@ def open_night(engine: Engine, ladder, *, fresh: bool = False) -> Night:
                     f"ladder {ladder.name!r} changed since its unfinished night {running.number} started; "
                     "restore the file to resume that night, or run with --fresh to start a new night"
                 )
-            return running
+            return running, False
         number = (session.exec(select(func.max(Night.number)).where(Night.ladder_id == ladder_row.id)).one() or 0) + 1
         night = Night(
             ladder_id=ladder_row.id, number=number, seed=night_seed(ladder.seed, number),
             fingerprint=ladder.fingerprint(), config=json.dumps(_ladder_json(ladder), default=str),
-            planned=0,
+            planned=ladder.games,
         )
         session.add(night)
         session.commit()
         session.refresh(night)
-        return night
+        return night, True
 
 
 def _ladder_json(ladder) -> dict:
@@ -416,22 +422,14 @@ def run_night(
 
     started = time.perf_counter()
     env = ratings.make_env()
-    night = open_night(engine, ladder, fresh=fresh)
+    night, already, cache = _resume(engine, ladder, fresh, env)
     planned = ladder.games
-    with Session(engine) as session:
-        row = session.get(Night, night.id)
-        row.planned = planned
-        session.add(row)
-        session.commit()
-    already = stored_indexes(engine, night)
-    cache: dict = {}  # what store_results learns from one batch to the next
-    rate_pending(engine, night, env, cache)
-    # Scheduled as they are handed out: the first matches start while the rest are worked out.
-    todo = (job for job in _jobs(ladder, night) if job.index not in already)
     done = len(already)
     played = forfeits = 0
     if progress:
         progress(done, planned, forfeits)
+    # Scheduled as they are handed out: the first matches start while the rest are worked out.
+    todo = (job for job in _jobs(ladder, night) if job.index not in already)
     # Results are stored in small batches, one transaction each (a batch at most
     # FLUSH_SECONDS old): a kill loses only the unstored batch, which a resume plays again.
     batch: list[MatchResult] = []
@@ -471,6 +469,25 @@ def run_night(
             session.commit()
     return NightReport(ladder.name, night.number, night.seed, planned, len(already), played, forfeits, finished,
                        time.perf_counter() - started)
+
+
+def _resume(engine: Engine, ladder, fresh: bool, env: trueskill.TrueSkill) -> tuple[Night, set[int], dict]:
+    """The night to play (see :func:`open_night`), the indexes of its matches stored
+    already, and what :func:`store_results` needs to know to go on (its ``cache``),
+    with the stored matches that can be rated rated."""
+    night, new = _open_night(engine, ladder, fresh)
+    cache: dict = {}
+    if new:  # nothing of it is stored or rated yet: no need to look
+        return night, set(), cache
+    if night.planned != ladder.games:  # (a night made by an older kotarena, which set it later)
+        with Session(engine) as session:
+            row = session.get(Night, night.id)
+            row.planned = ladder.games
+            session.add(row)
+            session.commit()
+    already = stored_indexes(engine, night)
+    rate_pending(engine, night, env, cache)
+    return night, already, cache
 
 
 def rerate(engine: Engine, ladder_name: str) -> int:

@@ -104,6 +104,26 @@ def test_running_the_same_finished_ladder_again_plays_a_new_night(tmp_path):
     assert seeds[0] != seeds[1]
 
 
+def test_a_night_knows_its_planned_matches_from_the_start(tmp_path):
+    """A new night is made with its planned count; a running night made by an older
+    kotarena (which set the count only after making the night, so a kill in between
+    left 0) gets it when resumed."""
+    from kotarena.tournament.night import open_night
+
+    engine = open_db(tmp_path / "a.db")
+    ladder = load_ladder(ladder_file(tmp_path, games=6))
+    assert open_night(engine, ladder).planned == 6
+    with Session(engine) as session:
+        night = session.exec(select(Night)).one()
+        night.planned = 0
+        session.add(night)
+        session.commit()
+    report = run_night(engine, ladder, executor_factory=inline)
+    assert (report.night, report.planned, report.played, report.finished) == (1, 6, 6, True)
+    with Session(engine) as session:
+        assert session.exec(select(Night.planned)).one() == 6
+
+
 @pytest.fixture
 def one_by_one(monkeypatch):
     """Commit every result on its own, so a test can stop a night after exactly N."""
