@@ -28,7 +28,11 @@ def results_db(db: str | None):
 
 
 def _say_upgraded(old: int, new: int) -> None:
+    from kotarena.storage.db import schema_changes
+
     click.echo(f"upgraded the results database from schema version {old} to {new}", err=True)
+    for change in schema_changes(old, new):
+        click.echo(f"  {change}", err=True)
 
 
 def _load_ladder(path: str):

@@ -19,8 +19,22 @@ from sqlmodel import Session, SQLModel, create_engine, select
 
 from kotarena.storage import models
 
-#: Bump when the tables change, and add the step from the version before to ``_STEPS``.
+#: Bump when the tables change, add the step from the version before to ``_STEPS``
+#: and say what changed, for users, in ``SCHEMA_CHANGES``.
 SCHEMA_VERSION = 2
+
+#: What each schema version changed, in words for the person whose database is
+#: upgraded (the CLI says it with the upgrade).
+SCHEMA_CHANGES: dict[int, str] = {
+    2: "each seat now keeps its entrant's rating right after the match (the rating_history table is gone, "
+       "its ratings moved onto the seats); seeds are 64-bit integers on PostgreSQL",
+}
+
+
+def schema_changes(old: int, new: int) -> list[str]:
+    """What the versions after ``old`` up to ``new`` changed, oldest first."""
+    return [f"version {version}: {SCHEMA_CHANGES[version]}" for version in range(old + 1, new + 1)
+            if version in SCHEMA_CHANGES]
 
 
 class DatabaseError(RuntimeError):

@@ -82,6 +82,7 @@ def test_the_cli_says_it_upgraded_and_history_reads_the_old_ratings(tmp_path):
     result = CliRunner().invoke(cli, ["history", "random-a", "--json", "--db", str(db)])
     assert result.exit_code == 0, result.output
     assert "upgraded the results database from schema version 1 to 2" in result.stderr
+    assert "version 2: each seat now keeps its entrant's rating right after the match" in result.stderr
     shown = json.loads(result.stdout)
     # Rating order is schedule order; the fixture's matches were stored 1, 0, 3, 2.
     order = dict(rows(db, 'select id, "index" from match'))
@@ -110,3 +111,11 @@ def test_a_schema_without_an_upgrade_path_is_refused_clearly(tmp_path, monkeypat
     monkeypatch.delitem(db_module._STEPS, 1)
     with pytest.raises(DatabaseError, match="schema version 1, older than this kotarena's .* no migration"):
         open_db(db)
+
+
+def test_every_schema_version_says_what_it_changed():
+    from kotarena.storage.db import SCHEMA_CHANGES, SCHEMA_VERSION, schema_changes
+
+    assert sorted(SCHEMA_CHANGES) == list(range(2, SCHEMA_VERSION + 1))
+    assert len(schema_changes(1, SCHEMA_VERSION)) == SCHEMA_VERSION - 1
+    assert schema_changes(SCHEMA_VERSION, SCHEMA_VERSION) == []
