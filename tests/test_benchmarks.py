@@ -1,0 +1,19 @@
+"""The benchmark scripts run (their figures are for benchmarks, not tests)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+
+
+def test_coordinator_cost_reports_each_part_of_the_coordinators_work(tmp_path):
+    run = subprocess.run([sys.executable, str(BENCHMARKS / "coordinator_cost.py"), "--games", "8", "--repeats", "1"],
+                         capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith("8 games of random bots at 4 seats")
+    parts = dict(line.split() for line in run.stdout.splitlines()[1:])
+    assert set(parts) == {"schedule", "pickle", "store", "total"}
+    assert all(float(value) > 0 for value in parts.values())
