@@ -29,6 +29,7 @@ import statistics
 import tempfile
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 from kotarena import ratings
 from kotarena.bots.registry import bot_names
@@ -52,8 +53,7 @@ def main() -> None:
         path = Path(folder) / "coordinator.toml"
         path.write_text(_ladder_text(args.games, args.players, True, 0, args.bot))
         ladder = load_ladder(path, known_bots=bot_names())
-        night_row = type("NightSeed", (), {"seed": night_seed(ladder.seed, 1)})
-        jobs = list(_jobs(ladder, night_row))
+        jobs = list(_jobs(ladder, SimpleNamespace(seed=night_seed(ladder.seed, 1))))  # night 1's schedule
         warm_up(jobs[0])
         results = play_matches(jobs)  # played once; what follows is the coordinator's part
         GUARD.disarm()
