@@ -10,6 +10,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+import psycopg  # in the test extra, like every test dependency: missing, it is an error, not a skip
 import pytest
 from click.testing import CliRunner
 from sqlalchemy import text
@@ -22,8 +23,6 @@ from kotarena.storage.db import SCHEMA_VERSION
 from kotarena.storage.models import Match, Night
 from kotarena.tournament.ladder import load_ladder
 from kotarena.tournament.night import rerate, run_night
-
-psycopg = pytest.importorskip("psycopg")
 
 V1 = Path(__file__).parent.parent / "fixtures" / "schema_v1_postgresql.sql"
 
