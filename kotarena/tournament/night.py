@@ -22,11 +22,11 @@ from datetime import UTC, datetime
 
 import trueskill
 from sqlalchemy import bindparam, delete, insert, update
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, func, select
 
-from kotarena.storage.db import insert_rows
+from kotarena.storage.db import DriverSQL, insert_rows
 from kotarena.storage.models import BotVersion, LadderRow, Match, Night, Rating, Seat
 from kotarena.tournament.runner import MatchJob, MatchResult, make_executor, run_jobs
 from kotarena.tournament.seats import SeatSpec
@@ -64,20 +64,30 @@ def night_seed(ladder_seed: int, number: int) -> int:
     return (ladder_seed * 6_364_136_223_846_793_005 + number * 1_442_695_040_888_963_407) % (2**63)
 
 
-def _ladder_row(session: Session, ladder) -> LadderRow:
-    row = session.exec(select(LadderRow).where(LadderRow.name == ladder.name)).first()
-    if row is None:
-        row = LadderRow(name=ladder.name, game=ladder.game)
-        session.add(row)
-        try:
-            session.commit()
-        except IntegrityError:  # another process added the ladder meanwhile: use theirs
-            session.rollback()
-            return _ladder_row(session, ladder)
-        session.refresh(row)
-    elif row.game != ladder.game:
-        raise NightError(f"ladder {ladder.name!r} is stored as a {row.game} ladder, not {ladder.game}")
-    return row
+def _ladder_id(engine: Engine, ladder) -> int:
+    """The stored ladder's id, adding the ladder if it is new."""
+    with engine.connect() as connection:
+        found = DriverSQL(connection).rows(_LADDER_NAMED, (ladder.name,))
+    if not found:
+        with Session(engine) as session:
+            return _add_ladder(session, ladder)
+    ladder_id, game = found[0]
+    if game != ladder.game:
+        raise NightError(f"ladder {ladder.name!r} is stored as a {game} ladder, not {ladder.game}")
+    return ladder_id
+
+
+def _add_ladder(session: Session, ladder) -> int:
+    row = LadderRow(name=ladder.name, game=ladder.game)
+    session.add(row)
+    try:
+        session.commit()
+    except IntegrityError:  # another process added the ladder meanwhile: use theirs
+        session.rollback()
+        row = session.exec(select(LadderRow).where(LadderRow.name == ladder.name)).one()
+        if row.game != ladder.game:
+            raise NightError(f"ladder {ladder.name!r} is stored as a {row.game} ladder, not {ladder.game}") from None
+    return row.id
 
 
 def open_night(engine: Engine, ladder, *, fresh: bool = False) -> Night:
@@ -92,29 +102,34 @@ def open_night(engine: Engine, ladder, *, fresh: bool = False) -> Night:
 def _open_night(engine: Engine, ladder, fresh: bool) -> tuple[Night, bool]:
     """:func:`open_night`, and whether the night was made just now (so nothing of it is
     stored yet)."""
-    with Session(engine) as session:
-        ladder_row = _ladder_row(session, ladder)
-        _lock_ladder(session, ladder_row.id)
-        running = session.exec(
-            select(Night).where(Night.ladder_id == ladder_row.id, Night.status == "running").order_by(Night.number.desc())
-        ).first()
-        if running is not None and not fresh:
-            if running.fingerprint != ladder.fingerprint():
+    ladder_id = _ladder_id(engine, ladder)
+    fingerprint = ladder.fingerprint()
+    # (Plain SQL on the driver: the workers start after this, and through the ORM these
+    # statements took 15-20 ms, compiled afresh in each new process.)
+    with engine.begin() as connection:
+        _lock_ladder(connection, ladder_id)
+        driver = DriverSQL(connection)
+        running = driver.rows(_RUNNING_NIGHT, (ladder_id, "running"))
+        if running and not fresh:
+            with Session(connection) as session:  # (in this transaction)
+                night = session.get(Night, running[0][0])
+                assert night is not None
+                session.expunge(night)
+            if night.fingerprint != fingerprint:
                 raise NightError(
-                    f"ladder {ladder.name!r} changed since its unfinished night {running.number} started; "
+                    f"ladder {ladder.name!r} changed since its unfinished night {night.number} started; "
                     "restore the file to resume that night, or run with --fresh to start a new night"
                 )
-            return running, False
-        number = (session.exec(select(func.max(Night.number)).where(Night.ladder_id == ladder_row.id)).one() or 0) + 1
+            return night, False
+        number = (driver.rows(_LAST_NIGHT, (ladder_id,))[0][0] or 0) + 1
         night = Night(
-            ladder_id=ladder_row.id, number=number, seed=night_seed(ladder.seed, number),
-            fingerprint=ladder.fingerprint(), config=json.dumps(_ladder_json(ladder), default=str),
-            planned=ladder.games,
+            ladder_id=ladder_id, number=number, seed=night_seed(ladder.seed, number), fingerprint=fingerprint,
+            config=json.dumps(_ladder_json(ladder), default=str), planned=ladder.games, status="running",
+            started_at=datetime.now(UTC), finished_at=None,
         )
-        session.add(night)
-        session.commit()
-        session.refresh(night)
-        return night, True
+        insert_rows(connection, NIGHTS, _NIGHT_COLUMNS, [tuple(getattr(night, key) for key in _NIGHT_COLUMNS)])
+        night.id = driver.rows(_NIGHT_NUMBERED, (ladder_id, number))[0][0]
+    return night, True
 
 
 def _ladder_json(ladder) -> dict:
@@ -157,35 +172,46 @@ def _trusted(entrant) -> bool:
 
 
 # Storage goes through SQLAlchemy Core on the tables: a night writes thousands of rows,
-# and building ORM objects for them cost more than playing the games.
+# and building ORM objects for them cost more than playing the games. The statements
+# that every store (and every night's start) runs are plain SQL on the driver, see
+# DriverSQL: through SQLAlchemy they cost more than SQLite's work for a whole batch.
 MATCHES = Match.__table__
+NIGHTS = Night.__table__
 SEATS = Seat.__table__
 RATINGS = Rating.__table__
 LADDERS = LadderRow.__table__
-#: Every changed rating in one statement (executemany); built once.
-_UPDATE_RATING = (
-    update(RATINGS)
-    .where(RATINGS.c.ladder_id == bindparam("b_ladder"), RATINGS.c.entrant == bindparam("b_entrant"))
-    .values(mu=bindparam("b_mu"), sigma=bindparam("b_sigma"), games=bindparam("b_games"), wins=bindparam("b_wins"),
-            forfeits=bindparam("b_forfeits"))
-)
 #: A stored seat's rating after its match, by seat id (executemany).
 _UPDATE_SEAT_RATING = update(SEATS).where(SEATS.c.id == bindparam("b_id")).values(
     mu=bindparam("b_mu"), sigma=bindparam("b_sigma"))
 
+_LOCK_LADDER = "UPDATE {ladder} SET {game} = {game} WHERE {id} = ?"
+_LADDER_NAMED = "SELECT {id}, {game} FROM {ladder} WHERE {name} = ?"
+#: A ladder's latest night with a status.
+_RUNNING_NIGHT = "SELECT {id} FROM {night} WHERE {ladder_id} = ? AND {status} = ? ORDER BY {number} DESC LIMIT 1"
+_LAST_NIGHT = "SELECT MAX({number}) FROM {night} WHERE {ladder_id} = ?"
+_NIGHT_NUMBERED = "SELECT {id} FROM {night} WHERE {ladder_id} = ? AND {number} = ?"
+#: The night's matches with an index in a range (stored ones, and their ids).
+_STORED_IN = "SELECT {index}, {id} FROM {match} WHERE {night_id} = ? AND {index} BETWEEN ? AND ?"
+#: The night's matches from an index on.
+_STORED_FROM = "SELECT {id}, {index}, {winner_seat}, {rated} FROM {match} WHERE {night_id} = ? AND {index} >= ?"
+_RATINGS = "SELECT {entrant}, {mu}, {sigma}, {games}, {wins}, {forfeits} FROM {rating} WHERE {ladder_id} = ?"
+_UPDATE_RATING = ("UPDATE {rating} SET {mu} = ?, {sigma} = ?, {games} = ?, {wins} = ?, {forfeits} = ?"
+                  " WHERE {ladder_id} = ? AND {entrant} = ?")
 
+_NIGHT_COLUMNS = ("ladder_id", "number", "seed", "fingerprint", "config", "planned", "status", "started_at")
 _MATCH_COLUMNS = ("night_id", "index", "key", "game", "seed", "first_player", "rules_version", "status", "termination",
                   "winner_seat", "turns", "duration", "replay", "rated", "played_at")
 _SEAT_COLUMNS = ("match_id", "seat", "entrant", "bot_version_id", "monster", "rank", "stars", "health", "alive",
                  "forfeit", "forfeit_detail", "decisions", "cpu_seconds", "mu", "sigma")
+_RATING_COLUMNS = ("ladder_id", "entrant", "mu", "sigma", "games", "wins", "forfeits")
 
 
-def _lock_ladder(session: Session, ladder_id: int) -> None:
+def _lock_ladder(connection: Connection, ladder_id: int) -> None:
     """Begin this transaction with a write to the ladder's row, so that from here on it
     is the only one storing or rating the ladder's matches: SQLite then holds the
     database's write lock, PostgreSQL the row's lock, until the commit. What it reads
     next is therefore current and stays so; no other writer can slip in between."""
-    session.execute(update(LADDERS).where(LADDERS.c.id == ladder_id).values(game=LADDERS.c.game))
+    DriverSQL(connection).run(_LOCK_LADDER, (ladder_id,))
 
 
 def store_results(engine: Engine, night: Night, results: list[MatchResult], env: trueskill.TrueSkill,
@@ -198,21 +224,20 @@ def store_results(engine: Engine, night: Night, results: list[MatchResult], env:
     """
     cache = {} if cache is None else cache
     versions = cache.setdefault("versions", {})
-    with Session(engine) as session:
-        _lock_ladder(session, night.ladder_id)
+    with engine.begin() as connection:
+        _lock_ladder(connection, night.ladder_id)
         fresh = results
         if results:
             indexes = [result.index for result in results]
-            stored = set(session.execute(select(MATCHES.c.index).where(
-                MATCHES.c.night_id == night.id, MATCHES.c.index.between(min(indexes), max(indexes)))).scalars())
+            stored = {index for index, _ in DriverSQL(connection).rows(
+                _STORED_IN, (night.id, min(indexes), max(indexes)))}
             fresh = [result for result in results if result.index not in stored]
-        rated_upto = _store_and_rate(session, night, fresh, env, cache.get("rated_upto", 0), versions)
-        session.commit()
+        rated_upto = _store_and_rate(connection, night, fresh, env, cache.get("rated_upto", 0), versions)
     cache["rated_upto"] = rated_upto
     return len(fresh)
 
 
-def _store_and_rate(session: Session, night: Night, fresh: list[MatchResult], env: trueskill.TrueSkill,
+def _store_and_rate(connection: Connection, night: Night, fresh: list[MatchResult], env: trueskill.TrueSkill,
                     rated_upto: int, versions: dict) -> int:
     """Store ``fresh`` (matches not stored yet) and rate, in schedule order, every match
     of the night that now follows the rated ones without a gap: stored ones waiting for
@@ -227,16 +252,13 @@ def _store_and_rate(session: Session, night: Night, fresh: list[MatchResult], en
     night_id = night.id
     # The matches stored after the rated ones: rated ones extend the frontier; the
     # others wait for a match before them.
-    waiting = {}
+    waiting = {}  # index: (id, winner seat)
     rated = set()
-    for row in session.execute(
-        select(MATCHES.c.id, MATCHES.c.index, MATCHES.c.winner_seat, MATCHES.c.rated)
-        .where(MATCHES.c.night_id == night_id, MATCHES.c.index >= rated_upto)
-    ):
-        if row.rated:
-            rated.add(row.index)
+    for match_id, index, winner_seat, is_rated in DriverSQL(connection).rows(_STORED_FROM, (night_id, rated_upto)):
+        if is_rated:
+            rated.add(index)
         else:
-            waiting[row.index] = row
+            waiting[index] = (match_id, winner_seat)
     frontier = rated_upto
     while frontier in rated:
         frontier += 1
@@ -245,30 +267,30 @@ def _store_and_rate(session: Session, night: Night, fresh: list[MatchResult], en
     while end in waiting or end in fresh_at:
         end += 1
     # What is rated now: matches frontier .. end - 1, each stored or fresh.
-    stored_seats = _waiting_seats(session, night_id, frontier, end) if any(
+    stored_seats = _waiting_seats(connection, night_id, frontier, end) if any(
         index in waiting for index in range(frontier, end)) else {}
-    order = [(waiting[index].winner_seat, stored_seats[waiting[index].id]) if index in waiting
+    order = [(waiting[index][1], stored_seats[waiting[index][0]]) if index in waiting
              else (fresh_at[index].winner_seat, fresh_at[index].seats) for index in range(frontier, end)]
-    after = _rate(session, night.ladder_id, order, env)
+    after = _rate(connection, night.ladder_id, order, env)
     if stored_seats:
-        session.execute(update(MATCHES).where(MATCHES.c.night_id == night_id, MATCHES.c.index >= frontier,
-                                              MATCHES.c.index < end).values(rated=True))
-        session.execute(_UPDATE_SEAT_RATING, [
+        connection.execute(update(MATCHES).where(MATCHES.c.night_id == night_id, MATCHES.c.index >= frontier,
+                                                 MATCHES.c.index < end).values(rated=True))
+        connection.execute(_UPDATE_SEAT_RATING, [
             {"b_id": seat.id, "b_mu": mu, "b_sigma": sigma}
             for index in range(frontier, end) if index in waiting
-            for seat, (mu, sigma) in zip(stored_seats[waiting[index].id], after[index - frontier])
+            for seat, (mu, sigma) in zip(stored_seats[waiting[index][0]], after[index - frontier])
         ])
     if fresh:
-        _insert(session, night_id, fresh, {index: after[index - frontier] for index in range(frontier, end)
-                                           if index in fresh_at}, versions)
+        _insert(connection, night_id, fresh, {index: after[index - frontier] for index in range(frontier, end)
+                                              if index in fresh_at}, versions)
     return end
 
 
-def _waiting_seats(session: Session, night_id: int, start: int, end: int) -> dict[int, list]:
+def _waiting_seats(connection: Connection, night_id: int, start: int, end: int) -> dict[int, list]:
     """The seats (id, seat, entrant, rank, forfeit) of the night's unrated stored matches
     with an index in ``start .. end - 1``, by match id, in seat order."""
     seats: dict[int, list] = {}
-    for seat in session.execute(
+    for seat in connection.execute(
         select(SEATS.c.id, SEATS.c.match_id, SEATS.c.seat, SEATS.c.entrant, SEATS.c.rank, SEATS.c.forfeit)
         .join(MATCHES, SEATS.c.match_id == MATCHES.c.id)
         .where(MATCHES.c.night_id == night_id, MATCHES.c.index >= start, MATCHES.c.index < end,
@@ -279,21 +301,20 @@ def _waiting_seats(session: Session, night_id: int, start: int, end: int) -> dic
     return seats
 
 
-def _insert(session: Session, night_id: int, results: list[MatchResult],
+def _insert(connection: Connection, night_id: int, results: list[MatchResult],
             ratings_after: dict[int, list[tuple[float, float]]], versions: dict) -> None:
     """Insert matches and their seats: two statements for the whole batch. A match in
     ``ratings_after`` (by index: each seat's rating after it) is stored rated."""
     now = datetime.now(UTC)
     # A plain executemany, then the new ids in one query: RETURNING would make SQLite
     # insert the rows one statement at a time.
-    insert_rows(session, MATCHES, _MATCH_COLUMNS, [(
+    insert_rows(connection, MATCHES, _MATCH_COLUMNS, [(
         night_id, result.index, result.key, result.game, result.seed, result.first_player, result.rules_version,
         result.status, result.termination, result.winner_seat, result.turns, result.duration, result.replay,
         result.index in ratings_after, now,
     ) for result in results])
     indexes = [result.index for result in results]
-    ids = dict(session.execute(select(MATCHES.c.index, MATCHES.c.id).where(
-        MATCHES.c.night_id == night_id, MATCHES.c.index.between(min(indexes), max(indexes)))).all())
+    ids = dict(DriverSQL(connection).rows(_STORED_IN, (night_id, min(indexes), max(indexes))))
     unrated = itertools.repeat((None, None))
     rows = []
     for result in results:
@@ -302,23 +323,23 @@ def _insert(session: Session, night_id: int, results: list[MatchResult],
             key = (seat.bot, seat.package, seat.version)
             version = versions.get(key)
             if version is None:
-                version = versions[key] = _bot_version(session, *key)
+                version = versions[key] = _bot_version(connection, *key)
             rows.append((match_id, seat.seat, seat.entrant, version, seat.monster, seat.rank, seat.stars, seat.health,
                          seat.alive, seat.forfeit, seat.forfeit_detail, seat.decisions, seat.cpu_seconds, mu, sigma))
-    insert_rows(session, SEATS, _SEAT_COLUMNS, rows)
+    insert_rows(connection, SEATS, _SEAT_COLUMNS, rows)
 
 
-def _bot_version(session: Session, name: str, package: str, version: str) -> int:
+def _bot_version(connection: Connection, name: str, package: str, version: str) -> int:
     table = BotVersion.__table__
-    found = session.execute(select(table.c.id).where(
+    found = connection.execute(select(table.c.id).where(
         table.c.name == name, table.c.package == package, table.c.version == version)).scalar()
     if found is None:
-        found = session.execute(insert(table).returning(table.c.id),
+        found = connection.execute(insert(table).returning(table.c.id),
                                 {"name": name, "package": package, "version": version}).scalar_one()
     return found
 
 
-def _rate(session: Session, ladder_id: int, matches: list[tuple[int | None, list]],
+def _rate(connection: Connection, ladder_id: int, matches: list[tuple[int | None, list]],
           env: trueskill.TrueSkill) -> list[list[tuple[float, float]]]:
     """Rate ``matches`` in order and store the ladder's new ratings, in this transaction.
 
@@ -330,14 +351,15 @@ def _rate(session: Session, ladder_id: int, matches: list[tuple[int | None, list
 
     if not matches:
         return []
+    driver = DriverSQL(connection)
     entrants = {seat.entrant for _, seats in matches for seat in seats}
     # Each entrant's rating as the matches go, and its [games, wins, forfeits, already stored].
     now: dict[str, ratings.Rating] = {}
     counts: dict[str, list] = {}
-    for row in session.execute(select(RATINGS).where(RATINGS.c.ladder_id == ladder_id,
-                                                     RATINGS.c.entrant.in_(entrants))):
-        now[row.entrant] = ratings.Rating(row.mu, row.sigma)
-        counts[row.entrant] = [row.games, row.wins, row.forfeits, True]
+    for entrant, mu, sigma, games, wins, forfeits in driver.rows(_RATINGS, (ladder_id,)):
+        if entrant in entrants:  # (a ladder has a few dozen entrants at most: all are read)
+            now[entrant] = ratings.Rating(mu, sigma)
+            counts[entrant] = [games, wins, forfeits, True]
     after = []
     for winner_seat, seats in matches:
         labels = []
@@ -359,16 +381,11 @@ def _rate(session: Session, ladder_id: int, matches: list[tuple[int | None, list
         now.update(updated)
         values = {label: (rating.mu, rating.sigma) for label, rating in updated.items()}
         after.append([values[label] for label in labels])
-    stored = [{"b_ladder": ladder_id, "b_entrant": label, "b_mu": now[label].mu, "b_sigma": now[label].sigma,
-               "b_games": games, "b_wins": wins, "b_forfeits": forfeits}
-              for label, (games, wins, forfeits, known) in counts.items() if known]
-    if stored:
-        session.execute(_UPDATE_RATING, stored)
-    new = [{"ladder_id": ladder_id, "entrant": label, "mu": now[label].mu, "sigma": now[label].sigma, "games": games,
-            "wins": wins, "forfeits": forfeits}
-           for label, (games, wins, forfeits, known) in counts.items() if not known]
-    if new:
-        session.execute(insert(RATINGS), new)
+    driver.run_many(_UPDATE_RATING, [(now[label].mu, now[label].sigma, games, wins, forfeits, ladder_id, label)
+                                     for label, (games, wins, forfeits, known) in counts.items() if known])
+    insert_rows(connection, RATINGS, _RATING_COLUMNS, [
+        (ladder_id, label, now[label].mu, now[label].sigma, games, wins, forfeits)
+        for label, (games, wins, forfeits, known) in counts.items() if not known])
     return after
 
 
@@ -379,9 +396,9 @@ def rate_pending(engine: Engine, night: Night, env: trueskill.TrueSkill, cache: 
     far ratings have got.
     """
     with Session(engine) as session:
-        _lock_ladder(session, night.ladder_id)
+        _lock_ladder(session.connection(), night.ladder_id)
         first = _first_unrated(session, night)
-        rated_upto = _store_and_rate(session, night, [], env, first, {})
+        rated_upto = _store_and_rate(session.connection(), night, [], env, first, {})
         session.commit()
     if cache is not None:
         cache["rated_upto"] = rated_upto
@@ -461,12 +478,9 @@ def run_night(
     if finished:
         if cache.get("rated_upto", 0) < planned:  # not known to be all rated
             rate_pending(engine, night, env)
-        with Session(engine) as session:
-            row = session.get(Night, night.id)
-            row.status = "done"
-            row.finished_at = datetime.now(UTC)
-            session.add(row)
-            session.commit()
+        with engine.begin() as connection:
+            connection.execute(update(NIGHTS).where(NIGHTS.c.id == night.id).values(
+                status="done", finished_at=datetime.now(UTC)))
     return NightReport(ladder.name, night.number, night.seed, planned, len(already), played, forfeits, finished,
                        time.perf_counter() - started)
 
@@ -503,13 +517,13 @@ def rerate(engine: Engine, ladder_name: str) -> int:
         ladder = session.exec(select(LadderRow).where(LadderRow.name == ladder_name)).first()
         if ladder is None:
             raise NightError(f"no ladder named {ladder_name!r} in the database")
-        _lock_ladder(session, ladder.id)
+        _lock_ladder(session.connection(), ladder.id)
         nights = session.exec(select(Night).where(Night.ladder_id == ladder.id).order_by(Night.number)).all()
         night_ids = select(Night.id).where(Night.ladder_id == ladder.id)
         session.execute(delete(RATINGS).where(RATINGS.c.ladder_id == ladder.id))
         session.execute(update(MATCHES).where(MATCHES.c.night_id.in_(night_ids)).values(rated=False))
         session.execute(update(SEATS).where(SEATS.c.match_id.in_(select(MATCHES.c.id).where(
             MATCHES.c.night_id.in_(night_ids)))).values(mu=None, sigma=None))
-        count = sum(_store_and_rate(session, night, [], env, 0, {}) for night in nights)
+        count = sum(_store_and_rate(session.connection(), night, [], env, 0, {}) for night in nights)
         session.commit()
     return count

@@ -13,7 +13,7 @@ import pytest
 from sqlmodel import Session, func, select
 
 from kotarena.storage import open_db
-from kotarena.storage.models import Match, Night, Rating, Seat
+from kotarena.storage.models import LadderRow, Match, Night, Rating, Seat
 from kotarena.tournament.ladder import load_ladder
 from kotarena.tournament.night import NightError, rate_pending, rerate, run_night, store_results
 from kotarena.tournament.runner import InlineExecutor
@@ -234,17 +234,16 @@ def test_two_processes_starting_a_ladder_at_once_play_the_same_night(tmp_path, m
     from kotarena.tournament import night as night_module
 
     ladder = load_ladder(ladder_file(tmp_path, games=3))
-    with Session(open_db(tmp_path / "a.db")) as session:
-        night_module._ladder_row(session, ladder)  # the ladder is known; its first night is not made yet
+    night_module._ladder_id(open_db(tmp_path / "a.db"), ladder)  # the ladder is known; its first night is not made yet
     both_here = threading.Barrier(2)
-    find_ladder = night_module._ladder_row
+    find_ladder = night_module._ladder_id
 
-    def in_step(session, ladder):
-        row = find_ladder(session, ladder)
+    def in_step(engine, ladder):
+        found = find_ladder(engine, ladder)
         both_here.wait(timeout=10)  # neither looks for the night before the other is ready to
-        return row
+        return found
 
-    monkeypatch.setattr(night_module, "_ladder_row", in_step)
+    monkeypatch.setattr(night_module, "_ladder_id", in_step)
     opened, failed = [], []
 
     def start():
@@ -260,6 +259,19 @@ def test_two_processes_starting_a_ladder_at_once_play_the_same_night(tmp_path, m
         thread.join(timeout=30)
     assert failed == [] and opened == [1, 1]
     assert count(open_db(tmp_path / "a.db"), Night) == 1
+
+
+def test_a_ladder_another_process_added_meanwhile_is_used(tmp_path):
+    """Two processes starting a new ladder both find it missing; the one whose insert
+    fails on the unique name uses the other's row."""
+    from kotarena.tournament import night as night_module
+
+    engine = open_db(tmp_path / "a.db")
+    ladder = load_ladder(ladder_file(tmp_path))
+    theirs = night_module._ladder_id(engine, ladder)
+    with Session(engine) as session:
+        assert night_module._add_ladder(session, ladder) == theirs
+    assert count(engine, LadderRow) == 1
 
 
 def test_a_changed_ladder_file_does_not_silently_resume(tmp_path, one_by_one):

@@ -1,0 +1,49 @@
+"""The night's frequent statements, run on the database driver (``storage.db.DriverSQL``)."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy.dialects import postgresql, sqlite
+
+from kotarena.storage import open_db
+from kotarena.storage.db import DriverSQL, _driver_sql
+
+STATEMENT = "SELECT {id} FROM {match} WHERE {night_id} = ? AND {index} BETWEEN ? AND ?"
+
+
+def dialect(module, paramstyle: str):
+    return module.dialect(paramstyle=paramstyle)
+
+
+def test_identifiers_are_quoted_where_the_database_needs_it():
+    # "match" and "index" are keywords in SQLite; PostgreSQL takes both as names.
+    assert _driver_sql(STATEMENT, dialect(sqlite, "qmark")) == \
+        'SELECT id FROM "match" WHERE night_id = ? AND "index" BETWEEN ? AND ?'
+    assert _driver_sql(STATEMENT, dialect(postgresql, "pyformat")) == \
+        "SELECT id FROM match WHERE night_id = %s AND index BETWEEN %s AND %s"
+
+
+@pytest.mark.parametrize(("paramstyle", "markers"), [
+    ("qmark", ("?", "?")), ("format", ("%s", "%s")), ("pyformat", ("%s", "%s")), ("numeric", (":1", ":2")),
+    ("named", (":p1", ":p2")),
+])
+def test_parameters_are_written_in_the_drivers_style(paramstyle, markers):
+    sql = _driver_sql("UPDATE {rating} SET {mu} = ? WHERE {entrant} = ?", dialect(sqlite, paramstyle))
+    assert sql == f"UPDATE rating SET mu = {markers[0]} WHERE entrant = {markers[1]}"
+
+
+def test_statements_read_and_write_in_the_callers_transaction(tmp_path):
+    engine = open_db(tmp_path / "a.db")
+    with engine.begin() as connection:
+        driver = DriverSQL(connection)
+        driver.run("INSERT INTO {ladder} ({name}, {game}, {created_at}) VALUES (?, ?, ?)",
+                   ("quick", "kot", "2026-11-23 12:00:00.000000"))
+        driver.run_many("UPDATE {ladder} SET {game} = ? WHERE {name} = ?", [("origins", "quick"), ("duel", "none")])
+        assert driver.rows("SELECT {name}, {game} FROM {ladder}") == [("quick", "origins")]
+    with engine.connect() as connection:  # committed with the transaction
+        assert DriverSQL(connection).rows("SELECT {game} FROM {ladder} WHERE {name} = ?", ("quick",)) == [("origins",)]
+    with pytest.raises(RuntimeError), engine.begin() as connection:
+        DriverSQL(connection).run("UPDATE {ladder} SET {game} = ?", ("kot",))
+        raise RuntimeError("rolled back")
+    with engine.connect() as connection:
+        assert DriverSQL(connection).rows("SELECT {game} FROM {ladder}") == [("origins",)]
