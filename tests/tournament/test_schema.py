@@ -119,3 +119,16 @@ def test_every_schema_version_says_what_it_changed():
     assert sorted(SCHEMA_CHANGES) == list(range(2, SCHEMA_VERSION + 1))
     assert len(schema_changes(1, SCHEMA_VERSION)) == SCHEMA_VERSION - 1
     assert schema_changes(SCHEMA_VERSION, SCHEMA_VERSION) == []
+
+
+def test_a_new_database_has_large_pages_and_an_old_one_keeps_its_own(tmp_path):
+    """Replays fill 16 KB pages better than SQLite's default 4 KB (see PAGE_SIZE); a
+    database made before keeps its page size, and works as before."""
+    from kotarena.storage.db import PAGE_SIZE
+
+    open_db(tmp_path / "new.db").dispose()
+    assert rows(tmp_path / "new.db", "PRAGMA page_size") == [(PAGE_SIZE,)] == [(16384,)]
+    old = v1_database(tmp_path / "old.db")
+    open_db(old).dispose()
+    assert rows(old, "PRAGMA page_size") == [(4096,)]
+    assert rows(old, "PRAGMA journal_mode") == [("wal",)]
