@@ -14,7 +14,9 @@ and ``w_draw`` and the backend's ``cdf``/``pdf`` written out), draw margin and
 done in the same order, so the results are the package's to the last bit;
 ``tests/test_ratings.py`` checks that on thousands of random matches (2-6 seats,
 ties, extreme ratings) and several environments. Teams of several players and
-partial-play weights, which kotarena never rates, are left to ``env.rate``.
+partial-play weights, which kotarena never rates, are left to ``env.rate``. The places
+it rates, forfeited seats last, are here too (:func:`ranks_for`): every match of a
+night needs them, and here they are compiled.
 
 Notation: a Gaussian is ``(pi, tau)`` (precision, precision times mean). A variable's
 value is the product of the messages its factors sent it; a factor that sends a new
@@ -36,7 +38,7 @@ from typing import Final, TypeVar, cast
 import trueskill
 from trueskill import Rating, calc_draw_margin
 
-__all__ = ["rate_free_for_all", "rate_seats"]
+__all__ = ["ranks_for", "rate_free_for_all", "rate_seats"]
 
 _INF: Final = float("inf")
 #: The package's default stopping rule for the chain of rank differences.
@@ -383,6 +385,45 @@ def rate_free_for_all(env: trueskill.TrueSkill, ratings: Sequence[Rating], ranks
         sigma = sqrt(1 / pi) if pi else _INF
         result[i] = _rating(float(mu), float(sigma))
     return result
+
+
+def ranks_for(outcome_ranks: Sequence[int], forfeits: Sequence[object]) -> tuple[int, ...]:
+    """The places TrueSkill rates: the engine's, with forfeited seats moved to the end.
+
+    ``outcome_ranks`` are the engine's places (``Outcome.ranks``: 0 is best, equal
+    numbers tie); ``forfeits[seat]`` is truthy for a seat whose bot forfeited (the
+    autopilot that finished its game earned nothing for it). The seats that did not
+    forfeit keep their order and ties, renumbered so a place counts the seats strictly
+    ahead ("1224" ranking); the forfeited seats all tie for the last place.
+
+    >>> ranks_for((0, 1, 2, 3), [None, None, None, None])
+    (0, 1, 2, 3)
+    >>> ranks_for((0, 1, 1, 3), ["timeout", None, None, None])
+    (3, 0, 0, 2)
+    >>> ranks_for((2, 0, 1, 3), [None, "crash", None, "illegal"])
+    (1, 2, 0, 2)
+    """
+    n = len(outcome_ranks)
+    if n != len(forfeits):
+        raise ValueError(f"{n} ranks but {len(forfeits)} forfeit flags")
+    # Plain loops rather than generator expressions, which run as Python even compiled.
+    playing: list[int] = []
+    for seat in range(n):
+        if not forfeits[seat]:
+            playing.append(outcome_ranks[seat])
+    last = len(playing)
+    places: list[int] = []
+    for seat in range(n):
+        if forfeits[seat]:
+            places.append(last)
+        else:
+            rank = outcome_ranks[seat]
+            ahead = 0
+            for other in playing:
+                if other < rank:
+                    ahead += 1
+            places.append(ahead)
+    return tuple(places)
 
 
 _Label = TypeVar("_Label", bound=Hashable)

@@ -16,7 +16,9 @@ from collections.abc import Iterable, Mapping, Sequence
 import trueskill
 from trueskill import Rating
 
-from kotarena.free_for_all import rate_free_for_all, rate_seats
+# ranks_for is compiled with the update (see kotarena.free_for_all): a league's worker
+# runs it for every match.
+from kotarena.free_for_all import ranks_for, rate_free_for_all, rate_seats
 
 __all__ = [
     "BETA", "DRAW_PROBABILITY", "MU", "SIGMA", "TAU", "Rating", "conservative", "make_env", "rank_key",
@@ -69,32 +71,6 @@ def conservative(rating: Rating) -> float:
 def rank_key(rating: Rating) -> tuple[float, float]:
     """Sort key for a leaderboard, best first: conservative score, then mean."""
     return (-conservative(rating), -rating.mu)
-
-
-def ranks_for(outcome_ranks: Sequence[int], forfeits: Sequence[object]) -> tuple[int, ...]:
-    """The places TrueSkill rates: the engine's, with forfeited seats moved to the end.
-
-    ``outcome_ranks`` are the engine's places (``Outcome.ranks``: 0 is best, equal
-    numbers tie); ``forfeits[seat]`` is truthy for a seat whose bot forfeited (the
-    autopilot that finished its game earned nothing for it). The seats that did not
-    forfeit keep their order and ties, renumbered so a place counts the seats strictly
-    ahead ("1224" ranking); the forfeited seats all tie for the last place.
-
-    >>> ranks_for((0, 1, 2, 3), [None, None, None, None])
-    (0, 1, 2, 3)
-    >>> ranks_for((0, 1, 1, 3), ["timeout", None, None, None])
-    (3, 0, 0, 2)
-    >>> ranks_for((2, 0, 1, 3), [None, "crash", None, "illegal"])
-    (1, 2, 0, 2)
-    """
-    if len(outcome_ranks) != len(forfeits):
-        raise ValueError(f"{len(outcome_ranks)} ranks but {len(forfeits)} forfeit flags")
-    playing = [rank for rank, forfeit in zip(outcome_ranks, forfeits) if not forfeit]
-    last = len(playing)
-    return tuple(
-        last if forfeit else sum(1 for other in playing if other < rank)
-        for rank, forfeit in zip(outcome_ranks, forfeits)
-    )
 
 
 def rate_match(

@@ -27,8 +27,8 @@ from typing import Any
 from kotarena.bots.registry import get_bot
 from kotarena.engine import get_game, new_game
 from kotarena.engine.state import State
+from kotarena.free_for_all import ranks_for
 from kotarena.match import bot_seed
-from kotarena.ratings import ranks_for
 from kotarena.replay import actions_replay_text
 from kotarena.tournament.seats import (
     DEFAULT_MEMORY_MB,
