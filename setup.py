@@ -30,10 +30,12 @@ NATIVE_MODULES = [
     "kotarena/engine/dice.py",
     "kotarena/match.py",
     # The league's hot paths: each decision's seat host and time limit, setting up a
-    # match and writing its result, rating, and the coordinator's schedule (worked out
-    # match by match as a night is played).
+    # match and writing its result and its replay's body, rating (and the places it
+    # rates), and the coordinator's schedule (worked out match by match as a night is
+    # played).
     "kotarena/tournament/seats.py",
     "kotarena/tournament/matches.py",
+    "kotarena/replay_lines.py",
     "kotarena/free_for_all.py",
     "kotarena/tournament/schedule.py",
 ]

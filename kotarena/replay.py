@@ -36,6 +36,7 @@ from kotarena.engine.events import EventTextError, event_from_text, event_to_tex
 from kotarena.engine.games import get_game
 from kotarena.engine.outcome import EngineError, Outcome, Termination
 from kotarena.engine.state import State
+from kotarena.replay_lines import action_line, body_lines
 
 #: The version of the file format (the number on the first line).
 FORMAT_VERSION = 1
@@ -237,11 +238,6 @@ def entry_text(event: tuple) -> str:
     if len(event) == 3 and event[0] == "act":
         return action_line(event[1], event[2])
     return f"e {event_to_text(event)}"
-
-
-def action_line(seat: int, text: str) -> str:
-    """The body line of an action: ``a SEAT ACTION``."""
-    return f"a {seat} {text}"
 
 
 def result_text(outcome: Outcome | None) -> str:
@@ -601,23 +597,8 @@ def actions_replay_text(state: State, *, first_player: int | None,
     """
     before, after = _head_around_seed(state.game, tuple(state.names), state.deck_name, first_player,
                                       None if bots is None else tuple(bots))
-    # The history's (seat, action) pairs are the table's keys as they are, and looking
-    # them all up at C speed first leaves Python only the lines never written before.
-    history = state.history
-    body = list(map(_ACTION_LINES.get, history))
-    if not all(body):  # (a line is never empty)
-        body = [line or _new_action_line(*entry) for line, entry in zip(body, history)]
-    return "\n".join((before, f"seed {state.seed}", after, *body, result_text(state.outcome), ""))
-
-
-#: Each seat's body line for each action, written once (actions are interned, so
-#: ``(seat, action)`` is a cheap key and the table stays as small as the legal actions).
-_ACTION_LINES: dict[tuple, str] = {}
-
-
-def _new_action_line(seat: int, action) -> str:
-    line = _ACTION_LINES[seat, action] = action_line(seat, action.text)
-    return line
+    return "\n".join((before, f"seed {state.seed}", after, *body_lines(state.history), result_text(state.outcome),
+                      ""))
 
 
 @functools.lru_cache(maxsize=4096)  # a night seats its bots in a few hundred orders
