@@ -252,3 +252,23 @@ def test_a_free_for_all_needs_two_players_with_a_place_each(env):
         rate_free_for_all(env, [env.create_rating()], [0])
     with pytest.raises(ValueError, match="a rank for each"):
         rate_free_for_all(env, [env.create_rating()] * 3, [0, 1])
+
+
+def test_the_night_reads_a_ratings_mu_and_sigma_as_its_properties_give_them(env):
+    """The night's loop (kotarena.tournament.batch) works mu and sigma out from what a
+    rating stores; they are the package's own values, to the last bit."""
+    import random
+
+    from kotarena.tournament.batch import mu_sigma
+
+    rng = random.Random(5)
+    seen = [env.create_rating(), trueskill.Rating(0.0, 1e-9), trueskill.Rating(-40.0, 123.4)]
+    seen += [env.create_rating(rng.uniform(-50, 80), rng.uniform(0.01, 30)) for _ in range(500)]
+    a, b = env.create_rating(), env.create_rating()
+    for _ in range(200):  # and ratings as the update leaves them
+        updated = rate_match({"a": a, "b": b}, ["a", "b"], [0, 1], env)
+        a, b = updated["a"], updated["b"]
+        seen += [a, b]
+    assert len(seen) == 903
+    for rating in seen:
+        assert mu_sigma(rating) == (rating.mu, rating.sigma)

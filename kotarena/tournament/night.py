@@ -13,7 +13,6 @@ rating right after the match: the rating history.
 
 from __future__ import annotations
 
-import itertools
 import json
 import time
 from collections.abc import Callable, Iterator
@@ -28,6 +27,7 @@ from sqlmodel import Session, func, select
 
 from kotarena.storage.db import DriverSQL, insert_rows
 from kotarena.storage.models import BotVersion, LadderRow, Match, Night, Rating, Seat
+from kotarena.tournament.batch import MATCH_COLUMNS, SEAT_COLUMNS, match_rows, rate_in_order, seat_rows
 from kotarena.tournament.runner import MatchJob, MatchResult, make_executor, run_jobs
 from kotarena.tournament.seats import SeatSpec
 
@@ -199,10 +199,6 @@ _UPDATE_RATING = ("UPDATE {rating} SET {mu} = ?, {sigma} = ?, {games} = ?, {wins
                   " WHERE {ladder_id} = ? AND {entrant} = ?")
 
 _NIGHT_COLUMNS = ("ladder_id", "number", "seed", "fingerprint", "config", "planned", "status", "started_at")
-_MATCH_COLUMNS = ("night_id", "index", "key", "game", "seed", "first_player", "rules_version", "status", "termination",
-                  "winner_seat", "turns", "duration", "replay", "rated", "played_at")
-_SEAT_COLUMNS = ("match_id", "seat", "entrant", "bot_version_id", "monster", "rank", "stars", "health", "alive",
-                 "forfeit", "forfeit_detail", "decisions", "cpu_seconds", "mu", "sigma")
 _RATING_COLUMNS = ("ladder_id", "entrant", "mu", "sigma", "games", "wins", "forfeits")
 
 
@@ -308,25 +304,11 @@ def _insert(connection: Connection, night_id: int, results: list[MatchResult],
     now = datetime.now(UTC)
     # A plain executemany, then the new ids in one query: RETURNING would make SQLite
     # insert the rows one statement at a time.
-    insert_rows(connection, MATCHES, _MATCH_COLUMNS, [(
-        night_id, result.index, result.key, result.game, result.seed, result.first_player, result.rules_version,
-        result.status, result.termination, result.winner_seat, result.turns, result.duration, result.replay,
-        result.index in ratings_after, now,
-    ) for result in results])
+    insert_rows(connection, MATCHES, MATCH_COLUMNS, match_rows(night_id, results, ratings_after, now))
     indexes = [result.index for result in results]
     ids = dict(DriverSQL(connection).rows(_STORED_IN, (night_id, min(indexes), max(indexes))))
-    unrated = itertools.repeat((None, None))
-    rows = []
-    for result in results:
-        match_id = ids[result.index]
-        for seat, (mu, sigma) in zip(result.seats, ratings_after.get(result.index, unrated)):
-            key = (seat.bot, seat.package, seat.version)
-            version = versions.get(key)
-            if version is None:
-                version = versions[key] = _bot_version(connection, *key)
-            rows.append((match_id, seat.seat, seat.entrant, version, seat.monster, seat.rank, seat.stars, seat.health,
-                         seat.alive, seat.forfeit, seat.forfeit_detail, seat.decisions, seat.cpu_seconds, mu, sigma))
-    insert_rows(connection, SEATS, _SEAT_COLUMNS, rows)
+    insert_rows(connection, SEATS, SEAT_COLUMNS, seat_rows(
+        results, ids, ratings_after, versions, lambda *key: _bot_version(connection, *key)))
 
 
 def _bot_version(connection: Connection, name: str, package: str, version: str) -> int:
@@ -353,34 +335,14 @@ def _rate(connection: Connection, ladder_id: int, matches: list[tuple[int | None
         return []
     driver = DriverSQL(connection)
     entrants = {seat.entrant for _, seats in matches for seat in seats}
-    # Each entrant's rating as the matches go, and its [games, wins, forfeits, already stored].
+    # Each entrant's rating as the matches go, and its [games, wins, forfeits, stored].
     now: dict[str, ratings.Rating] = {}
-    counts: dict[str, list] = {}
+    counts: dict[str, list[int]] = {}
     for entrant, mu, sigma, games, wins, forfeits in driver.rows(_RATINGS, (ladder_id,)):
         if entrant in entrants:  # (a ladder has a few dozen entrants at most: all are read)
             now[entrant] = ratings.Rating(mu, sigma)
-            counts[entrant] = [games, wins, forfeits, True]
-    after = []
-    for winner_seat, seats in matches:
-        labels = []
-        ranks = []
-        for seat in seats:
-            label = seat.entrant
-            entry = counts.get(label)
-            if entry is None:
-                entry = counts[label] = [0, 0, 0, False]  # rate_match starts it at env.create_rating()
-            entry[0] += 1
-            # A forfeited seat that the autopilot carried to victory is no win for the bot.
-            if seat.forfeit:
-                entry[2] += 1
-            elif seat.seat == winner_seat:
-                entry[1] += 1
-            labels.append(label)
-            ranks.append(seat.rank)
-        updated = ratings.rate_match(now, labels, ranks, env)
-        now.update(updated)
-        values = {label: (rating.mu, rating.sigma) for label, rating in updated.items()}
-        after.append([values[label] for label in labels])
+            counts[entrant] = [games, wins, forfeits, 1]
+    after = rate_in_order(env, now, counts, matches)
     driver.run_many(_UPDATE_RATING, [(now[label].mu, now[label].sigma, games, wins, forfeits, ladder_id, label)
                                      for label, (games, wins, forfeits, known) in counts.items() if known])
     insert_rows(connection, RATINGS, _RATING_COLUMNS, [
