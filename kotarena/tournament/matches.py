@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,6 +31,7 @@ from kotarena.engine.state import State
 from kotarena.free_for_all import ranks_for
 from kotarena.match import bot_seed
 from kotarena.replay import actions_replay_text
+from kotarena.tournament.schedule import MatchSpec
 from kotarena.tournament.seats import (
     DEFAULT_MEMORY_MB,
     GUARD,
@@ -170,6 +172,17 @@ class MatchResult:
 # A forked worker inherits its parent's table but not its children: start afresh.
 _ISOLATED: dict[tuple, IsolatedSeat] = {}
 _ISOLATED_OWNER = os.getpid()
+
+
+def match_jobs(schedule: Iterable[MatchSpec], seats: dict[str, SeatSpec], game: str, deck: str | None,
+               time_limit: float) -> Iterator[MatchJob]:
+    """A job for each match of ``schedule``, in order, each made as it is asked for; a
+    seat's spec is looked up by the entrant's label. (Here to be compiled: the
+    coordinator makes one for every match of a night, and as Python that took about as
+    long as scheduling the match.)"""
+    for spec in schedule:
+        yield MatchJob(spec.index, spec.key, game, deck, spec.seed, spec.first_player,
+                       tuple([seats[label] for label in spec.seats]), time_limit)
 
 
 def _seat_host(seat: int, spec: SeatSpec, job: MatchJob) -> Any:

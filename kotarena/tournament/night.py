@@ -28,6 +28,7 @@ from sqlmodel import Session, func, select
 from kotarena.storage.db import DriverSQL, insert_rows
 from kotarena.storage.models import BotVersion, LadderRow, Match, Night, Rating, Seat
 from kotarena.tournament.batch import MATCH_COLUMNS, SEAT_COLUMNS, match_rows, rate_in_order, seat_rows
+from kotarena.tournament.matches import match_jobs
 from kotarena.tournament.runner import MatchJob, MatchResult, make_executor, run_jobs
 from kotarena.tournament.seats import SeatSpec
 
@@ -154,12 +155,8 @@ def _jobs(ladder, night: Night) -> Iterator[MatchJob]:
         for label, entrant in entrants.items()
     }
     deck = ladder.deck if ladder.deck != "none" else None
-    for spec in iter_schedule(replace(ladder, seed=night.seed), list(entrants)):
-        yield MatchJob(
-            index=spec.index, key=spec.key, game=ladder.game, deck=deck, seed=spec.seed,
-            first_player=spec.first_player, seats=tuple([specs[label] for label in spec.seats]),
-            time_limit=ladder.time_limit,
-        )
+    return match_jobs(iter_schedule(replace(ladder, seed=night.seed), list(entrants)), specs, ladder.game, deck,
+                      ladder.time_limit)
 
 
 def _trusted(entrant) -> bool:
