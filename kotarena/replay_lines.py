@@ -3,10 +3,10 @@
 A league night writes an actions-only replay for every match, about 150 lines of
 about a dozen characters each. The lines repeat (a seat takes the same few actions
 again and again), so each seat's line for each action is written once and kept, and a
-replay's body is looked up line by line. This module is compiled with the engine
-(``NATIVE_MODULES`` in ``setup.py``): the lookup is per action, and as Python (one
-``(seat, action)`` tuple hashed per line) it took about a fifth of a millisecond for
-every ten games.
+replay's body is looked up line by line, in a table per seat keyed by the interned
+action. This module is compiled with the engine (``NATIVE_MODULES`` in ``setup.py``):
+as Python, hashing a ``(seat, action)`` tuple per line, a replay's body took 23-31 µs
+a game; compiled, about 16.
 """
 
 from __future__ import annotations
