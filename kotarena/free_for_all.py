@@ -38,7 +38,7 @@ from typing import Final, TypeVar, cast
 import trueskill
 from trueskill import Rating, calc_draw_margin
 
-__all__ = ["ranks_for", "rate_free_for_all", "rate_seats"]
+__all__ = ["mu_sigma", "ranks_for", "rate_free_for_all", "rate_seats"]
 
 _INF: Final = float("inf")
 #: The package's default stopping rule for the chain of rank differences.
@@ -330,6 +330,16 @@ def _rating(mu: float, sigma: float) -> Rating:
     return rating
 
 
+def mu_sigma(rating: Rating) -> tuple[float, float]:
+    """``(rating.mu, rating.sigma)``; for the package's own ``Rating``, worked out from
+    what it stores as its properties do (they run as Python), to the same bits."""
+    if type(rating) is Rating:
+        pi = cast(float, rating.pi)
+        tau = cast(float, rating.tau)
+        return (pi and tau / pi, sqrt(1 / pi) if pi else _INF)
+    return (cast(float, rating.mu), cast(float, rating.sigma))
+
+
 def rate_free_for_all(env: trueskill.TrueSkill, ratings: Sequence[Rating], ranks: Sequence[int],
                       min_delta: float = MIN_DELTA) -> list[Rating]:
     """New ratings after one free-for-all: ``ranks[i]`` is player ``i``'s place (0 best,
@@ -353,16 +363,7 @@ def rate_free_for_all(env: trueskill.TrueSkill, ratings: Sequence[Rating], ranks
     dynamic2 = pow(cast(float, env.tau), 2.)
     teams: list[_Team] = []
     for i in order:
-        rating = ratings[i]
-        if type(rating) is Rating:
-            # Its mu and sigma properties, from what Gaussian stores.
-            stored_pi = cast(float, rating.pi)
-            stored_tau = cast(float, rating.tau)
-            mu = stored_pi and stored_tau / stored_pi
-            sigma = sqrt(1 / stored_pi) if stored_pi else _INF
-        else:
-            mu = cast(float, rating.mu)
-            sigma = cast(float, rating.sigma)
+        mu, sigma = mu_sigma(ratings[i])
         # The prior: the rating, widened by the skill drift before the game.
         sigma = sqrt(pow(sigma, 2.) + dynamic2)
         pi = pow(sigma, -2.)

@@ -11,31 +11,22 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from math import sqrt
 from typing import Any
 
 import trueskill
 from trueskill import Rating
 
-from kotarena.free_for_all import rate_seats
+from kotarena.free_for_all import mu_sigma, rate_seats
 from kotarena.ratings import rate_match
 from kotarena.tournament.matches import MatchResult
 
-__all__ = ["MATCH_COLUMNS", "SEAT_COLUMNS", "match_rows", "mu_sigma", "rate_in_order", "seat_rows"]
+__all__ = ["MATCH_COLUMNS", "SEAT_COLUMNS", "match_rows", "rate_in_order", "seat_rows"]
 
 #: The columns of :func:`match_rows`' and :func:`seat_rows`' rows, in order.
 MATCH_COLUMNS = ("night_id", "index", "key", "game", "seed", "first_player", "rules_version", "status", "termination",
                  "winner_seat", "turns", "duration", "replay", "rated", "played_at")
 SEAT_COLUMNS = ("match_id", "seat", "entrant", "bot_version_id", "monster", "rank", "stars", "health", "alive",
                 "forfeit", "forfeit_detail", "decisions", "cpu_seconds", "mu", "sigma")
-
-
-def mu_sigma(rating: Rating) -> tuple[float, float]:
-    """``(rating.mu, rating.sigma)``, worked out from what the rating stores, as its
-    properties do (which run as Python)."""
-    pi = float(rating.pi)
-    tau = float(rating.tau)
-    return (pi and tau / pi, sqrt(1 / pi) if pi else float("inf"))
 
 
 def rate_in_order(env: trueskill.TrueSkill, now: dict[str, Rating], counts: dict[str, list[int]],

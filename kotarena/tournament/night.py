@@ -73,8 +73,7 @@ def _ladder_id(engine: Engine, ladder) -> int:
         with Session(engine) as session:
             return _add_ladder(session, ladder)
     ladder_id, game = found[0]
-    if game != ladder.game:
-        raise NightError(f"ladder {ladder.name!r} is stored as a {game} ladder, not {ladder.game}")
+    _check_game(ladder, game)
     return ladder_id
 
 
@@ -83,12 +82,17 @@ def _add_ladder(session: Session, ladder) -> int:
     session.add(row)
     try:
         session.commit()
+        return row.id
     except IntegrityError:  # another process added the ladder meanwhile: use theirs
         session.rollback()
-        row = session.exec(select(LadderRow).where(LadderRow.name == ladder.name)).one()
-        if row.game != ladder.game:
-            raise NightError(f"ladder {ladder.name!r} is stored as a {row.game} ladder, not {ladder.game}") from None
+    row = session.exec(select(LadderRow).where(LadderRow.name == ladder.name)).one()
+    _check_game(ladder, row.game)
     return row.id
+
+
+def _check_game(ladder, stored_game: str) -> None:
+    if stored_game != ladder.game:
+        raise NightError(f"ladder {ladder.name!r} is stored as a {stored_game} ladder, not {ladder.game}")
 
 
 def open_night(engine: Engine, ladder, *, fresh: bool = False) -> Night:
@@ -314,7 +318,7 @@ def _bot_version(connection: Connection, name: str, package: str, version: str) 
         table.c.name == name, table.c.package == package, table.c.version == version)).scalar()
     if found is None:
         found = connection.execute(insert(table).returning(table.c.id),
-                                {"name": name, "package": package, "version": version}).scalar_one()
+                                   {"name": name, "package": package, "version": version}).scalar_one()
     return found
 
 
