@@ -18,6 +18,7 @@ from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError, Prog
 from sqlmodel import Session, SQLModel, create_engine, select
 
 from kotarena.storage import models
+from kotarena.storage.sqlite_rows import driver_runs
 
 #: Bump when the tables change, add the step from the version before to ``_STEPS``
 #: and say what changed, for users, in ``SCHEMA_CHANGES``.
@@ -266,13 +267,14 @@ def _driver_sql(template: str, dialect) -> str:
 
 
 def insert_rows(connection: Connection, table, keys: tuple[str, ...], rows: list[tuple]) -> None:
-    """Insert ``rows`` (tuples of the columns ``keys``, in that order) into ``table`` in
-    one executemany.
+    """Insert ``rows`` (tuples of the columns ``keys``, in that order) into ``table``, in
+    order.
 
-    On SQLite the rows go straight to the driver, with SQLAlchemy's type processing
-    applied only to the columns that need it (dates): a league night inserts several
-    rows per match, and SQLAlchemy's per-row handling cost more than SQLite's work.
-    A date shared by consecutive rows (a batch's timestamp) is converted once.
+    On SQLite the rows go straight to the driver's ``executemany``, with SQLAlchemy's
+    type processing applied only to the columns that need it (dates), booleans as 1 and
+    0, and NULL columns left out of the statement (see
+    :mod:`kotarena.storage.sqlite_rows`): a league night inserts several rows per
+    match, and SQLAlchemy's per-row handling cost more than SQLite's work.
     Other databases get a plain SQLAlchemy insert.
     """
     if not rows:
@@ -281,34 +283,25 @@ def insert_rows(connection: Connection, table, keys: tuple[str, ...], rows: list
     if dialect.name != "sqlite":
         connection.execute(table.insert(), [dict(zip(keys, row)) for row in rows])
         return
-    sql, processors = _compiled_insert(table, keys, dialect)
-    if processors:
-        rows = [list(row) for row in rows]
-        for column, process in enumerate(processors):
-            if process is None:
-                continue
-            last = done = None
-            for row in rows:
-                value = row[column]
-                if value is not None:
-                    if value is not last:
-                        last, done = value, process(value)
-                    row[column] = done
-        rows = [tuple(row) for row in rows]  # the driver call takes tuples
-    connection.connection.driver_connection.executemany(sql, rows)
+    _, processors, omittable = _compiled_insert(table, keys, dialect)
+    driver = connection.connection.driver_connection
+    for nulls, run in driver_runs(rows, processors, omittable):
+        columns = tuple(key for column, key in enumerate(keys) if column not in nulls) if nulls else keys
+        driver.executemany(_compiled_insert(table, columns, dialect)[0], run)
 
 
-_INSERTS: dict[tuple, tuple[str, tuple | None]] = {}
-#: Column types whose values the sqlite3 module stores exactly as SQLAlchemy's bind
-#: processors would make them: a float as a REAL, a bool as the INTEGER 1 or 0 (and
-#: the columns' REAL and NUMERIC affinities turn an int in a float column into a REAL
-#: either way). Skipping their processors spares copying every row.
+_INSERTS: dict[tuple, tuple[str, tuple, tuple]] = {}
+#: Column types whose values SQLite stores exactly as SQLAlchemy's bind processors
+#: would make them: a float as a REAL, a bool as the INTEGER 1 or 0 (which
+#: ``driver_runs`` binds; and the columns' REAL and NUMERIC affinities turn an int in a
+#: float column into a REAL either way).
 _STORED_AS_IS = (Float, Boolean)
 
 
-def _compiled_insert(table, keys: tuple[str, ...], dialect) -> tuple[str, tuple | None]:
-    """The SQL of an insert of ``keys`` with positional parameters, and each column's
-    bind processor (``None`` when no column has one)."""
+def _compiled_insert(table, keys: tuple[str, ...], dialect) -> tuple[str, tuple, tuple]:
+    """The SQL of an insert of ``keys`` with positional parameters; each column's bind
+    processor (``None`` where the driver takes the value as it is); and whether a
+    NULL in the column may be left out of the statement (it has no server default)."""
     found = _INSERTS.get((table.name, keys, dialect.name))
     if found is None:
         compiled = table.insert().compile(dialect=dialect, column_keys=list(keys))
@@ -316,6 +309,6 @@ def _compiled_insert(table, keys: tuple[str, ...], dialect) -> tuple[str, tuple 
             raise RuntimeError(f"unexpected parameter order inserting into {table.name}: {compiled.positiontup}")
         processors = tuple(None if isinstance(table.c[key].type, _STORED_AS_IS) else
                            table.c[key].type.dialect_impl(dialect).bind_processor(dialect) for key in keys)
-        found = _INSERTS[(table.name, keys, dialect.name)] = (
-            compiled.string, processors if any(p is not None for p in processors) else None)
+        omittable = tuple(table.c[key].server_default is None for key in keys)
+        found = _INSERTS[(table.name, keys, dialect.name)] = (compiled.string, processors, omittable)
     return found

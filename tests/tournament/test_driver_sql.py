@@ -47,3 +47,32 @@ def test_statements_read_and_write_in_the_callers_transaction(tmp_path):
         raise RuntimeError("rolled back")
     with engine.connect() as connection:
         assert DriverSQL(connection).rows("SELECT {game} FROM {ladder}") == [("origins",)]
+
+
+def test_bulk_rows_keep_their_nulls_booleans_dates_and_order(tmp_path):
+    from datetime import UTC, datetime
+
+    from sqlalchemy import Column, DateTime, Integer, MetaData, String, Table, select
+
+    from kotarena.storage.db import insert_rows
+
+    engine = open_db(tmp_path / "a.db")
+    table = Table("bulk", MetaData(), Column("id", Integer, primary_key=True), Column("name", String),
+                  Column("note", String), Column("flag", sqlite.BOOLEAN), Column("at", DateTime),
+                  Column("kind", String, server_default="plain"))
+    table.create(engine)
+    at = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
+    keys = ("name", "note", "flag", "at", "kind")
+    rows = [("a", None, True, at, "x"), ("b", None, False, at, None), ("c", "note", True, None, "y"),
+            ("d", None, None, at, "z"), ("e", None, True, at, "w")]
+    with engine.begin() as connection:
+        insert_rows(connection, table, keys, rows)
+    with engine.connect() as connection:
+        stored = connection.execute(select(table).order_by(table.c.id)).all()
+    # In order (ids follow the rows), NULL where None was given, even in a column whose
+    # server default a statement leaving it out would have stored instead.
+    assert [row.name for row in stored] == ["a", "b", "c", "d", "e"]
+    assert [row.note for row in stored] == [None, None, "note", None, None]
+    assert [row.flag for row in stored] == [True, False, True, None, True]
+    assert [row.at for row in stored] == [at.replace(tzinfo=None)] * 2 + [None] + [at.replace(tzinfo=None)] * 2
+    assert [row.kind for row in stored] == ["x", None, "y", "z", "w"]
