@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib
 import itertools
 import os
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
@@ -168,6 +169,7 @@ def run_jobs(
     while True:
         broken: list[MatchJob] = []
         executor = executor_factory(workers)
+        closing: Callable[[], None] | None = None
         try:
             in_flight: dict[Future, list[MatchJob]] = {}
             capacity = _capacity(executor, workers)
@@ -188,13 +190,32 @@ def run_jobs(
                         size = chunk_size(total, workers, seconds / timed)
                     if not broken:
                         remaining -= _hand_over(executor, source, size, capacity, remaining, in_flight)  # before yielding: the workers play on while results are stored
+                        if not in_flight:  # the last results: the workers exit while they are stored
+                            closing = _begin_shutdown(executor)
                     yield from results
         finally:
-            executor.shutdown(wait=True, cancel_futures=True)
+            if closing is None:
+                executor.shutdown(wait=True, cancel_futures=True)
+            else:
+                closing()
         if not broken:
             return  # every job handed over came back: the source is used up
         yield from _replay_isolated(broken, workers, executor_factory)
         # ...and on with the matches not handed over yet, in a new pool.
+
+
+def _begin_shutdown(executor: Executor) -> Callable[[], None]:
+    """Shut ``executor`` down without waiting for it; returns what waits for it.
+
+    A process pool's workers take a few milliseconds to exit and be joined, which the
+    night's last store can overlap. (A process pool forgets its manager thread once
+    shut down, so it is kept here to be joined: the night ends with its workers.)
+    """
+    manager = getattr(executor, "_executor_manager_thread", None)
+    executor.shutdown(wait=False)
+    if isinstance(manager, threading.Thread):
+        return manager.join
+    return lambda: executor.shutdown(wait=True)
 
 
 def warm_up(job: MatchJob) -> None:
