@@ -93,6 +93,29 @@ def test_a_night_stores_every_match_with_its_seats_and_rates_them(tmp_path):
     assert last == {entrant: (mu, sigma) for entrant, (mu, sigma, _, _) in ratings.items()}
 
 
+def test_a_night_freezes_the_heap_while_it_plays_and_leaves_it_as_it_was(tmp_path):
+    import gc
+
+    engine = open_db(tmp_path / "a.db")
+    ladder = load_ladder(ladder_file(tmp_path, games=2))
+    frozen_during = []
+
+    def executor(workers):
+        frozen_during.append(gc.get_freeze_count())
+        return InlineExecutor()
+
+    assert gc.get_freeze_count() == 0
+    run_night(engine, ladder, executor_factory=executor)
+    assert frozen_during[0] > 0 and gc.get_freeze_count() == 0
+    # A caller that froze objects itself keeps them frozen.
+    gc.freeze()
+    try:
+        run_night(engine, ladder, executor_factory=inline)
+        assert gc.get_freeze_count() > 0  # (unfrozen, it would be 0)
+    finally:
+        gc.unfreeze()
+
+
 def test_running_the_same_finished_ladder_again_plays_a_new_night(tmp_path):
     engine = open_db(tmp_path / "a.db")
     ladder = load_ladder(ladder_file(tmp_path, games=3))
