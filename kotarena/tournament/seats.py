@@ -48,6 +48,9 @@ WALL_GRACE = 5.0
 DEFAULT_MEMORY_MB = 2048
 #: The guard's ``call_start`` while no call is running (CPU clocks are never negative).
 NO_CALL: Final = -1.0
+#: The action class, as a Final name for the same reason as ``GUARD``: an imported
+#: name is looked up in the module's dictionary at every use.
+_ACTION: Final = Action
 
 
 class BotFailure(Exception):
@@ -191,7 +194,9 @@ class _Guard:
         return self._wall_ticks * self.wall_tick
 
 
-GUARD = _Guard()
+#: (Final: compiled, a Final module name is a C static; any other is looked up in the
+#: module's dictionary at every use, and the seat hosts use it at every decision.)
+GUARD: Final = _Guard()
 
 
 def _timed_call(method, argument, cpu_limit: float):
@@ -278,7 +283,7 @@ class InProcessSeat:
                 raise BotFailure(TIMEOUT, f"took {used:.2f}s of CPU time (limit {limit:g}s)")
         self.cpu += used
         self.decisions += 1
-        return answer if answer.__class__ is Action else _as_action(answer, view)
+        return answer if answer.__class__ is _ACTION else _as_action(answer, view)
 
     def finish(self, view: View) -> None:
         if self.bot is not None:
