@@ -26,6 +26,7 @@ import pickle
 import signal
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -199,7 +200,7 @@ class _Guard:
 GUARD: Final = _Guard()
 
 
-def _timed_call(method, argument, cpu_limit: float):
+def _timed_call(method: Callable[[Any], Any], argument: Any, cpu_limit: float) -> tuple[Any, float]:
     """Call ``method(argument)`` under the limits; returns (result, cpu seconds)."""
     guard = GUARD
     ticking = guard.installed
@@ -215,7 +216,7 @@ def _timed_call(method, argument, cpu_limit: float):
     guard.call_start = NO_CALL
     if ticking:
         used = guard.cpu_clock - start
-        over = used and used - guard.tick > cpu_limit
+        over = used != 0.0 and used - guard.tick > cpu_limit
     else:
         used = time.process_time() - start
         over = used > cpu_limit
@@ -263,6 +264,7 @@ class InProcessSeat:
 
     def choose(self, view: View) -> Action:
         guard = GUARD
+        used: float  # (declared: compiled, an undeclared one was boxed, and its sums generic)
         if not guard.installed:
             answer, used = _timed_call(self._choose, view, self.time_limit)
         else:
