@@ -281,7 +281,7 @@ class InProcessSeat:
                 raise _failure(error, start, limit) from None
             guard.call_start = NO_CALL
             used = guard.cpu_clock - start
-            if used and used - guard.tick > limit:
+            if used != 0.0 and used - guard.tick > limit:
                 raise BotFailure(TIMEOUT, f"took {used:.2f}s of CPU time (limit {limit:g}s)")
         self.cpu += used
         self.decisions += 1

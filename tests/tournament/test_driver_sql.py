@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
+from sqlalchemy import Column, DateTime, Integer, MetaData, String, Table, select
 from sqlalchemy.dialects import postgresql, sqlite
 
 from kotarena.storage import open_db
-from kotarena.storage.db import DriverSQL, _driver_sql
+from kotarena.storage.db import DriverSQL, _driver_sql, insert_rows
 
 STATEMENT = "SELECT {id} FROM {match} WHERE {night_id} = ? AND {index} BETWEEN ? AND ?"
 
@@ -50,12 +53,6 @@ def test_statements_read_and_write_in_the_callers_transaction(tmp_path):
 
 
 def test_bulk_rows_keep_their_nulls_booleans_dates_and_order(tmp_path):
-    from datetime import UTC, datetime
-
-    from sqlalchemy import Column, DateTime, Integer, MetaData, String, Table, select
-
-    from kotarena.storage.db import insert_rows
-
     engine = open_db(tmp_path / "a.db")
     table = Table("bulk", MetaData(), Column("id", Integer, primary_key=True), Column("name", String),
                   Column("note", String), Column("flag", sqlite.BOOLEAN), Column("at", DateTime),
