@@ -36,7 +36,7 @@ from kotarena.engine.events import EventTextError, event_from_text, event_to_tex
 from kotarena.engine.games import get_game
 from kotarena.engine.outcome import EngineError, Outcome, Termination
 from kotarena.engine.state import State
-from kotarena.replay_lines import action_line, body_lines
+from kotarena.replay_lines import action_line, joined_replay
 
 #: The version of the file format (the number on the first line).
 FORMAT_VERSION = 1
@@ -244,7 +244,12 @@ def result_text(outcome: Outcome | None) -> str:
     """The result line: ``result winner 2 termination stars turns 23 ranks (1 0 2 3)``."""
     if outcome is None:
         return "result unfinished"
-    return _result_text(outcome.winner, outcome.termination.value, outcome.turns, tuple(outcome.ranks))
+    return _result_text(outcome.winner, _TERMINATION_TEXT[outcome.termination], outcome.turns, tuple(outcome.ranks))
+
+
+#: Each way a game ends as text (an enum's ``.value`` runs a Python descriptor, and
+#: the league writes a result line for every match).
+_TERMINATION_TEXT = {termination: termination.value for termination in Termination}
 
 
 @functools.lru_cache(maxsize=4096)  # a league writes one per match: 2 in 5 repeat (random bots)
@@ -597,8 +602,7 @@ def actions_replay_text(state: State, *, first_player: int | None,
     """
     before, after = _head_around_seed(state.game, tuple(state.names), state.deck_name, first_player,
                                       None if bots is None else tuple(bots))
-    return "\n".join((before, f"seed {state.seed}", after, *body_lines(state.history), result_text(state.outcome),
-                      ""))
+    return joined_replay(before, state.seed, after, state.history, result_text(state.outcome))
 
 
 @functools.lru_cache(maxsize=4096)  # a night seats its bots in a few hundred orders

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from kotarena.engine.actions import Action
 
-__all__ = ["action_line", "body_lines"]
+__all__ = ["action_line", "body_lines", "joined_replay"]
 
 #: For each seat, its line for each action written so far. Actions are interned and
 #: hash by identity, so the tables stay as small as the legal actions.
@@ -38,3 +38,13 @@ def body_lines(history: list[tuple[int, Action]]) -> list[str]:
             line = table[action] = action_line(seat, action.text)
         body.append(line)
     return body
+
+
+def joined_replay(before: str, seed: int | None, after: str, history: list[tuple[int, Action]], result: str) -> str:
+    """An actions-only replay's text: the header lines ``before`` and ``after`` its seed
+    line, the body lines of ``history``, the ``result`` line, and a final newline."""
+    lines = [before, f"seed {seed}", after]
+    lines.extend(body_lines(history))
+    lines.append(result)
+    lines.append("")
+    return "\n".join(lines)

@@ -21,12 +21,13 @@ import os
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 # Imported here rather than in the functions that use them: a function's import
 # statement runs at every call, and these run for every match (1% of a worker's time).
 from kotarena.bots.registry import get_bot
 from kotarena.engine import get_game, new_game
+from kotarena.engine.outcome import Termination
 from kotarena.engine.state import State
 from kotarena.free_for_all import ranks_for
 from kotarena.match import bot_seed
@@ -172,6 +173,11 @@ class MatchResult:
                               self.seats))
 
 
+#: How each way a game ends is stored: its text (an enum's ``.value`` is a descriptor
+#: that runs as Python, once a match).
+_TERMINATIONS: Final[dict[Termination, str]] = {termination: termination.value for termination in Termination}
+
+
 # Isolated seat hosts live as long as the worker process, keyed by seat and bot.
 # A forked worker inherits its parent's table but not its children: start afresh.
 _ISOLATED: dict[tuple, IsolatedSeat] = {}
@@ -247,9 +253,9 @@ def play_match(job: MatchJob, *, keep_guard: bool = False) -> MatchResult:
     ranks = final_ranks(outcome.ranks, forfeits)
     seats: list[SeatResult] = []
     for seat, spec in enumerate(job.seats):
-        info = get_bot(spec.bot)
-        failed = failures[seat]
         host = hosts[seat]
+        info = host.info if isinstance(host, InProcessSeat) and host.info is not None else get_bot(spec.bot)
+        failed = failures[seat]
         seats.append(SeatResult(
             seat, spec.entrant, spec.bot, info.package, info.version, names[seat], ranks[seat], state.stars[seat],
             state.health[seat], state.alive[seat], failed.kind if failed is not None else None,
@@ -257,7 +263,7 @@ def play_match(job: MatchJob, *, keep_guard: bool = False) -> MatchResult:
         ))
     return MatchResult(
         job.index, job.key, job.game, job.seed, job.first_player, get_game(job.game).rules_version,
-        outcome.termination.value, outcome.winner, outcome.turns, time.perf_counter() - started,
+        _TERMINATIONS[outcome.termination], outcome.winner, outcome.turns, time.perf_counter() - started,
         actions_replay_text(state, first_player=job.first_player, bots=[spec.bot for spec in job.seats]),
         seats,
     )

@@ -94,7 +94,7 @@ def _as_action(answer: object, view: View) -> Action:
     Whether the action is legal is the engine's call (``state.apply`` checks it against
     its legal set); here we only turn text into an action and refuse anything else.
     """
-    if answer.__class__ is Action:
+    if type(answer) is Action:
         return answer
     if isinstance(answer, str):
         try:
@@ -242,11 +242,14 @@ def _failure(error: BaseException, start: float, cpu_limit: float) -> BaseExcept
 class InProcessSeat:
     """A trusted bot called directly in the match's process."""
 
-    __slots__ = ("spec", "time_limit", "bot", "_choose", "cpu", "decisions")
+    __slots__ = ("spec", "time_limit", "info", "bot", "_choose", "cpu", "decisions")
 
     def __init__(self, spec: SeatSpec, time_limit: float) -> None:
         self.spec = spec
         self.time_limit = time_limit
+        #: The installed bot, once :meth:`start` has looked it up (the match's result
+        #: names its package and version, and need not look it up again).
+        self.info: Any = None
         self.bot: Any = None
         self._choose: Any = None  #: the bot's bound ``choose``, looked up once per game
         self.cpu = 0.0
@@ -254,7 +257,10 @@ class InProcessSeat:
 
     def start(self, seed: int, view: View) -> None:
         try:
-            self.bot = get_bot(self.spec.bot).make(seed=seed, **dict(self.spec.params))
+            info = get_bot(self.spec.bot)
+            params = self.spec.params
+            self.bot = info.make(seed=seed, **dict(params)) if params else info.make(seed=seed)
+            self.info = info
         except Exception as error:  # noqa: BLE001
             raise BotFailure(ERROR, f"could not be created: {type(error).__name__}: {error}") from None
         self._choose = self.bot.choose
@@ -285,7 +291,9 @@ class InProcessSeat:
                 raise BotFailure(TIMEOUT, f"took {used:.2f}s of CPU time (limit {limit:g}s)")
         self.cpu += used
         self.decisions += 1
-        return answer if answer.__class__ is _ACTION else _as_action(answer, view)
+        # type(), not __class__: compiled, ``type`` reads the object's type directly,
+        # ``__class__`` is a generic attribute lookup, at every decision.
+        return answer if type(answer) is _ACTION else _as_action(answer, view)
 
     def finish(self, view: View) -> None:
         if self.bot is not None:
