@@ -21,19 +21,39 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace
 
 from kotarena.engine import new_game
-from kotarena.tournament.matches import MatchJob, MatchResult, SeatResult, final_ranks, play_match
+from kotarena.tournament.matches import (
+    MatchJob,
+    MatchResult,
+    SeatResult,
+    final_ranks,
+    flatten_results,
+    play_match,
+    unflatten_results,
+)
 from kotarena.tournament.seats import GUARD
 
 __all__ = [
-    "InlineExecutor", "MatchJob", "MatchResult", "SeatResult", "final_ranks", "make_executor", "play_match",
-    "play_matches", "run_jobs",
+    "InlineExecutor", "MatchJob", "MatchResult", "MatchResults", "SeatResult", "final_ranks", "make_executor",
+    "play_match", "play_matches", "run_jobs",
 ]
 
 
-def play_matches(jobs: list[MatchJob]) -> list[MatchResult]:
+class MatchResults(list):
+    """The results of one executor job: a list of :class:`MatchResult`, pickled as one
+    flat list of plain values (see :func:`~kotarena.tournament.matches.flatten_results`)."""
+
+    def __reduce__(self) -> tuple:
+        return (_unpickle_results, (flatten_results(self),))
+
+
+def _unpickle_results(flat: list) -> MatchResults:
+    return MatchResults(unflatten_results(flat))
+
+
+def play_matches(jobs: list[MatchJob]) -> MatchResults:
     """Play several matches in a row (one job of an executor; see :func:`run_jobs`)."""
     try:
-        return [play_match(job, keep_guard=True) for job in jobs]
+        return MatchResults([play_match(job, keep_guard=True) for job in jobs])
     finally:
         GUARD.disarm()
 

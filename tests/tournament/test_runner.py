@@ -192,6 +192,22 @@ def test_the_same_job_plays_the_same_game(failbots):
     assert [s.rank for s in first.seats] == [s.rank for s in second.seats]
 
 
+def test_a_jobs_results_reach_the_coordinator_as_they_were_played(failbots):
+    # A job's results cross processes pickled as one flat list of plain values.
+    import pickle
+
+    from kotarena.tournament.runner import MatchResults, play_matches
+
+    jobs = [replace(job("peek", "random", "random", seed=seed), index=seed) for seed in (4, 5)]
+    jobs.append(replace(job("random", "random"), index=6, seed=6))
+    played = play_matches(jobs)
+    copy = pickle.loads(pickle.dumps(played))
+    assert type(copy) is MatchResults and copy == played
+    assert [len(result.seats) for result in copy] == [3, 3, 2]
+    assert copy[0].seats[0].forfeit == "error" and "game state" in copy[0].seats[0].forfeit_detail
+    assert pickle.loads(pickle.dumps(MatchResults())) == []
+
+
 def test_inline_executor_delivers_results_and_exceptions():
     executor = InlineExecutor()
     assert executor.submit(lambda: 3).result() == 3
