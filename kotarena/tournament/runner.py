@@ -10,9 +10,11 @@ whose bot fails, is in :mod:`kotarena.tournament.matches`.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import itertools
 import os
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -89,7 +91,26 @@ def make_executor(workers: int | None) -> Executor:
             raise RuntimeError(f"KOTARENA_EXECUTOR={factory!r} did not give an executor: {error}") from None
     if workers == 0:
         return InlineExecutor()
+    _libc_prctl()  # loaded here once, rather than in every worker (they are forked from here)
     return ProcessPoolExecutor(max_workers=workers or os.cpu_count() or 1, initializer=die_with_parent)
+
+
+@functools.cache
+def _libc_prctl() -> Callable[..., int] | None:
+    """Linux's ``prctl``, through ``ctypes``; ``None`` elsewhere or where it cannot be loaded.
+
+    Loaded once per process and kept: importing ``ctypes`` takes a few milliseconds, which
+    a pool's workers, forked from a process that loaded it, do not spend again on the way
+    to their first match.
+    """
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            return ctypes.CDLL(None, use_errno=True).prctl
+        except (OSError, AttributeError):
+            pass
+    return None
 
 
 def die_with_parent() -> None:
@@ -100,21 +121,13 @@ def die_with_parent() -> None:
     elsewhere a watcher thread notices the parent is gone.
     """
     import signal
-    import sys
-    import threading
 
     parent = os.getppid()
-    if sys.platform.startswith("linux"):
-        try:
-            import ctypes
-
-            libc = ctypes.CDLL(None, use_errno=True)
-            if libc.prctl(1, signal.SIGKILL, 0, 0, 0) == 0:  # 1 = PR_SET_PDEATHSIG
-                if os.getppid() != parent:  # the parent died before prctl took effect
-                    os._exit(1)
-                return
-        except (OSError, AttributeError):
-            pass
+    prctl = _libc_prctl()
+    if prctl is not None and prctl(1, signal.SIGKILL, 0, 0, 0) == 0:  # 1 = PR_SET_PDEATHSIG
+        if os.getppid() != parent:  # the parent died before prctl took effect
+            os._exit(1)
+        return
 
     def watch() -> None:
         while os.getppid() == parent:
