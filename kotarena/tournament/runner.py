@@ -140,10 +140,10 @@ def die_with_parent() -> None:
 #: Matches per executor job, at most. A job's fixed cost (pickling, a process hop, a
 #: future, waking the coordinator) is shared by its matches, but its results arrive
 #: only when all are played: a job is sized to take about ``CHUNK_SECONDS``...
-MAX_CHUNK = 64
-#: ... of play, once the first matches have shown how long a match takes (64 random
+MAX_CHUNK = 128
+#: ... of play, once the first matches have shown how long a match takes (128 random
 #: bots' games; a handful of slow bots' games, or one)...
-CHUNK_SECONDS = 0.08
+CHUNK_SECONDS = 0.15
 #: ... and holds at most this many matches before that.
 FIRST_CHUNK = 16
 

@@ -222,7 +222,7 @@ def test_matches_go_to_the_executor_a_few_at_a_time_and_all_come_back(failbots):
 
     assert chunk_size(10, 2) == 1  # few matches: one per job, so every worker gets some
     assert chunk_size(400, 2) == 16 == FIRST_CHUNK  # before a match has been timed
-    assert chunk_size(100_000, 2, 0.001) == MAX_CHUNK == 64  # fast games: capped
+    assert chunk_size(100_000, 2, 0.001) == MAX_CHUNK == 128  # fast games: capped
     assert chunk_size(100_000, 2, CHUNK_SECONDS / 10) == 10  # about CHUNK_SECONDS of play
     assert chunk_size(100_000, 2, 2.5) == 1  # slow bots: a match at a time
     assert chunk_size(400, 2, 0.001) == 25  # still about eight jobs per worker
