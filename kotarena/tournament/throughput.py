@@ -12,6 +12,7 @@ measurements puts the drift into the ratio.
 
 from __future__ import annotations
 
+import math
 import os
 import statistics
 import tempfile
@@ -71,6 +72,14 @@ class Throughput:
         """The share of the engine's speed the league loses (0.2 = 20%): the median round."""
         return statistics.median(self.round_overheads)
 
+    def overhead_range(self, confidence: float = 0.9) -> tuple[float, float, float]:
+        """Where the median round's overhead likely lies: ``(low, high, coverage)``.
+
+        See :func:`median_range`; with few rounds the range is every round's and its
+        coverage is lower than asked (three rounds: 75%).
+        """
+        return median_range(self.round_overheads, confidence)
+
     @property
     def worker_cpu_ratio(self) -> float:
         """The night's workers' CPU per game over the raw engine's (median round)."""
@@ -82,13 +91,41 @@ class Throughput:
         return statistics.median(r.coordinator_cpu for r in self.rounds)
 
     def to_json(self) -> dict:
+        low, high, coverage = self.overhead_range()
         return {"bot": self.bot, "workers": self.workers, "games": self.games, "players": self.players, "deck": self.deck,
                 "engine_games_per_s": round(self.engine_games_per_s, 1),
                 "league_games_per_s": round(self.league_games_per_s, 1),
                 "overhead": round(self.overhead, 3),
+                "overhead_range": {"low": round(low, 3), "high": round(high, 3), "coverage": round(coverage, 3)},
                 "worker_cpu_ratio": round(self.worker_cpu_ratio, 3),
                 "coordinator_cpu_ms_per_game": round(self.coordinator_cpu * 1e3, 3),
                 "rounds": [r.to_json() for r in self.rounds]}
+
+
+def median_range(values: list[float], confidence: float = 0.9) -> tuple[float, float, float]:
+    """A distribution-free interval for the median of what ``values`` sample:
+    ``(low, high, coverage)``.
+
+    The k-th smallest and k-th largest of n values enclose the median with probability
+    1 - 2 P(B <= k - 1), B binomial (n, 1/2), whatever the distribution, for
+    independent draws. The largest k whose coverage reaches ``confidence`` is used; if
+    none does, the whole range, with the coverage it has. (Rounds of ``bench league``
+    are not quite independent, since the machine's speed drifts, so read it as a
+    measure of how far rounds scatter rather than a guarantee.)
+    """
+    if not values:
+        raise ValueError("no values")
+    ordered = sorted(values)
+    n = len(ordered)
+    below = 0.0  # P(B <= k - 1)
+    k, coverage = 1, 1 - 2 * 0.5 ** n
+    for j in range(1, (n + 1) // 2 + 1):
+        below += math.comb(n, j - 1) * 0.5 ** n
+        if 1 - 2 * below >= confidence or j == 1:
+            k, coverage = j, 1 - 2 * below
+        else:
+            break
+    return ordered[k - 1], ordered[n - k], coverage
 
 
 def _cpu() -> float:

@@ -92,13 +92,29 @@ def test_bench_league_times_nights_between_runs_of_the_raw_engine_on_the_same_ga
     for measured in run["rounds"]:
         assert measured["overhead"] == pytest.approx(
             1 - measured["league_games_per_s"] / measured["engine_games_per_s"], abs=0.002)
-    # The median round is the one reported.
-    assert run["overhead"] == sorted(measured["overhead"] for measured in run["rounds"])[1]
+    # The median round is the one reported, with the range it likely lies in: with three
+    # rounds, the lowest and highest, which enclose the median 75% of the time.
+    overheads = sorted(measured["overhead"] for measured in run["rounds"])
+    assert run["overhead"] == overheads[1]
+    assert run["overhead_range"] == {"low": overheads[0], "high": overheads[2], "coverage": 0.75}
     # Where the time went: CPU per game of the raw engine, the night's workers and its coordinator.
     for measured in run["rounds"]:
         assert measured["raw_cpu_ms_per_game"] > 0 and measured["worker_cpu_ms_per_game"] > 0
         assert measured["coordinator_cpu_ms_per_game"] > 0
     assert run["worker_cpu_ratio"] > 0 and run["coordinator_cpu_ms_per_game"] > 0
+
+
+def test_the_medians_range_is_the_widest_pair_of_order_statistics_that_enclose_it_often_enough():
+    from kotarena.tournament.throughput import median_range
+
+    # k-th smallest to k-th largest of n covers the median with 1 - 2 P(Binomial(n, 1/2) < k).
+    assert median_range([0.3, 0.1, 0.2]) == (0.1, 0.3, 0.75)  # too few rounds for 90%: all of them
+    assert median_range([5, 1, 4, 2, 3]) == (1, 5, 1 - 2 / 32)
+    assert median_range(list(range(9))) == (1, 7, 1 - 2 * 10 / 512)  # the 2nd and 8th of nine
+    assert median_range(list(range(15)), confidence=0.5) == (5, 9, pytest.approx(0.6982, abs=1e-4))
+    assert median_range([0.2]) == (0.2, 0.2, 0.0)
+    with pytest.raises(ValueError):
+        median_range([])
 
 
 def test_bench_league_refuses_bad_worker_counts():
