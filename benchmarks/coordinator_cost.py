@@ -36,7 +36,7 @@ from kotarena.bots.registry import bot_names
 from kotarena.storage import open_db
 from kotarena.tournament.ladder import load_ladder
 from kotarena.tournament.night import FLUSH_SIZE, _jobs, night_seed, open_night, store_results
-from kotarena.tournament.runner import MAX_CHUNK, play_matches, warm_up
+from kotarena.tournament.runner import MAX_CHUNK, MatchResults, play_matches, warm_up
 from kotarena.tournament.seats import GUARD
 from kotarena.tournament.throughput import _ladder_text
 
@@ -57,7 +57,8 @@ def main() -> None:
         warm_up(jobs[0])
         results = play_matches(jobs)  # played once; what follows is the coordinator's part
         GUARD.disarm()
-        blobs = [pickle.dumps(results[i:i + MAX_CHUNK]) for i in range(0, len(results), MAX_CHUNK)]
+        # As a worker sends them (a slice of a MatchResults is a plain list).
+        blobs = [pickle.dumps(MatchResults(results[i:i + MAX_CHUNK])) for i in range(0, len(results), MAX_CHUNK)]
 
         parts: dict[str, list[float]] = {"schedule": [], "pickle": [], "store": []}
         for repeat in range(args.repeats):
