@@ -198,7 +198,7 @@ def test_a_jobs_results_reach_the_coordinator_as_they_were_played(failbots):
 
     from kotarena.tournament.runner import MatchResults, play_matches
 
-    jobs = [replace(job("peek", "random", "random", seed=seed), index=seed) for seed in (4, 5)]
+    jobs = [replace(job("peek", "random", "random", seed=seed, time_limit=1.0), index=seed) for seed in (4, 5)]
     jobs.append(replace(job("random", "random"), index=6, seed=6))
     played = play_matches(jobs)
     copy = pickle.loads(pickle.dumps(played))
