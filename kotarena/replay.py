@@ -34,7 +34,7 @@ from kotarena.engine import new_game
 from kotarena.engine.actions import ActionError, parse_action
 from kotarena.engine.events import EventTextError, event_from_text, event_to_text
 from kotarena.engine.games import get_game
-from kotarena.engine.outcome import EngineError, Outcome, Termination
+from kotarena.engine.outcome import TERMINATION_TEXT, EngineError, Outcome, Termination
 from kotarena.engine.state import State
 from kotarena.replay_lines import action_line, joined_replay
 
@@ -244,12 +244,7 @@ def result_text(outcome: Outcome | None) -> str:
     """The result line: ``result winner 2 termination stars turns 23 ranks (1 0 2 3)``."""
     if outcome is None:
         return "result unfinished"
-    return _result_text(outcome.winner, _TERMINATION_TEXT[outcome.termination], outcome.turns, tuple(outcome.ranks))
-
-
-#: Each way a game ends as text (an enum's ``.value`` runs a Python descriptor, and
-#: the league writes a result line for every match).
-_TERMINATION_TEXT = {termination: termination.value for termination in Termination}
+    return _result_text(outcome.winner, TERMINATION_TEXT[outcome.termination], outcome.turns, tuple(outcome.ranks))
 
 
 @functools.lru_cache(maxsize=4096)  # a league writes one per match: 2 in 5 repeat (random bots)

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from kotarena.cli.play import seed_option
+
+if TYPE_CHECKING:
+    from kotarena.tournament.throughput import Throughput
 
 DEFAULT_SUBCOMMAND = "engine"
 
@@ -190,7 +195,7 @@ def league(games: int, players: int, workers: str, deck: bool, bot: str, rounds:
                            "overhead", "median's range", "rounds", "worker CPU vs raw", "coordinator ms/game"), rows))
 
 
-def _range_text(result) -> str:
+def _range_text(result: Throughput) -> str:
     """The median overhead's likely range, with its coverage: ``15-21% (90%)``."""
     low, high, coverage = result.overhead_range()
     return f"{low:.0%}-{high:.0%} ({coverage:.0%})"

@@ -14,6 +14,11 @@ class Termination(StrEnum):
     ALL_ELIMINATED = "all_eliminated"  #: the last monsters were eliminated at once: nobody wins
 
 
+#: Each way a game ends as its text, for the paths that write one for every match (a
+#: replay's result line, a league result): an enum's ``.value`` runs a Python descriptor.
+TERMINATION_TEXT: dict[Termination, str] = {termination: termination.value for termination in Termination}
+
+
 @dataclass(frozen=True)
 class Outcome:
     """The result of a finished game.

@@ -27,7 +27,7 @@ from typing import Any, Final
 # statement runs at every call, and these run for every match (1% of a worker's time).
 from kotarena.bots.registry import get_bot
 from kotarena.engine import get_game, new_game
-from kotarena.engine.outcome import Termination
+from kotarena.engine.outcome import TERMINATION_TEXT, Termination
 from kotarena.engine.state import State
 from kotarena.free_for_all import ranks_for
 from kotarena.match import bot_seed
@@ -173,9 +173,9 @@ class MatchResult:
                               self.seats))
 
 
-#: How each way a game ends is stored: its text (an enum's ``.value`` is a descriptor
-#: that runs as Python, once a match).
-_TERMINATIONS: Final[dict[Termination, str]] = {termination: termination.value for termination in Termination}
+#: The engine's table of termination texts, as a Final name (compiled, any other module
+#: name is a dictionary lookup at every use).
+_TERMINATIONS: Final[dict[Termination, str]] = TERMINATION_TEXT
 
 
 def flatten_results(results: list[MatchResult]) -> list[Any]:

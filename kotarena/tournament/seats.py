@@ -258,8 +258,7 @@ class InProcessSeat:
     def start(self, seed: int, view: View) -> None:
         try:
             info = get_bot(self.spec.bot)
-            params = self.spec.params
-            self.bot = info.make(seed=seed, **dict(params)) if params else info.make(seed=seed)
+            self.bot = info.make(seed=seed, **dict(self.spec.params))
             self.info = info
         except Exception as error:  # noqa: BLE001
             raise BotFailure(ERROR, f"could not be created: {type(error).__name__}: {error}") from None

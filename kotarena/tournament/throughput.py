@@ -117,15 +117,11 @@ def median_range(values: list[float], confidence: float = 0.9) -> tuple[float, f
         raise ValueError("no values")
     ordered = sorted(values)
     n = len(ordered)
-    below = 0.0  # P(B <= k - 1)
-    k, coverage = 1, 1 - 2 * 0.5 ** n
-    for j in range(1, (n + 1) // 2 + 1):
-        below += math.comb(n, j - 1) * 0.5 ** n
-        if 1 - 2 * below >= confidence or j == 1:
-            k, coverage = j, 1 - 2 * below
-        else:
-            break
-    return ordered[k - 1], ordered[n - k], coverage
+    k, below = 1, 0.5 ** n  # below: P(B <= k - 1)
+    while k < (n + 1) // 2 and 1 - 2 * (below + math.comb(n, k) * 0.5 ** n) >= confidence:
+        below += math.comb(n, k) * 0.5 ** n
+        k += 1
+    return ordered[k - 1], ordered[n - k], 1 - 2 * below
 
 
 def _cpu() -> float:
