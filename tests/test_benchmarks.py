@@ -17,3 +17,18 @@ def test_coordinator_cost_reports_each_part_of_the_coordinators_work(tmp_path):
     parts = dict(line.split() for line in run.stdout.splitlines()[1:])
     assert set(parts) == {"schedule", "pickle", "store", "total"}
     assert all(float(value) > 0 for value in parts.values())
+
+
+def test_overhead_parts_compares_the_runner_and_a_whole_night_with_the_raw_engine(tmp_path):
+    run = subprocess.run([sys.executable, str(BENCHMARKS / "overhead_parts.py"), "--games", "8", "--rounds", "1",
+                          "--workers", "1"], capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[0].startswith("8 games of random bots at 4 seats, 1 worker, 1 rounds")
+    rows = {line.split()[0]: line.split()[1:] for line in lines[2:4]}
+    assert set(rows) == {"runner", "night"}
+    for overhead, _range, worker_ratio, coordinator_ms in rows.values():
+        assert overhead.endswith("%")
+        # (Workers' CPU is counted in clock ticks: a few games may show none.)
+        assert float(worker_ratio) >= 0 and float(coordinator_ms) > 0
+    assert lines[4].strip().startswith("storing and rating add")

@@ -1,0 +1,110 @@
+"""How a league night's overhead splits: playing through the runner, and storing.
+
+``kotarena bench league`` compares a whole night with the raw engine. This script puts
+a third run between them, on the same games and the same number of workers:
+
+* ``raw``: the raw engine, the bots called directly (as ``bench league`` runs it);
+* ``runner``: the night's jobs scheduled and played by ``run_jobs`` on a process pool
+  (seat hosts, time limits, replays, results sent back to the coordinator), then
+  dropped: nothing is stored or rated;
+* ``night``: a whole night into a new SQLite file (as ``bench league`` runs it).
+
+A round is raw, runner, raw, night, raw (the last raw run opens the next round); each
+runner and night is compared with the mean of the raw runs on either side of it, as
+``bench league`` does, and the median round is printed with the range it likely lies
+in. The difference between ``runner`` and ``night`` is what storing and rating add;
+``runner`` against ``raw`` is what running matches as a league does, before storage.
+
+    python benchmarks/overhead_parts.py                      # 2,000 games, 2 workers, 9 rounds
+    python benchmarks/overhead_parts.py --workers 4 --games 8000
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import tempfile
+import time
+from dataclasses import replace
+from pathlib import Path
+from types import SimpleNamespace
+
+from kotarena.bots.registry import bot_names
+from kotarena.tournament.ladder import load_ladder
+from kotarena.tournament.night import _frozen_heap, _jobs, night_seed
+from kotarena.tournament.runner import run_jobs
+from kotarena.tournament.schedule import build_schedule
+from kotarena.tournament.throughput import (
+    _children_cpu,
+    _cpu,
+    _ladder_text,
+    engine_rate,
+    league_rate,
+    median_range,
+)
+
+
+def runner_rate(ladder, workers: int) -> tuple[float, float, float]:
+    """Games/s of the night's matches played by ``run_jobs`` and dropped, with the CPU
+    seconds per game of the workers (their start-up included) and of the coordinator."""
+    jobs = _jobs(ladder, SimpleNamespace(seed=night_seed(ladder.seed, 1)))  # a first night's matches
+    children, coordinator = _children_cpu(), _cpu()
+    started = time.perf_counter()
+    with _frozen_heap():  # as a night runs them
+        played = sum(1 for _ in run_jobs(jobs, workers=workers, total=ladder.games))
+    elapsed = time.perf_counter() - started
+    children, coordinator = _children_cpu() - children, _cpu() - coordinator
+    return played / elapsed, children / played, coordinator / played
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--bot", default="random")
+    parser.add_argument("--rounds", type=int, default=9)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "parts.toml"
+        path.write_text(_ladder_text(args.games, args.players, True, args.seed, args.bot))
+        ladder = load_ladder(path, known_bots=bot_names())
+        schedule = build_schedule(replace(ladder, seed=night_seed(ladder.seed, 1)),
+                                  [entrant.label for entrant in ladder.entrants])
+        games = [(match.seed, match.first_player) for match in schedule]
+
+        def raw() -> tuple[float, float]:
+            return engine_rate(games, args.players, True, args.workers, args.bot)
+
+        # For each kind: (overhead against the raw runs around it, worker CPU over the
+        # raw engine's, coordinator CPU ms per game), one per round.
+        measured: dict[str, list[tuple[float, float, float]]] = {"runner": [], "night": []}
+        before = raw()
+        for number in range(args.rounds):
+            for kind in ("runner", "night"):
+                if kind == "runner":
+                    rate, worker_cpu, coordinator_cpu = runner_rate(ladder, args.workers)
+                else:
+                    rate, worker_cpu, coordinator_cpu = league_rate(
+                        path, Path(folder) / f"parts-{number}.db", args.workers)
+                after = raw()
+                raw_rate, raw_cpu = (before[0] + after[0]) / 2, (before[1] + after[1]) / 2
+                measured[kind].append((1 - rate / raw_rate, worker_cpu / raw_cpu, coordinator_cpu * 1e3))
+                before = after
+
+    print(f"{args.games} games of {args.bot} bots at {args.players} seats, {args.workers} worker{'s' if args.workers != 1 else ''}, "
+          f"{args.rounds} rounds; medians, overhead with the range its median likely lies in:")
+    print(f"  {'':7s} {'overhead':>9s} {'range':>15s} {'worker CPU vs raw':>18s} {'coordinator ms/game':>20s}")
+    for kind, rows in measured.items():
+        overheads = [row[0] for row in rows]
+        low, high, coverage = median_range(overheads)
+        print(f"  {kind:7s} {statistics.median(overheads):9.1%} {f'{low:.1%}-{high:.1%}':>15s} "
+              f"{statistics.median(row[1] for row in rows):18.3f} {statistics.median(row[2] for row in rows):20.3f}")
+    stored = [night[0] - runner[0] for runner, night in zip(measured["runner"], measured["night"])]
+    print(f"  storing and rating add {statistics.median(stored):.1%} (median of the rounds' differences)")
+
+
+if __name__ == "__main__":
+    main()
