@@ -8,6 +8,7 @@ plain file path or a URL such as ``postgresql://host/kotarena``.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -96,16 +97,32 @@ def open_db(db: str | os.PathLike | None = None, *,
     # create a table or the version row just tries again and finds them made.
     # (SQLite says "already exists" with an OperationalError; PostgreSQL with a
     # ProgrammingError, or an IntegrityError when both create a table's type at once.)
-    for attempt in range(5):
+    # SQLite may also say "database is locked" at once, busy timeout or not: when two
+    # connections that have both read want to write, one is refused rather than wait
+    # for the other forever. It has rolled back by then, so it just tries again.
+    for attempt in range(OPEN_ATTEMPTS):
         try:
             upgraded = _initialize(engine, url)
             if upgraded is not None and on_upgrade is not None:
                 on_upgrade(upgraded, SCHEMA_VERSION)
             return engine
         except (OperationalError, ProgrammingError, IntegrityError) as error:
-            if attempt == 4 or "already exists" not in str(error) and not isinstance(error, IntegrityError):
+            if attempt == OPEN_ATTEMPTS - 1 or not _lost_a_race(error):
                 raise DatabaseError(f"cannot open database {url}: {error.orig}") from None
+            if "database is locked" in str(error):
+                time.sleep(0.01 * (attempt + 1))
     return engine
+
+
+#: Tries at opening a database that another process is creating or upgrading.
+OPEN_ATTEMPTS = 10
+
+
+def _lost_a_race(error: Exception) -> bool:
+    """Whether ``error``, met while creating or checking the tables, is another process
+    doing the same at the same moment (see :func:`open_db`)."""
+    text = str(error)
+    return isinstance(error, IntegrityError) or "already exists" in text or "database is locked" in text
 
 
 def _initialize(engine: Engine, url: str) -> int | None:

@@ -132,3 +132,52 @@ def test_a_new_database_has_large_pages_and_an_old_one_keeps_its_own(tmp_path):
     open_db(old).dispose()
     assert rows(old, "PRAGMA page_size") == [(4096,)]
     assert rows(old, "PRAGMA journal_mode") == [("wal",)]
+
+
+def test_a_database_locked_while_another_process_creates_it_is_opened_on_a_later_try(tmp_path, monkeypatch):
+    # SQLite refuses one of two connections that both read and then want to write at
+    # once, busy timeout or not ("database is locked"); that one rolls back and tries again.
+    from sqlalchemy.exc import OperationalError
+
+    from kotarena.storage import db
+
+    real, refused = db._initialize, []
+
+    def initialize(engine, url):
+        if len(refused) < 2:
+            refused.append(url)
+            raise OperationalError("CREATE TABLE ...", {}, sqlite3.OperationalError("database is locked"))
+        return real(engine, url)
+
+    monkeypatch.setattr(db, "_initialize", initialize)
+    engine = open_db(tmp_path / "raced.db")
+    assert len(refused) == 2
+    assert schema_version(engine) == SCHEMA_VERSION
+
+
+def test_a_database_that_stays_locked_or_fails_otherwise_gets_a_clear_error(tmp_path, monkeypatch):
+    from sqlalchemy.exc import OperationalError
+
+    from kotarena.storage import db
+
+    calls = []
+
+    def locked(engine, url):
+        calls.append(url)
+        raise OperationalError("CREATE TABLE ...", {}, sqlite3.OperationalError("database is locked"))
+
+    monkeypatch.setattr(db, "_initialize", locked)
+    monkeypatch.setattr(db.time, "sleep", lambda seconds: None)
+    with pytest.raises(DatabaseError, match="cannot open database .*raced.db: database is locked"):
+        open_db(tmp_path / "raced.db")
+    assert len(calls) == db.OPEN_ATTEMPTS
+
+    def broken(engine, url):
+        calls.append(url)
+        raise OperationalError("SELECT ...", {}, sqlite3.OperationalError("disk I/O error"))
+
+    calls.clear()
+    monkeypatch.setattr(db, "_initialize", broken)
+    with pytest.raises(DatabaseError, match="disk I/O error"):
+        open_db(tmp_path / "broken.db")
+    assert len(calls) == 1  # not another process's doing: no second try
