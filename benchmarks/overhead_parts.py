@@ -25,7 +25,6 @@ import argparse
 import statistics
 import tempfile
 import time
-from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -33,12 +32,12 @@ from kotarena.bots.registry import bot_names
 from kotarena.tournament.ladder import load_ladder
 from kotarena.tournament.night import _frozen_heap, _jobs, night_seed
 from kotarena.tournament.runner import run_jobs
-from kotarena.tournament.schedule import build_schedule
 from kotarena.tournament.throughput import (
     _children_cpu,
     _cpu,
     _ladder_text,
     engine_rate,
+    first_night_games,
     league_rate,
     median_range,
 )
@@ -71,31 +70,30 @@ def main() -> None:
         path = Path(folder) / "parts.toml"
         path.write_text(_ladder_text(args.games, args.players, True, args.seed, args.bot))
         ladder = load_ladder(path, known_bots=bot_names())
-        schedule = build_schedule(replace(ladder, seed=night_seed(ladder.seed, 1)),
-                                  [entrant.label for entrant in ladder.entrants])
-        games = [(match.seed, match.first_player) for match in schedule]
+        games = first_night_games(ladder)
 
         def raw() -> tuple[float, float]:
             return engine_rate(games, args.players, True, args.workers, args.bot)
 
+        # Each kind of run, given the round's number: (games/s, CPU seconds per game of
+        # the workers and of the coordinator).
+        runs = {"runner": lambda number: runner_rate(ladder, args.workers),
+                "night": lambda number: league_rate(path, Path(folder) / f"parts-{number}.db", args.workers)}
         # For each kind: (overhead against the raw runs around it, worker CPU over the
         # raw engine's, coordinator CPU ms per game), one per round.
-        measured: dict[str, list[tuple[float, float, float]]] = {"runner": [], "night": []}
+        measured: dict[str, list[tuple[float, float, float]]] = {kind: [] for kind in runs}
         before = raw()
         for number in range(args.rounds):
-            for kind in ("runner", "night"):
-                if kind == "runner":
-                    rate, worker_cpu, coordinator_cpu = runner_rate(ladder, args.workers)
-                else:
-                    rate, worker_cpu, coordinator_cpu = league_rate(
-                        path, Path(folder) / f"parts-{number}.db", args.workers)
+            for kind, run in runs.items():
+                rate, worker_cpu, coordinator_cpu = run(number)
                 after = raw()
                 raw_rate, raw_cpu = (before[0] + after[0]) / 2, (before[1] + after[1]) / 2
                 measured[kind].append((1 - rate / raw_rate, worker_cpu / raw_cpu, coordinator_cpu * 1e3))
                 before = after
 
-    print(f"{args.games} games of {args.bot} bots at {args.players} seats, {args.workers} worker{'s' if args.workers != 1 else ''}, "
-          f"{args.rounds} rounds; medians, overhead with the range its median likely lies in:")
+    workers = f"{args.workers} worker{'s' if args.workers != 1 else ''}"
+    print(f"{args.games} games of {args.bot} bots at {args.players} seats, {workers}, {args.rounds} rounds; "
+          "medians, overhead with the range its median likely lies in:")
     print(f"  {'':7s} {'overhead':>9s} {'range':>15s} {'worker CPU vs raw':>18s} {'coordinator ms/game':>20s}")
     for kind, rows in measured.items():
         overheads = [row[0] for row in rows]

@@ -81,6 +81,10 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:
     cursor.close()
 
 
+#: Tries at opening a database that another process is creating or upgrading.
+OPEN_ATTEMPTS = 10
+
+
 def open_db(db: str | os.PathLike | None = None, *,
             on_upgrade: Callable[[int, int], None] | None = None) -> Engine:
     """Open (creating if needed) the results database and check its schema version.
@@ -112,10 +116,6 @@ def open_db(db: str | os.PathLike | None = None, *,
             if "database is locked" in str(error):
                 time.sleep(0.01 * (attempt + 1))
     return engine
-
-
-#: Tries at opening a database that another process is creating or upgrading.
-OPEN_ATTEMPTS = 10
 
 
 def _lost_a_race(error: Exception) -> bool:

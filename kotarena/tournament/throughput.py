@@ -206,6 +206,17 @@ def league_rate(ladder_path: Path, db_path: Path, workers: int) -> tuple[float, 
     return report.played / elapsed, children / played, coordinator / played
 
 
+def first_night_games(ladder) -> list[tuple[int, int | None]]:
+    """The ``(seed, first player)`` of each match of the first night of ``ladder``, in
+    schedule order: what a night into a new database plays, for the raw engine to play."""
+    from kotarena.tournament.night import night_seed
+    from kotarena.tournament.schedule import build_schedule
+
+    schedule = build_schedule(replace(ladder, seed=night_seed(ladder.seed, 1)),
+                              [entrant.label for entrant in ladder.entrants])
+    return [(match.seed, match.first_player) for match in schedule]
+
+
 def measure(games: int = 2000, players: int = 4, deck: bool = True, workers: int = 1, seed: int = 0,
             bot: str = "random", rounds: int = 3) -> Throughput:
     """The league's games/s and the raw engine's on the same games and worker count.
@@ -216,18 +227,13 @@ def measure(games: int = 2000, players: int = 4, deck: bool = True, workers: int
     speed, which a single before-and-after pair does not on a machine that drifts.
     """
     from kotarena.tournament.ladder import load_ladder
-    from kotarena.tournament.night import night_seed
-    from kotarena.tournament.schedule import build_schedule
 
     if rounds < 1:
         raise ValueError("measure at least one round")
     with tempfile.TemporaryDirectory() as folder:
         ladder_path = Path(folder) / "throughput.toml"
         ladder_path.write_text(_ladder_text(games, players, deck, seed, bot))
-        ladder = load_ladder(ladder_path)
-        schedule = build_schedule(replace(ladder, seed=night_seed(ladder.seed, 1)),
-                                  [entrant.label for entrant in ladder.entrants])
-        played = [(match.seed, match.first_player) for match in schedule]
+        played = first_night_games(load_ladder(ladder_path))
         measured = []
         before, before_cpu = engine_rate(played, players, deck, workers, bot)
         for number in range(rounds):
