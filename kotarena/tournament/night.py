@@ -31,6 +31,7 @@ from kotarena.storage.db import DriverSQL, insert_rows
 from kotarena.storage.models import BotVersion, LadderRow, Match, Night, Rating, Seat
 from kotarena.tournament.batch import MATCH_COLUMNS, SEAT_COLUMNS, match_rows, rate_in_order, seat_rows
 from kotarena.tournament.matches import match_jobs
+from kotarena.tournament.pending import Pending
 from kotarena.tournament.runner import MatchJob, MatchResult, make_executor, run_jobs
 from kotarena.tournament.seats import SeatSpec
 
@@ -414,17 +415,21 @@ def run_night(
     todo = (job for job in _jobs(ladder, night) if job.index not in already)
     # Results are stored in small batches, one transaction each (a batch at most
     # FLUSH_SECONDS old): a kill loses only the unstored batch, which a resume plays again.
-    batch: list[MatchResult] = []
+    # A result that came before an earlier match's waits for it a while (see pending.py).
+    pending = Pending(cache.get("rated_upto", 0), already)
     flushed = time.monotonic()
 
-    def flush() -> None:
-        nonlocal played, done, forfeits, flushed, batch
+    def flush(everything: bool = False) -> None:
+        nonlocal played, done, forfeits, flushed
+        flushed = time.monotonic()
+        batch = pending.take(flushed, everything)
+        if not batch:
+            return
         stored = store_results(engine, night, batch, env, cache)
+        pending.rated(cache.get("rated_upto", 0))
         played += stored
         done += stored
         forfeits += sum(1 for result in batch for seat in result.seats if seat.forfeit)
-        batch = []
-        flushed = time.monotonic()
         if progress:
             progress(done, planned, forfeits)
 
@@ -432,16 +437,17 @@ def run_night(
         try:
             for result in run_jobs(todo, workers=workers, executor_factory=executor_factory,
                                    total=planned - len(already)):
-                batch.append(result)
+                now = time.monotonic()
+                pending.add(result, now)
                 # Near the end a batch is stored once it holds as many matches as are
                 # still to come, so the last one is small and the night ends soon after
                 # its games.
-                if (len(batch) >= FLUSH_SIZE or len(batch) >= planned - done - len(batch)
-                        or time.monotonic() - flushed >= FLUSH_SECONDS):
+                ready = pending.ready
+                if (ready >= FLUSH_SIZE or (ready and ready >= planned - done - len(pending))
+                        or (now - flushed >= FLUSH_SECONDS and pending.due(now))):
                     flush()
         finally:
-            if batch:
-                flush()
+            flush(everything=True)
     finished = done == planned or _stored_count(engine, night) == planned
     if finished:
         if cache.get("rated_upto", 0) < planned:  # not known to be all rated

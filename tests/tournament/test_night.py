@@ -165,21 +165,30 @@ def test_an_interrupted_night_resumes_without_losing_or_repeating_a_match(tmp_pa
     class Stop(Exception):
         pass
 
+    seen: list[int] = []
+
     def stop_after_five(done, total, forfeits):
-        if done == 5:
+        seen.append(done)
+        if done >= 5:  # (5, or a few more: results that came early are stored with the one they waited for)
             raise Stop()
 
     with pytest.raises(Stop):
         run_night(broken, ladder, executor_factory=inline, progress=stop_after_five)
-    assert count(broken, Match) == 5
+    stopped = seen[-1]
+    assert 5 <= stopped < 12 and count(broken, Match) == stopped
     report = run_night(broken, ladder, executor_factory=inline)
-    assert report.stored_before == 5 and report.played == 7 and report.finished
+    assert report.stored_before == stopped and report.played == 12 - stopped and report.finished
     assert count(broken, Match) == 12
     assert ratings_of(broken) == ratings_of(whole)
 
 
-def test_matches_stored_out_of_order_are_rated_in_schedule_order(tmp_path, one_by_one):
+@pytest.mark.parametrize("held", [True, False], ids=["held-back", "stored-to-wait"])
+def test_matches_that_finish_out_of_order_are_rated_in_schedule_order(tmp_path, one_by_one, monkeypatch, held):
+    """Results arriving last to first: held back until match 0 comes, then stored and
+    rated in one go; or, with no time to hold them, each stored at once to wait for the
+    matches before it, and rated when match 0 comes. Either way the same ratings."""
     from kotarena.tournament import night as night_module
+    from kotarena.tournament import pending
 
     ladder = load_ladder(ladder_file(tmp_path, games=6))
     in_order = open_db(tmp_path / "in.db")
@@ -188,15 +197,53 @@ def test_matches_stored_out_of_order_are_rated_in_schedule_order(tmp_path, one_b
     shuffled = open_db(tmp_path / "out.db")
     original = night_module.run_jobs
 
-    def reversed_jobs(jobs, **kwargs):
-        yield from reversed(list(original(jobs, **kwargs)))
+    def last_to_first(jobs, **kwargs):
+        yield from sorted(original(jobs, **kwargs), key=lambda result: -result.index)
 
-    night_module.run_jobs = reversed_jobs
-    try:
-        run_night(shuffled, ladder, executor_factory=inline)
-    finally:
-        night_module.run_jobs = original
+    monkeypatch.setattr(night_module, "run_jobs", last_to_first)
+    if not held:
+        monkeypatch.setattr(pending, "HOLD_SECONDS", 0.0)
+        monkeypatch.setattr(night_module, "FLUSH_SECONDS", 0.0)
+    stored: list[int] = []
+    run_night(shuffled, ladder, executor_factory=inline, progress=lambda done, total, forfeits: stored.append(done))
+    assert stored == ([0, 6] if held else [0, 1, 2, 3, 4, 5, 6])
     assert ratings_of(shuffled) == ratings_of(in_order)
+    if held:  # stored in schedule order, as if they had come so
+        assert seat_history(shuffled) == seat_history(in_order)
+    else:  # stored last to first (other ids), each seat with its entrant's rating after the match all the same
+        assert sorted(row[2:] for row in seat_history(shuffled)) == sorted(row[2:] for row in seat_history(in_order))
+
+
+def test_a_night_stopped_while_results_are_held_stores_them_before_it_ends(tmp_path, one_by_one, monkeypatch):
+    """Ctrl-C (or any error) in a night stores the results held for an earlier match:
+    what was played is kept, to be rated when the resumed night plays that match."""
+    from kotarena.tournament import night as night_module
+
+    ladder = load_ladder(ladder_file(tmp_path, games=6))
+    whole = open_db(tmp_path / "whole.db")
+    run_night(whole, ladder, executor_factory=inline)
+
+    original = night_module.run_jobs
+
+    def first_missing_then_stop(jobs, **kwargs):
+        for result in sorted(original(jobs, **kwargs), key=lambda result: result.index):
+            if result.index == 0:
+                continue  # held back: match 0 never comes
+            if result.index == 4:
+                raise KeyboardInterrupt
+            yield result
+
+    monkeypatch.setattr(night_module, "run_jobs", first_missing_then_stop)
+    broken = open_db(tmp_path / "broken.db")
+    with pytest.raises(KeyboardInterrupt):
+        run_night(broken, ladder, executor_factory=inline)
+    with Session(broken) as session:
+        assert session.exec(select(Match.index, Match.rated).order_by(Match.index)).all() == [
+            (1, False), (2, False), (3, False)]
+    monkeypatch.setattr(night_module, "run_jobs", original)
+    report = run_night(broken, ladder, executor_factory=inline)
+    assert (report.stored_before, report.played, report.finished) == (3, 3, True)
+    assert ratings_of(broken) == ratings_of(whole)
 
 
 def test_rerate_recomputes_the_same_ratings(tmp_path):
@@ -305,7 +352,7 @@ def test_a_changed_ladder_file_does_not_silently_resume(tmp_path, one_by_one):
         pass
 
     def stop(done, total, forfeits):
-        if done == 2:
+        if done >= 2:
             raise Stop()
 
     with pytest.raises(Stop):
