@@ -34,6 +34,11 @@ from kotarena.tournament.matches import (
 )
 from kotarena.tournament.seats import GUARD
 
+try:
+    import fcntl
+except ImportError:  # (Windows)
+    fcntl = None  # type: ignore[assignment]
+
 __all__ = [
     "InlineExecutor", "MatchJob", "MatchResult", "MatchResults", "SeatResult", "final_ranks", "make_executor",
     "play_match", "play_matches", "run_jobs",
@@ -92,7 +97,37 @@ def make_executor(workers: int | None) -> Executor:
     if workers == 0:
         return InlineExecutor()
     _libc_prctl()  # loaded here once, rather than in every worker (they are forked from here)
-    return ProcessPoolExecutor(max_workers=workers or os.cpu_count() or 1, initializer=die_with_parent)
+    pool = ProcessPoolExecutor(max_workers=workers or os.cpu_count() or 1, initializer=die_with_parent)
+    widen_result_pipe(pool)
+    return pool
+
+
+#: Bytes the pipe that brings a process pool's results back may hold (Linux's default
+#: ``/proc/sys/fs/pipe-max-size``, the most an unprivileged process may ask for).
+RESULT_PIPE_BYTES = 1 << 20
+
+
+def widen_result_pipe(pool: ProcessPoolExecutor, size: int = RESULT_PIPE_BYTES) -> bool:
+    """Let the pipe of ``pool``'s results hold ``size`` bytes (Linux); whether it does.
+
+    A chunk's results are about 2.7 KB a match (mostly the replay), some 340 KB for a
+    chunk of 125 random-bot games. Through Linux's default 64 KB pipe a worker writing
+    them blocked five times until the coordinator had read, each time two process
+    switches. In 16 alternated pairs of nights (2,000 games, two workers) a 1 MB pipe
+    took the workers' CPU from 0.629 to 0.618 ms a game and the coordinator's from 82.7
+    to 80.7 µs. Where the pool keeps its queue elsewhere, or the system refuses, the
+    pipe is left as it is: only speed depends on it.
+    """
+    set_size = getattr(fcntl, "F_SETPIPE_SZ", None) if fcntl is not None else None
+    queue = getattr(pool, "_result_queue", None)  # (CPython's ProcessPoolExecutor, 3.8 to 3.13)
+    ends = [getattr(queue, "_reader", None), getattr(queue, "_writer", None)]
+    if set_size is None or not all(hasattr(end, "fileno") for end in ends):
+        return False
+    try:
+        fcntl.fcntl(ends[0].fileno(), set_size, size)  # (one pipe: either end sets its size)
+    except OSError:
+        return False
+    return True
 
 
 @functools.cache
