@@ -29,16 +29,15 @@ import statistics
 import tempfile
 import time
 from pathlib import Path
-from types import SimpleNamespace
 
 from kotarena import ratings
 from kotarena.bots.registry import bot_names
 from kotarena.storage import open_db
 from kotarena.tournament.ladder import load_ladder
-from kotarena.tournament.night import FLUSH_SIZE, _jobs, night_seed, open_night, store_results
+from kotarena.tournament.night import FLUSH_SIZE, night_jobs, night_seed, open_night, store_results
 from kotarena.tournament.runner import MAX_CHUNK, MatchResults, play_matches, warm_up
 from kotarena.tournament.seats import GUARD
-from kotarena.tournament.throughput import _ladder_text
+from kotarena.tournament.throughput import ladder_text
 
 
 def main() -> None:
@@ -51,9 +50,9 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "coordinator.toml"
-        path.write_text(_ladder_text(args.games, args.players, True, 0, args.bot))
+        path.write_text(ladder_text(args.games, args.players, True, 0, args.bot))
         ladder = load_ladder(path, known_bots=bot_names())
-        jobs = list(_jobs(ladder, SimpleNamespace(seed=night_seed(ladder.seed, 1))))  # night 1's schedule
+        jobs = list(night_jobs(ladder, night_seed(ladder.seed, 1)))  # night 1's schedule
         warm_up(jobs[0])
         results = play_matches(jobs)  # played once; what follows is the coordinator's part
         GUARD.disarm()
@@ -69,7 +68,7 @@ def main() -> None:
             night = open_night(engine, ladder, fresh=True)
 
             started = time.process_time()
-            scheduled = list(_jobs(ladder, night))
+            scheduled = list(night_jobs(ladder, night.seed))
             parts["schedule"].append(time.process_time() - started)
 
             started = time.process_time()

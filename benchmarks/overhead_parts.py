@@ -26,18 +26,17 @@ import statistics
 import tempfile
 import time
 from pathlib import Path
-from types import SimpleNamespace
 
 from kotarena.bots.registry import bot_names
 from kotarena.tournament.ladder import load_ladder
-from kotarena.tournament.night import _frozen_heap, _jobs, night_seed
+from kotarena.tournament.night import frozen_heap, night_jobs, night_seed
 from kotarena.tournament.runner import run_jobs
 from kotarena.tournament.throughput import (
-    _children_cpu,
-    _cpu,
-    _ladder_text,
+    children_cpu_seconds,
+    cpu_seconds,
     engine_rate,
     first_night_games,
+    ladder_text,
     league_rate,
     median_range,
 )
@@ -46,13 +45,13 @@ from kotarena.tournament.throughput import (
 def runner_rate(ladder, workers: int) -> tuple[float, float, float]:
     """Games/s of the night's matches played by ``run_jobs`` and dropped, with the CPU
     seconds per game of the workers (their start-up included) and of the coordinator."""
-    jobs = _jobs(ladder, SimpleNamespace(seed=night_seed(ladder.seed, 1)))  # a first night's matches
-    children, coordinator = _children_cpu(), _cpu()
+    jobs = night_jobs(ladder, night_seed(ladder.seed, 1))  # a first night's matches
+    children, coordinator = children_cpu_seconds(), cpu_seconds()
     started = time.perf_counter()
-    with _frozen_heap():  # as a night runs them
+    with frozen_heap():  # as a night runs them
         played = sum(1 for _ in run_jobs(jobs, workers=workers, total=ladder.games))
     elapsed = time.perf_counter() - started
-    children, coordinator = _children_cpu() - children, _cpu() - coordinator
+    children, coordinator = children_cpu_seconds() - children, cpu_seconds() - coordinator
     return played / elapsed, children / played, coordinator / played
 
 
@@ -68,7 +67,7 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "parts.toml"
-        path.write_text(_ladder_text(args.games, args.players, True, args.seed, args.bot))
+        path.write_text(ladder_text(args.games, args.players, True, args.seed, args.bot))
         ladder = load_ladder(path, known_bots=bot_names())
         games = first_night_games(ladder)
 

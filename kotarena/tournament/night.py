@@ -147,8 +147,9 @@ def _ladder_json(ladder) -> dict:
         return {"name": ladder.name}
 
 
-def _jobs(ladder, night: Night) -> Iterator[MatchJob]:
-    """The night's matches as jobs, in schedule order, each as soon as it is scheduled."""
+def night_jobs(ladder, seed: int) -> Iterator[MatchJob]:
+    """The matches of a night of ``ladder`` seeded ``seed`` (see :func:`night_seed`) as
+    jobs, in schedule order, each as soon as it is scheduled."""
     from kotarena.tournament.schedule import iter_schedule
 
     entrants = {e.label: e for e in ladder.entrants}
@@ -162,7 +163,7 @@ def _jobs(ladder, night: Night) -> Iterator[MatchJob]:
         for label, entrant in entrants.items()
     }
     deck = ladder.deck if ladder.deck != "none" else None
-    return match_jobs(iter_schedule(replace(ladder, seed=night.seed), list(entrants)), specs, ladder.game, deck,
+    return match_jobs(iter_schedule(replace(ladder, seed=seed), list(entrants)), specs, ladder.game, deck,
                       ladder.time_limit)
 
 
@@ -412,7 +413,7 @@ def run_night(
     if progress:
         progress(done, planned, forfeits)
     # Scheduled as they are handed out: the first matches start while the rest are worked out.
-    todo = (job for job in _jobs(ladder, night) if job.index not in already)
+    todo = (job for job in night_jobs(ladder, night.seed) if job.index not in already)
     # Results are stored in small batches, one transaction each (a batch at most
     # FLUSH_SECONDS old): a kill loses only the unstored batch, which a resume plays again.
     # A result that came before an earlier match's waits for it a while (see pending.py).
@@ -433,7 +434,7 @@ def run_night(
         if progress:
             progress(done, planned, forfeits)
 
-    with _frozen_heap():
+    with frozen_heap():
         try:
             for result in run_jobs(todo, workers=workers, executor_factory=executor_factory,
                                    total=planned - len(already)):
@@ -460,7 +461,7 @@ def run_night(
 
 
 @contextlib.contextmanager
-def _frozen_heap() -> Iterator[None]:
+def frozen_heap() -> Iterator[None]:
     """Keep the objects that exist now out of the garbage collector's way while a
     night is played (``gc.freeze``).
 

@@ -124,12 +124,12 @@ def median_range(values: list[float], confidence: float = 0.9) -> tuple[float, f
     return ordered[k - 1], ordered[n - k], 1 - 2 * below
 
 
-def _cpu() -> float:
+def cpu_seconds() -> float:
     """CPU seconds (user and system) this process has used, all threads."""
     return time.process_time()
 
 
-def _children_cpu() -> float:
+def children_cpu_seconds() -> float:
     """CPU seconds (user and system) of this process's children that have ended.
 
     ``getrusage`` counts them in microseconds; ``os.times``, the fallback where there is
@@ -155,12 +155,12 @@ def _play_chunk(args: tuple[str, int, list[tuple[int, int | None]], bool]) -> tu
 
     bot, players, games, deck = args
     info = get_bot(bot)
-    started = _cpu()
+    started = cpu_seconds()
     for seed, first in games:
         state = new_game("kot", players=players, seed=seed, deck="default" if deck else None, first_player=first,
                          record=False)
         play(state, [info.make(seed=bot_seed(seed, seat)) for seat in range(players)])
-    return len(games), _cpu() - started
+    return len(games), cpu_seconds() - started
 
 
 def engine_rate(games: list[tuple[int, int | None]], players: int, deck: bool, workers: int,
@@ -177,7 +177,9 @@ def engine_rate(games: list[tuple[int, int | None]], players: int, deck: bool, w
     return played / elapsed, sum(cpu for _, cpu in done) / played
 
 
-def _ladder_text(games: int, players: int, deck: bool, seed: int, bot: str) -> str:
+def ladder_text(games: int, players: int, deck: bool, seed: int, bot: str) -> str:
+    """The ladder file of a measured night: ``games`` games of ``bot`` in every one of
+    ``players`` seats, with cards or not, seeded ``seed``."""
     # Trusted, like the raw engine's bots: isolation is a separate, measured cost.
     entrants = "\n".join(f'[[bots]]\nname = "{bot}"\nlabel = "{bot}-{i}"\ntrusted = true\n' for i in range(players))
     return (f'name = "throughput"\nplayers = {players}\ngames = {games}\nseed = {seed}\n'
@@ -196,11 +198,11 @@ def league_rate(ladder_path: Path, db_path: Path, workers: int) -> tuple[float, 
     # night (which loads the bot registry, as the raw engine's warm-up round does).
     ladder = load_ladder(ladder_path, known_bots=bot_names())
     engine = open_db(db_path)
-    children, coordinator = _children_cpu(), _cpu()
+    children, coordinator = children_cpu_seconds(), cpu_seconds()
     started = time.perf_counter()
     report = run_night(engine, ladder, workers=workers)  # its pool is shut down, so its workers are counted
     elapsed = time.perf_counter() - started
-    children, coordinator = _children_cpu() - children, _cpu() - coordinator
+    children, coordinator = children_cpu_seconds() - children, cpu_seconds() - coordinator
     engine.dispose()
     played = report.played or 1
     return report.played / elapsed, children / played, coordinator / played
@@ -232,7 +234,7 @@ def measure(games: int = 2000, players: int = 4, deck: bool = True, workers: int
         raise ValueError("measure at least one round")
     with tempfile.TemporaryDirectory() as folder:
         ladder_path = Path(folder) / "throughput.toml"
-        ladder_path.write_text(_ladder_text(games, players, deck, seed, bot))
+        ladder_path.write_text(ladder_text(games, players, deck, seed, bot))
         played = first_night_games(load_ladder(ladder_path))
         measured = []
         before, before_cpu = engine_rate(played, players, deck, workers, bot)

@@ -274,7 +274,7 @@ def test_two_writers_storing_the_same_night_store_and_rate_each_match_once(tmp_p
     knowing only what it stored itself: every match is stored once and rated once, in
     schedule order, with the ratings of one uninterrupted run."""
     from kotarena import ratings
-    from kotarena.tournament.night import _jobs, open_night
+    from kotarena.tournament.night import night_jobs, open_night
     from kotarena.tournament.runner import play_matches
 
     ladder = load_ladder(ladder_file(tmp_path, games=8))
@@ -283,7 +283,7 @@ def test_two_writers_storing_the_same_night_store_and_rate_each_match_once(tmp_p
 
     engine = open_db(tmp_path / "a.db")
     night = open_night(engine, ladder)
-    results = {result.index: result for result in play_matches(list(_jobs(ladder, night)))}
+    results = {result.index: result for result in play_matches(list(night_jobs(ladder, night.seed)))}
     env = ratings.make_env()
     mine, theirs = {}, {}  # what each writer has learned
     assert store_results(engine, night, [results[i] for i in (2, 1)], env, mine) == 2
