@@ -282,6 +282,11 @@ def matches(ladder_name, entrant, night, limit, json_, db) -> None:
     if json_:
         echo_json(rows)
         return
+    if not rows:
+        wanted = [f"of ladder {ladder_name!r}" if ladder_name else "", f"of night {night}" if night is not None else "",
+                  f"with entrant {entrant!r}" if entrant else ""]
+        click.echo(" ".join(["no stored matches", *filter(None, wanted)]), err=True)
+        return
     table = [(r["id"], r["ladder"], r["night"], r["index"], r["termination"], r["winner"] or "-", r["turns"],
               " ".join(f"{s['entrant']}{'!' + s['forfeit'] if s['forfeit'] else ''}" for s in r["seats"]))
              for r in rows]

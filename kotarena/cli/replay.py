@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterator
 
@@ -98,7 +99,10 @@ def replay(file: str | None, match_id: int | None, db: str | None, json_: bool, 
             parsed = read_replay(file)
         state = reproduce(parsed)
     except ReplayError as error:
-        raise click.ClickException(str(error)) from None
+        hint = ""
+        if file is not None and file.isdigit() and not os.path.exists(file):
+            hint = f" (to replay the stored match with id {file}: kotarena replay --match {file})"
+        raise click.ClickException(f"{error}{hint}") from None
     if not parsed.has_events:
         # An actions-only replay (the league stores those): show the events the
         # engine regenerated while checking it.

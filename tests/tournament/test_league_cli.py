@@ -74,6 +74,11 @@ def test_matches_history_status_and_rerate(night):
     assert len(listed) == 4 and all(len(m["seats"]) == 2 for m in listed)
     only_alpha = json.loads(invoke("matches", "--bot", "alpha", "--json", "--db", db).stdout)
     assert len(only_alpha) == 4
+    assert "alpha" in invoke("matches", "--night", "1", "--db", db).stdout
+    nobody = invoke("matches", "--bot", "gamma", "--night", "1", "--db", db)
+    assert nobody.exit_code == 0 and nobody.stdout == ""
+    assert nobody.stderr == "no stored matches of night 1 with entrant 'gamma'\n"
+    assert json.loads(invoke("matches", "--bot", "gamma", "--json", "--db", db).stdout) == []
     history = json.loads(invoke("history", "alpha", "--json", "--db", db).stdout)
     assert len(history) == 4
     status = json.loads(invoke("league", "status", "cli", "--json", "--db", db).stdout)
@@ -90,6 +95,14 @@ def test_a_stored_match_replays(night):
     assert result.exit_code == 0 and "reproduced: yes" in result.stdout
     missing = invoke("replay", "--match", "999", "--db", db)
     assert missing.exit_code == 1 and "no stored match with id 999" in missing.output
+
+
+def test_a_match_id_given_as_a_file_gets_a_hint_to_use_match(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = invoke("replay", "12")
+    assert result.exit_code == 1
+    assert "12: cannot read the file" in result.output and "kotarena replay --match 12" in result.output
+    assert "--match" not in invoke("replay", "game.replay").output  # a file name is only a file name
 
 
 @pytest.mark.parametrize(
