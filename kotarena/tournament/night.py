@@ -426,7 +426,12 @@ def run_night(
         batch = pending.take(flushed, everything)
         if not batch:
             return
-        stored = store_results(engine, night, batch, env, cache)
+        try:
+            stored = store_results(engine, night, batch, env, cache)
+        except BaseException:
+            for result in batch:  # not stored: the night's last flush tries them again
+                pending.add(result, flushed)
+            raise
         pending.rated(cache.get("rated_upto", 0))
         played += stored
         done += stored

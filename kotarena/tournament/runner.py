@@ -120,11 +120,11 @@ def widen_result_pipe(pool: ProcessPoolExecutor, size: int = RESULT_PIPE_BYTES) 
     """
     set_size = getattr(fcntl, "F_SETPIPE_SZ", None) if fcntl is not None else None
     queue = getattr(pool, "_result_queue", None)  # (CPython's ProcessPoolExecutor, 3.8 to 3.13)
-    ends = [getattr(queue, "_reader", None), getattr(queue, "_writer", None)]
-    if set_size is None or not all(hasattr(end, "fileno") for end in ends):
+    reader = getattr(queue, "_reader", None)
+    if set_size is None or not hasattr(reader, "fileno"):
         return False
     try:
-        fcntl.fcntl(ends[0].fileno(), set_size, size)  # (one pipe: either end sets its size)
+        fcntl.fcntl(reader.fileno(), set_size, size)  # (either end of a pipe sets its size)
     except OSError:
         return False
     return True

@@ -182,6 +182,38 @@ def test_an_interrupted_night_resumes_without_losing_or_repeating_a_match(tmp_pa
     assert ratings_of(broken) == ratings_of(whole)
 
 
+def test_a_batch_whose_store_failed_is_tried_again_as_the_night_stops(tmp_path, one_by_one, monkeypatch):
+    """A store that fails (a database error, Ctrl-C in the middle of it) rolls back; the
+    results it held go back among the unstored ones, which the night stores on its way
+    out, so the error loses no played match."""
+    from kotarena.tournament import night as night_module
+
+    ladder = load_ladder(ladder_file(tmp_path, games=6))
+    whole = open_db(tmp_path / "whole.db")
+    run_night(whole, ladder, executor_factory=inline)
+
+    original = night_module.store_results
+    calls = []
+
+    def second_store_fails(*args, **kwargs):
+        calls.append(len(args[2]))
+        if len(calls) == 2:
+            raise RuntimeError("disk full")
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(night_module, "store_results", second_store_fails)
+    broken = open_db(tmp_path / "broken.db")
+    with pytest.raises(RuntimeError, match="disk full"):
+        run_night(broken, ladder, executor_factory=inline)
+    assert len(calls) == 3 and calls[2] >= calls[1]  # the failed batch was in the last store
+    stored = count(broken, Match)
+    assert stored == calls[0] + calls[2]
+    monkeypatch.setattr(night_module, "store_results", original)
+    report = run_night(broken, ladder, executor_factory=inline)
+    assert (report.stored_before, report.played, report.finished) == (stored, 6 - stored, True)
+    assert ratings_of(broken) == ratings_of(whole)
+
+
 @pytest.mark.parametrize("held", [True, False], ids=["held-back", "stored-to-wait"])
 def test_matches_that_finish_out_of_order_are_rated_in_schedule_order(tmp_path, one_by_one, monkeypatch, held):
     """Results arriving last to first: held back until match 0 comes, then stored and
