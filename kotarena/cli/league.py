@@ -336,8 +336,9 @@ def db() -> None:
 @db.command("path")
 @db_option
 def db_path(db: str | None) -> None:
-    """Print where the results database is (a path or URL)."""
+    """Print where the results database is (a path, or a URL without its password)."""
     from kotarena.storage import resolve_url
+    from kotarena.storage.db import shown_url
 
     url = resolve_url(db)
-    click.echo(url[len("sqlite:///"):] if url.startswith("sqlite:///") else url)
+    click.echo(url[len("sqlite:///"):] if url.startswith("sqlite:///") else shown_url(url))

@@ -8,6 +8,7 @@ plain file path or a URL such as ``postgresql://host/kotarena``.
 from __future__ import annotations
 
 import os
+import re
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -15,7 +16,7 @@ from pathlib import Path
 import platformdirs
 from sqlalchemy import Boolean, Float, event, update
 from sqlalchemy.engine import Connection, Engine, make_url
-from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError, ProgrammingError
+from sqlalchemy.exc import ArgumentError, IntegrityError, NoSuchModuleError, OperationalError, ProgrammingError
 from sqlmodel import Session, SQLModel, create_engine, select
 
 from kotarena.storage import models
@@ -53,12 +54,20 @@ def resolve_url(db: str | os.PathLike | None = None) -> str:
     if "://" in value:
         try:
             make_url(value)
-        except ArgumentError as error:
-            raise DatabaseError(f"bad database URL {value!r}: {error}") from None
+        except (ArgumentError, ValueError) as error:  # (a port that is not a number is a ValueError)
+            raise DatabaseError(f"bad database URL {shown_url(value)!r}: {error}") from None
         return value
     path = Path(value).expanduser()
     path.parent.mkdir(parents=True, exist_ok=True)
     return f"sqlite:///{path}"
+
+
+def shown_url(url: str) -> str:
+    """``url`` as messages show it: with its password, if it has one, as ``***``."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except (ArgumentError, ValueError):  # (not a URL SQLAlchemy reads: hide what looks like a password)
+        return re.sub(r"(://[^:/@]*:)[^@/]*@", r"\1***@", url)
 
 
 #: SQLite page size of a new results database.
@@ -94,7 +103,12 @@ def open_db(db: str | os.PathLike | None = None, *,
     """
     url = resolve_url(db)
     is_sqlite = url.startswith("sqlite")
-    engine = create_engine(url, connect_args={"timeout": 30} if is_sqlite else {})
+    try:
+        engine = create_engine(url, connect_args={"timeout": 30} if is_sqlite else {})
+    except (NoSuchModuleError, ImportError) as error:
+        # An unknown dialect ("postgres://", a typo) or a driver that is not installed.
+        raise DatabaseError(f"cannot open database {shown_url(url)}: SQLAlchemy cannot connect to "
+                            f"{make_url(url).drivername!r} databases here ({error})") from None
     if is_sqlite:
         event.listen(engine, "connect", _sqlite_pragmas)
     # Two processes may open a new database at once: whoever loses the race to
@@ -112,7 +126,7 @@ def open_db(db: str | os.PathLike | None = None, *,
             return engine
         except (OperationalError, ProgrammingError, IntegrityError) as error:
             if attempt == OPEN_ATTEMPTS - 1 or not _lost_a_race(error):
-                raise DatabaseError(f"cannot open database {url}: {error.orig}") from None
+                raise DatabaseError(f"cannot open database {shown_url(url)}: {error.orig}") from None
             if "database is locked" in str(error):
                 time.sleep(0.01 * (attempt + 1))
     return engine
@@ -148,12 +162,12 @@ def _initialize(engine: Engine, url: str) -> int | None:
 def _check_version(found: int, url: str) -> None:
     if found > SCHEMA_VERSION:
         raise DatabaseError(
-            f"database {url} has schema version {found}, newer than this kotarena understands "
+            f"database {shown_url(url)} has schema version {found}, newer than this kotarena understands "
             f"({SCHEMA_VERSION}); upgrade kotarena (pip install -U kotarena) or use another --db"
         )
     if any(version not in _STEPS for version in range(found, SCHEMA_VERSION)):
         raise DatabaseError(
-            f"database {url} has schema version {found}, older than this kotarena's ({SCHEMA_VERSION}), "
+            f"database {shown_url(url)} has schema version {found}, older than this kotarena's ({SCHEMA_VERSION}), "
             "and no migration exists for it; keep the old kotarena for it or use another --db"
         )
 
@@ -184,7 +198,7 @@ def _upgrade(engine: Engine, found: int, url: str) -> bool:
                             continue
                     connection.exec_driver_sql(statement)
             except (OperationalError, ProgrammingError) as error:
-                raise DatabaseError(f"cannot upgrade database {url} from schema version {version}: {error.orig}") \
+                raise DatabaseError(f"cannot upgrade database {shown_url(url)} from schema version {version}: {error.orig}") \
                     from None
     return True
 

@@ -149,3 +149,23 @@ def test_leaderboard_of_an_unknown_ladder_is_an_error(tmp_path):
 def test_db_path_follows_the_environment(tmp_path, monkeypatch):
     monkeypatch.setenv("KOTARENA_DB", str(tmp_path / "here.db"))
     assert invoke("db", "path").stdout.strip() == str(tmp_path / "here.db")
+
+
+@pytest.mark.parametrize(
+    "url, problem",
+    [
+        ("mysqlx://ann:s3cret@db.example/league", "SQLAlchemy cannot connect to 'mysqlx' databases here"),
+        ("postgresql://ann:s3cret@db.example:port/league", "bad database URL"),
+    ],
+    ids=["unknown-dialect", "bad-port"],
+)
+def test_a_database_url_that_cannot_be_used_is_a_clear_error_without_its_password(url, problem):
+    result = invoke("leaderboard", "--db", url)
+    assert result.exit_code == 1 and problem in result.output, result.output
+    assert "s3cret" not in result.output and "ann:***@db.example" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_db_path_shows_a_url_without_its_password(monkeypatch):
+    monkeypatch.setenv("KOTARENA_DB", "postgresql+psycopg://ann:s3cret@db.example/league")
+    assert invoke("db", "path").stdout.strip() == "postgresql+psycopg://ann:***@db.example/league"
