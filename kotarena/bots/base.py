@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import abc
 import random
+from collections.abc import Mapping
 from typing import ClassVar
 
 from kotarena.engine.actions import Action
@@ -27,6 +28,12 @@ class Bot(abc.ABC):
     description: ClassVar[str] = ""
     #: The games the bot can play.
     games: ClassVar[frozenset[str]] = ALL_GAMES
+    #: The parameters the bot takes (a ladder's ``params``), each with the type of its
+    #: value: ``int``, ``float`` (an integer will do), ``str`` or ``bool``. A ladder
+    #: that gives the bot any other parameter, or a value of another type, is refused
+    #: when it is loaded, so a misspelt parameter cannot silently leave the default in
+    #: place. ``None`` declares nothing: every parameter reaches the bot unchecked.
+    parameters: ClassVar[Mapping[str, type] | None] = None
 
     def __init__(self, *, seed: int | None = None, **params: object) -> None:
         self.seed = seed

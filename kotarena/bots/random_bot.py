@@ -11,6 +11,7 @@ class RandomBot(Bot):
     """Picks uniformly among the legal actions (a baseline and a fuzzer)."""
 
     name = "random"
+    parameters = {}  # none
 
     def choose(self, view: View) -> Action:
         legal = view.legal

@@ -20,7 +20,7 @@ import json
 import math
 import re
 import tomllib
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -172,6 +172,31 @@ def _toml_problem(message: str) -> str:
     problem = match["problem"][:1].lower() + match["problem"][1:]
     where = "end of file" if match["end"] else f"line {match['line']}, column {match['column']}"
     return f"{where}: not valid TOML: {problem}"
+
+
+#: How an error names the types a bot's parameter may declare.
+_TYPE_WORDS = {int: "an integer", float: "a number", str: "a string", bool: "true or false"}
+
+
+def _fits(value: object, wanted: type) -> bool:
+    """Whether a TOML ``value`` is of the declared type (an integer is a float too; a
+    boolean is nothing but a boolean)."""
+    if isinstance(value, bool):
+        return wanted is bool
+    if wanted is float:
+        return isinstance(value, int | float)
+    return isinstance(value, wanted)
+
+
+def _declared_parameters(bot: str) -> Mapping[str, type] | None:
+    """The parameters the installed ``bot`` declares; ``None`` if it declares none, or
+    the registry does not know it."""
+    from kotarena.bots.registry import UnknownBotError, get_bot
+
+    try:
+        return getattr(get_bot(bot).cls, "parameters", None)
+    except UnknownBotError:
+        return None
 
 
 def _kind(value: object) -> str:
@@ -400,10 +425,28 @@ class _Checker:
         params = entry.get("params", {})
         if not isinstance(params, dict):
             raise self.fail(f"{prefix}params", f"must be a table of bot parameters, not {_kind(params)}")
+        self.check_params(bot, params, f"{prefix}params")
         trusted = entry.get("trusted")
         if trusted is not None and not isinstance(trusted, bool):
             raise self.fail(f"{prefix}trusted", f"must be true or false, not {_kind(trusted)}")
         return Entrant(label=label, bot=bot, params=dict(params), trusted=trusted)
+
+    def check_params(self, bot: str, params: dict, key: str) -> None:
+        """Refuse a parameter the installed ``bot`` does not declare, or a value of
+        another type than it declares (:attr:`kotarena.bots.base.Bot.parameters`). Bots
+        that declare nothing, and ladders not checked against the installed bots, are
+        not checked."""
+        declared = _declared_parameters(bot) if self.known_bots is not None else None
+        if declared is None:
+            return
+        for name, value in params.items():
+            if name not in declared:
+                takes = ", ".join(sorted(declared)) or "none"
+                raise self.fail(f"{key}.{name}", f"the {bot} bot has no such parameter (its parameters: {takes})")
+            wanted = declared[name]
+            if not _fits(value, wanted):
+                raise self.fail(f"{key}.{name}", f"must be {_TYPE_WORDS.get(wanted, wanted.__name__)}, "
+                                                 f"not {_kind(value)}")
 
     def check_bot(self, bot: str, key: str) -> None:
         if bot in INTERACTIVE_BOTS:
@@ -434,6 +477,8 @@ class _Checker:
             names = bot_names()
         entrants = [Entrant(label=name, bot=name, params=dict(params.get(name, {})))
                     for name in names if name not in INTERACTIVE_BOTS]
+        for entrant in entrants:
+            self.check_params(entrant.bot, entrant.params, f"params.{entrant.bot}")
         if not entrants:
             raise self.fail("bots", '"all" found no installed bots that can play in a ladder')
         return entrants

@@ -79,20 +79,20 @@ allow_repeats = true
 name = "heuristic"
 trusted = false
 [[bots]]
-name = "random"
-label = "chaos"
-params = { temperature = 2.0, style = "wild" }
+name = "mcts"
+label = "quick-mcts"
+params = { playouts = 40, time_ms = 250 }
 """
-    ladder = load_ladder(ladder_file(text), known_bots=INSTALLED)
+    ladder = load_ladder(ladder_file(text), known_bots=[*INSTALLED, "mcts"])
     assert ladder.name == "league" and ladder.game == "kot" and ladder.deck == "none"
     assert ladder.players == (3, 4) and ladder.games == 14 and ladder.time_limit == 0.25
     assert ladder.format == "gauntlet" and ladder.challenger == "heuristic"
     assert ladder.duplicate is True and ladder.seed == 99 and ladder.workers == 2 and ladder.allow_repeats
     assert ladder.entrants == [
         Entrant("heuristic", "heuristic", {}, False),
-        Entrant("chaos", "random", {"temperature": 2.0, "style": "wild"}, None),
+        Entrant("quick-mcts", "mcts", {"playouts": 40, "time_ms": 250}, None),
     ]
-    assert ladder.labels == ["heuristic", "chaos"]
+    assert ladder.labels == ["heuristic", "quick-mcts"]
 
 
 def test_bots_all_means_every_installed_bot_but_the_human(ladder_file):
@@ -336,9 +336,9 @@ def test_a_missing_file_is_an_os_error(tmp_path):
 def test_params_tables_tune_installed_bots_of_an_all_ladder():
     from kotarena.tournament.ladder import parse_ladder
 
-    text = 'players = 2\nallow_repeats = true\nbots = "all"\n[params.random]\nlevel = 3\n[params.absent]\nx = 1\n'
-    ladder = parse_ladder(text, source="p.toml", known_bots=["random", "human"])
-    assert [(e.label, e.params) for e in ladder.entrants] == [("random", {"level": 3})]
+    text = 'players = 2\nallow_repeats = true\nbots = "all"\n[params.mcts]\nplayouts = 3\n[params.absent]\nx = 1\n'
+    ladder = parse_ladder(text, source="p.toml", known_bots=["mcts", "human"])
+    assert [(e.label, e.params) for e in ladder.entrants] == [("mcts", {"playouts": 3})]
 
 
 def test_params_tables_need_an_all_ladder():
@@ -347,3 +347,41 @@ def test_params_tables_need_an_all_ladder():
     text = 'players = 2\nbots = ["random", "random2"]\n[params.random]\nlevel = 3\n'
     with pytest.raises(LadderError, match="params"):
         parse_ladder(text, source="p.toml", known_bots=["random", "random2"])
+
+
+@pytest.mark.parametrize(
+    "bots, problem",
+    [
+        ('[{name = "mcts", params = { playout = 50 }}]',
+         "bots[0].params.playout: the mcts bot has no such parameter (its parameters: horizon, playouts, time_ms)"),
+        ('[{name = "mcts", params = { playouts = "many" }}]', "bots[0].params.playouts: must be an integer, not a string"),
+        ('[{name = "mcts", params = { horizon = true }}]', "bots[0].params.horizon: must be an integer, not a boolean"),
+        ('[{name = "mcts", params = { time_ms = "fast" }}]', "bots[0].params.time_ms: must be a number, not a string"),
+        ('["mcts", {name = "random", params = { level = 3 }}]',
+         "bots[1].params.level: the random bot has no such parameter (its parameters: none)"),
+        ('"all"\n[params.mcts]\nplayout = 50', "params.mcts.playout: the mcts bot has no such parameter"),
+    ],
+    ids=["misspelt", "text-for-integer", "boolean-for-integer", "text-for-number", "bot-without-parameters",
+         "params-table"],
+)
+def test_a_parameter_the_bot_does_not_take_is_refused_when_the_ladder_is_loaded(bots, problem):
+    """Bots declare their parameters: a misspelt one, or a value of the wrong type, would
+    otherwise leave the bot on its default, or forfeit every game it plays."""
+    from kotarena.tournament.ladder import LadderError, parse_ladder
+
+    pytest.importorskip("kotarena_mcts")
+    text = f"players = 2\nallow_repeats = true\nbots = {bots}\n"
+    with pytest.raises(LadderError) as error:
+        parse_ladder(text, source="p.toml", known_bots=["mcts", "random"])
+    assert str(error.value).startswith(f"p.toml: {problem}")
+
+
+def test_declared_parameters_of_the_right_type_pass_and_undeclared_bots_take_anything(failbots):
+    from kotarena.tournament.ladder import parse_ladder
+
+    pytest.importorskip("kotarena_mcts")
+    text = ('players = 2\nbots = [{name = "mcts", params = { playouts = 8, horizon = 0, time_ms = 5 }},'
+            ' {name = "fail-raise", params = { fail_on = 1, anything = "goes" }}]\n')
+    ladder = parse_ladder(text, source="p.toml", known_bots=["mcts", "fail-raise"])
+    assert [e.params for e in ladder.entrants] == [{"playouts": 8, "horizon": 0, "time_ms": 5},
+                                                   {"fail_on": 1, "anything": "goes"}]

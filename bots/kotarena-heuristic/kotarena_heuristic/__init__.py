@@ -32,6 +32,7 @@ class HeuristicBot(Bot):
     """Keeps dice toward a goal chosen from its situation, yields Tokyo by health, buys cards by worth."""
 
     name = "heuristic"
+    parameters = {}  # none
 
     def __init__(self, *, seed: int | None = None, **params: object) -> None:
         super().__init__(seed=seed, **params)

@@ -53,6 +53,7 @@ class SearchBot(Bot):
     """Weighs each choice by short rollouts of sampled games, scored by a fitted win model."""
 
     name = "mcts"
+    parameters = {"playouts": int, "horizon": int, "time_ms": float}
 
     def __init__(self, *, seed: int | None = None, **params: object) -> None:
         super().__init__(seed=seed, **params)
