@@ -249,7 +249,7 @@ def leaderboard(ladder_name: str | None, json_: bool, csv_: bool, db: str | None
 @click.command()
 @click.option("--ladder", "ladder_name", help="Only this ladder's matches.")
 @click.option("--bot", "entrant", help="Only matches where this entrant sat.")
-@click.option("--night", type=int, help="Only this night (with --ladder).")
+@click.option("--night", type=int, help="Only this night (each ladder numbers its nights: add --ladder for one).")
 @click.option("--limit", type=click.IntRange(min=1), default=50, show_default=True, help="At most this many.")
 @click.option("--json", "json_", is_flag=True, help="Print JSON.")
 @db_option
