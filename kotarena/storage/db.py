@@ -198,8 +198,8 @@ def _upgrade(engine: Engine, found: int, url: str) -> bool:
                             continue
                     connection.exec_driver_sql(statement)
             except (OperationalError, ProgrammingError) as error:
-                raise DatabaseError(f"cannot upgrade database {shown_url(url)} from schema version {version}: {error.orig}") \
-                    from None
+                raise DatabaseError(f"cannot upgrade database {shown_url(url)} from schema version {version}: "
+                                    f"{error.orig}") from None
     return True
 
 

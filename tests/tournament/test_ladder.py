@@ -354,7 +354,8 @@ def test_params_tables_need_an_all_ladder():
     [
         ('[{name = "mcts", params = { playout = 50 }}]',
          "bots[0].params.playout: the mcts bot has no such parameter (its parameters: horizon, playouts, time_ms)"),
-        ('[{name = "mcts", params = { playouts = "many" }}]', "bots[0].params.playouts: must be an integer, not a string"),
+        ('[{name = "mcts", params = { playouts = "many" }}]',
+         "bots[0].params.playouts: must be an integer, not a string"),
         ('[{name = "mcts", params = { horizon = true }}]', "bots[0].params.horizon: must be an integer, not a boolean"),
         ('[{name = "mcts", params = { time_ms = "fast" }}]', "bots[0].params.time_ms: must be a number, not a string"),
         ('["mcts", {name = "random", params = { level = 3 }}]',
