@@ -452,8 +452,15 @@ def run_night(
                 if (ready >= FLUSH_SIZE or (ready and ready >= planned - done - len(pending))
                         or (now - flushed >= FLUSH_SECONDS and pending.due(now))):
                     flush()
-        finally:
-            flush(everything=True)
+        except BaseException as error:
+            # Keep what was played, but let the night end with the error that stopped
+            # it: a database that failed one store may well fail this one too.
+            try:
+                flush(everything=True)
+            except Exception as also:  # noqa: BLE001 - reported on the first error
+                error.add_note(f"storing the results not stored yet failed too: {type(also).__name__}: {also}")
+            raise
+        flush(everything=True)
     finished = done == planned or _stored_count(engine, night) == planned
     if finished:
         if cache.get("rated_upto", 0) < planned:  # not known to be all rated

@@ -219,6 +219,23 @@ def test_a_batch_whose_store_failed_is_tried_again_as_the_night_stops(tmp_path, 
     assert ratings_of(broken) == ratings_of(whole)
 
 
+def test_a_night_stopped_by_an_error_ends_with_that_error_even_if_storing_fails_again(tmp_path, monkeypatch):
+    """The store on the way out may fail as well (the same full disk): the error raised
+    is still the one that stopped the night, with the second one noted on it."""
+    from kotarena.tournament import night as night_module
+
+    ladder = load_ladder(ladder_file(tmp_path, games=6))
+    failures = iter(["disk full", "still full"])
+
+    def failing_store(*args, **kwargs):
+        raise RuntimeError(next(failures))
+
+    monkeypatch.setattr(night_module, "store_results", failing_store)
+    with pytest.raises(RuntimeError, match="disk full") as raised:
+        run_night(open_db(tmp_path / "a.db"), ladder, executor_factory=inline)
+    assert raised.value.__notes__ == ["storing the results not stored yet failed too: RuntimeError: still full"]
+
+
 @pytest.mark.parametrize("held", [True, False], ids=["held-back", "stored-to-wait"])
 def test_matches_that_finish_out_of_order_are_rated_in_schedule_order(tmp_path, one_by_one, monkeypatch, held):
     """Results arriving last to first: held back until match 0 comes, then stored and
