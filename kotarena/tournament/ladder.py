@@ -191,10 +191,10 @@ def _fits(value: object, wanted: type) -> bool:
 def _declared_parameters(bot: str) -> Mapping[str, type] | None:
     """The parameters the installed ``bot`` declares; ``None`` if it declares none, or
     the registry does not know it."""
-    from kotarena.bots.registry import UnknownBotError, get_bot
+    from kotarena.bots.registry import UnknownBotError, get_bot_class
 
     try:
-        return getattr(get_bot(bot).cls, "parameters", None)
+        return getattr(get_bot_class(bot), "parameters", None)
     except UnknownBotError:
         return None
 
