@@ -4,8 +4,9 @@ A replay holds what is needed to play a game again (game, rules version, monster
 seed, deck, who started) and everything that happened: each action (``a`` lines) and
 each event (``e`` lines) in the order they happened, then the result. Playing the
 actions again from the seed must give the very same events; :func:`reproduce` does
-that and names the first line that differs. The format is described in
-``docs/replays.md``.
+that and names the first line that differs. An actions-only replay (the league
+stores those) may hold its actions as one ``packed`` line instead (format version 2).
+The format is described in ``docs/replays.md``.
 
 >>> import io
 >>> from kotarena.engine import new_game
@@ -36,10 +37,13 @@ from kotarena.engine.events import EventTextError, event_from_text, event_to_tex
 from kotarena.engine.games import get_game
 from kotarena.engine.outcome import TERMINATION_TEXT, EngineError, Outcome, Termination
 from kotarena.engine.state import State
-from kotarena.replay_lines import action_line, joined_replay
+from kotarena.replay_lines import action_line, joined_replay, packed_token, unpacked_texts
 
-#: The version of the file format (the number on the first line).
-FORMAT_VERSION = 1
+#: The newest version of the file format (the number on the first line). A file is
+#: written with the oldest version that holds it: 2 only when it has a ``packed`` line.
+FORMAT_VERSION = 2
+#: The versions this kotarena reads.
+READ_VERSIONS = (1, 2)
 MAGIC = "kotarena-replay"
 
 #: Header keys in the order they are written; the informational ones may be missing.
@@ -73,9 +77,10 @@ class Replay:
     """A parsed replay file (or a finished or unfinished game ready to be written).
 
     ``log`` is the game's event log, actions included as ``("act", seat, text)``
-    events, exactly as ``state.log`` held it. ``lines`` gives the file line of each
-    log entry (empty for a replay built from a state). ``outcome`` is ``None`` for a
-    game that was not over.
+    events, exactly as ``state.log`` held it. The actions of a ``packed`` line have no
+    seat: they are ``("act", None, text)``, the engine deciding who acts. ``lines``
+    gives the file line of each log entry (empty for a replay built from a state).
+    ``outcome`` is ``None`` for a game that was not over.
     """
 
     game: str
@@ -137,16 +142,18 @@ class Replay:
 
     @classmethod
     def actions_only(cls, state: State, *, first_player: int | None,
-                     bots: Sequence[str | None] | None = None) -> Replay:
+                     bots: Sequence[str | None] | None = None, packed: bool = False) -> Replay:
         """A replay holding only the actions (no events) of a game begun with
         :func:`~kotarena.engine.new_game` with ``first_player`` (``None``: roll-off).
 
         It needs no event log, so the game may be played with ``record=False`` at full
         speed (the league runner does); reproducing it regenerates the events and
-        checks the result line.
+        checks the result line. ``packed`` leaves the seats out, so the actions are
+        written as one ``packed`` line (format version 2), as the league stores them.
         """
         return cls._actions_only(state, first_player, bots,
-                                 tuple(("act", seat, action.text) for seat, action in state.history))
+                                 tuple(("act", None if packed else seat, action.text)
+                                       for seat, action in state.history))
 
     @classmethod
     def _actions_only(cls, state: State, first_player: int | None, bots: Sequence[str | None] | None,
@@ -163,19 +170,24 @@ class Replay:
         )
 
     @property
+    def format_version(self) -> int:
+        """The oldest format version that holds this replay: 2 if it has packed actions."""
+        return 2 if any(entry[0] == "act" and entry[1] is None for entry in self.log) else 1
+
+    @property
     def has_events(self) -> bool:
         """False for an actions-only replay (see :meth:`actions_only`)."""
         return any(event[0] != "act" for event in self.log)
 
     @property
-    def actions(self) -> list[tuple[int, str]]:
-        """Every action as ``(seat, action text)``, in order."""
+    def actions(self) -> list[tuple[int | None, str]]:
+        """Every action as ``(seat, action text)``, in order (the seat ``None`` when packed)."""
         return [(event[1], event[2]) for event in self.log if event[0] == "act"]
 
     def header(self) -> dict:
         """The header as a JSON-ready dict."""
         return {
-            "format": FORMAT_VERSION,
+            "format": self.format_version,
             "game": self.game,
             "rules_version": self.rules_version,
             "players": list(self.players),
@@ -197,14 +209,23 @@ class Replay:
 
     def text_lines(self) -> Iterator[str]:
         """The file's lines (without line ends)."""
-        yield from self.head_lines()
+        yield from self.head_lines(self.format_version)
+        packed: list[str] = []  # the tokens of a run of actions without seats: one packed line
         for event in self.log:
+            if event[0] == "act" and event[1] is None:
+                packed.append(packed_token(parse_action(event[2])))
+                continue
+            if packed:
+                yield "packed " + "".join(packed)
+                packed = []
             yield entry_text(event)
+        if packed:
+            yield "packed " + "".join(packed)
         yield result_text(self.outcome)
 
-    def head_lines(self) -> Iterator[str]:
-        """The lines before the body: the magic line, a comment, the header keys."""
-        yield f"{MAGIC} {FORMAT_VERSION}"
+    def head_lines(self, version: int = 1) -> Iterator[str]:
+        """The lines before the body: the magic line (format ``version``), a comment, the header keys."""
+        yield f"{MAGIC} {version}"
         yield "# A King of Tokyo game; the format is described in kotarena's docs/replays.md."
         values = {
             "game": _header_text((self.game,)),
@@ -332,14 +353,17 @@ def _parse(lines: Sequence[str], source: str) -> Replay:
         raise fail(f"not a kotarena replay: the first line should be '{MAGIC} {FORMAT_VERSION}'", 1)
     if len(words) != 2 or not words[1].isdigit():
         raise fail(f"bad first line {first!r}; expected '{MAGIC} {FORMAT_VERSION}'", 1)
-    if int(words[1]) != FORMAT_VERSION:
-        raise fail(f"replay format version {words[1]}; this kotarena reads version {FORMAT_VERSION}", 1)
+    version = int(words[1])
+    if version not in READ_VERSIONS:
+        readable = " and ".join(map(str, READ_VERSIONS))
+        raise fail(f"replay format version {words[1]}; this kotarena reads versions {readable}", 1)
 
     header: dict[str, tuple[int, str]] = {}
     log: list[tuple] = []
     numbers: list[int] = []
     outcome: Outcome | None = None
     result_line: int | None = None
+    packed_line: int | None = None  # the first one
     last_line = 1
     content = [(number + 1, text) for number, text in _numbered_lines(lines[1:])]  # line 1 was the magic
     # A file cut short in the middle of a line does not end with a line end.
@@ -356,14 +380,24 @@ def _parse(lines: Sequence[str], source: str) -> Replay:
             elif keyword == "e":
                 log.append(_event_line(rest, fail, number))
                 numbers.append(number)
+            elif keyword == "packed":
+                if version < 2:
+                    raise fail(f"a 'packed' line needs format version 2; the first line says {version}", number)
+                try:
+                    texts = unpacked_texts(rest)
+                except ValueError as error:
+                    raise fail(f"bad packed line: {error}", number) from None
+                log.extend(("act", None, text) for text in texts)
+                numbers.extend([number] * len(texts))
+                packed_line = packed_line or number
             elif keyword == "result":
                 outcome = _result_line(rest, fail, number)
                 result_line = number
             elif log and keyword in HEADER_KEYS:
                 raise fail(f"header line {keyword!r} after the body began (line {numbers[0]})", number)
             elif log:
-                raise fail(f"unknown line {keyword!r} in the body; body lines start with 'a', 'e' or 'result'",
-                           number)
+                raise fail(f"unknown line {keyword!r} in the body; body lines start with 'a', 'e', 'packed' "
+                           "or 'result'", number)
             elif keyword not in HEADER_KEYS:
                 raise fail(f"unknown header key {keyword!r}; known keys: {', '.join(HEADER_KEYS)}", number)
             elif keyword in header:
@@ -376,6 +410,11 @@ def _parse(lines: Sequence[str], source: str) -> Replay:
             raise fail(f"the file is truncated in the middle of its last line ({error.message})", number) from None
     if result_line is None:
         raise fail("the file is truncated: it ends without a 'result' line", last_line)
+    if packed_line is not None and any(entry[0] != "act" for entry in log):
+        # Packed actions have no seat to check against the events, and checking the
+        # events is what a replay with events is for.
+        raise fail("a replay with 'e' lines writes its actions as 'a SEAT ACTION' lines; "
+                   "'packed' lines are for actions-only replays", packed_line)
     missing = [key for key in HEADER_KEYS if key not in header and key not in OPTIONAL_KEYS]
     if missing:
         body = numbers[0] if numbers else result_line
@@ -550,10 +589,12 @@ def reproduce(replay: Replay) -> State:
 def _reproduce_actions(replay: Replay, state: State) -> State:
     """Play an actions-only replay; only its result line can be checked."""
     lines = replay.lines or (None,) * len(replay.log)
-    for number, entry in zip(lines, replay.log):
+    on_line = 0  # the entry's place among those of its line (a packed line holds many)
+    for at, (number, entry) in enumerate(zip(lines, replay.log)):
+        on_line = on_line + 1 if at and number is not None and lines[at - 1] == number else 1
         if state.between_turns:
             state.next_turn()
-        _apply(state, entry, replay.source, number)
+        _apply(state, entry, replay.source, number, on_line)
     if state.outcome != replay.outcome:
         raise ReplayError(
             f"the game does not reproduce: the file has {result_text(replay.outcome)!r}, "
@@ -573,27 +614,30 @@ def _waiting(state: State) -> str:
     return f"nothing more until {state.names[state.to_move]} (seat {state.to_move}) decides ({state.kind})"
 
 
-def _apply(state: State, entry: tuple, source: str, number: int) -> None:
+def _apply(state: State, entry: tuple, source: str, number: int, on_line: int = 1) -> None:
     _, seat, text = entry
+    # A packed line's actions share its line number: say which of them is to blame.
+    which = f" (action {on_line} of the packed line)" if seat is None else ""
     if state.outcome is not None:
-        raise ReplayError(f"action {text!r} after the game is over", source=source, line=number)
-    if seat != state.to_move:
+        raise ReplayError(f"action {text!r} after the game is over{which}", source=source, line=number)
+    if seat is not None and seat != state.to_move:
         mover = state.names[state.to_move]
         raise ReplayError(f"seat {seat} acts ({text!r}) but it is {mover}'s (seat {state.to_move}) "
                           f"decision ({state.kind})", source=source, line=number)
     try:
         state.apply(text)
     except EngineError as error:
-        raise ReplayError(f"illegal action: {error}", source=source, line=number) from None
+        raise ReplayError(f"illegal action{which}: {error}", source=source, line=number) from None
 
 
 def actions_replay_text(state: State, *, first_player: int | None,
                         bots: Sequence[str | None] | None = None) -> str:
-    """The actions-only replay of ``state`` as a string (see :meth:`Replay.actions_only`).
+    """The packed actions-only replay of ``state`` as a string (format version 2; see
+    :meth:`Replay.actions_only` with ``packed=True``).
 
     The league stores one for every match, so the text is put together from pieces
     that repeat: the header around the seed line is the same for every match with the
-    same monsters and bots, and each seat's line for an action is written once.
+    same monsters and bots, and each action's token is worked out once.
     """
     before, after = _head_around_seed(state.game, tuple(state.names), state.deck_name, first_player,
                                       None if bots is None else tuple(bots))
@@ -609,7 +653,7 @@ def _head_around_seed(game: str, players: tuple, deck: str | None, first_player:
     replay = Replay(game=game, rules_version=get_game(game).rules_version, players=players, seed=0, deck=deck,
                     first_player=first_player, bots=bots, created_with=f"kotarena {__version__}", log=(),
                     outcome=None, lines=(), result_line=0)
-    lines = list(replay.head_lines())
+    lines = list(replay.head_lines(2))
     at = lines.index("seed 0")
     return "\n".join(lines[:at]), "\n".join(lines[at + 1:])
 

@@ -1,23 +1,48 @@
-"""The body of an actions-only replay: one line per action, ``a SEAT ACTION``.
+"""The body of an actions-only replay: ``a SEAT ACTION`` lines, or one ``packed`` line.
 
-A league night writes an actions-only replay for every match, about 150 lines of
-about a dozen characters each. The lines repeat (a seat takes the same few actions
-again and again), so each seat's line for each action is written once and kept, and a
-replay's body is looked up line by line, in a table per seat keyed by the interned
-action. This module is compiled with the engine (``NATIVE_MODULES`` in ``setup.py``):
-as Python, hashing a ``(seat, action)`` tuple per line, a replay's body took 23-31 µs
-a game; compiled, about 16.
+A league night stores an actions-only replay for every match, about 150 actions. As
+``a SEAT ACTION`` lines that is about 2 KB of text, and writing it cost a night's
+workers 30-36 µs a game, a tenth of what a game costs (``docs/league.md``,
+"Throughput"): every way of writing 150 lines cost about the same. So the league
+writes the body as one ``packed`` line instead: one character for each common action
+and the action's text in braces for the others, without seats, which the engine
+decides when the replay is played again (``docs/replays.md``, "Packed actions").
+
+The token table is part of replay format version 2: a character's meaning never
+changes. This module is compiled with the engine (``NATIVE_MODULES`` in ``setup.py``).
 """
 
 from __future__ import annotations
 
-from kotarena.engine.actions import Action
+from kotarena.engine.actions import Action, ActionError, parse_action
 
-__all__ = ["action_line", "body_lines", "joined_replay"]
+__all__ = ["PACKED_TOKENS", "action_line", "joined_replay", "packed_body", "packed_token", "unpacked_texts"]
 
-#: For each seat, its line for each action written so far. Actions are interned and
-#: hash by identity, so the tables stay as small as the legal actions.
-_LINES: list[dict[Action, str]] = []
+#: Base-64 digits: the digit of ``mask`` stands for the reroll of the dice whose bits are
+#: set (bit 0 for die 1, ..., bit 5 for die 6); ``A`` (no die) stands for ``stop``.
+_DIGITS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+
+
+def _reroll_text(mask: int) -> str:
+    if mask == 0:
+        return "stop"
+    return "reroll " + " ".join(str(die + 1) for die in range(6) if mask >> die & 1)
+
+
+#: The one-character tokens of a packed line and the action each stands for. Any other
+#: action is written as its text in braces: ``{use stretchy 3 claw}``. The characters
+#: avoid space, ``#`` (comments), ``"`` and ``\\`` (quoting) and the braces.
+PACKED_TOKENS: dict[str, str] = {
+    **{_DIGITS[mask]: _reroll_text(mask) for mask in range(64)},
+    "=": "stay", ">": "yield", "[": "buy 1", "|": "buy 2", "]": "buy 3",
+    "*": "sweep", ".": "done", "-": "pass",
+}
+
+_TOKEN_OF_TEXT: dict[str, str] = {text: token for token, text in PACKED_TOKENS.items()}
+
+#: For each action packed so far, its token. Actions are interned and hash by identity,
+#: so the table stays as small as the vocabulary a process meets.
+_TOKENS: dict[Action, str] = {}
 
 
 def action_line(seat: int, text: str) -> str:
@@ -25,26 +50,56 @@ def action_line(seat: int, text: str) -> str:
     return f"a {seat} {text}"
 
 
-def body_lines(history: list[tuple[int, Action]]) -> list[str]:
-    """The body lines of a game's ``history`` (its ``(seat, action)`` pairs), in order."""
-    tables = _LINES
-    body: list[str] = []
-    for seat, action in history:
-        while seat >= len(tables):
-            tables.append({})
-        table = tables[seat]
-        line = table.get(action)
-        if line is None:
-            line = table[action] = action_line(seat, action.text)
-        body.append(line)
-    return body
+def packed_token(action: Action) -> str:
+    """The token of ``action`` in a packed line: one character, or its text in braces."""
+    token = _TOKENS.get(action)
+    if token is None:
+        text = action.text
+        token = _TOKENS[action] = _TOKEN_OF_TEXT.get(text) or "{" + text + "}"
+    return token
+
+
+def packed_body(history: list[tuple[int, Action]]) -> str:
+    """The tokens of a game's ``history`` (its ``(seat, action)`` pairs), in order."""
+    tokens = _TOKENS
+    parts: list[str] = []
+    for _, action in history:
+        token = tokens.get(action)
+        if token is None:
+            token = packed_token(action)
+        parts.append(token)
+    return "".join(parts)
+
+
+def unpacked_texts(packed: str) -> list[str]:
+    """The action texts of a packed line's tokens, in order.
+
+    Raises :class:`ValueError` naming the first character that begins no token (counting
+    from 1).
+    """
+    texts: list[str] = []
+    at = 0
+    while at < len(packed):
+        char = packed[at]
+        if char == "{":
+            end = packed.find("}", at)
+            if end < 0:
+                raise ValueError(f"character {at + 1}: '{{' without its '}}'")
+            try:
+                texts.append(parse_action(packed[at + 1:end]).text)
+            except ActionError as error:
+                raise ValueError(f"character {at + 1}: {error}") from None
+            at = end + 1
+            continue
+        text = PACKED_TOKENS.get(char)
+        if text is None:
+            raise ValueError(f"character {at + 1}: {char!r} stands for no action")
+        texts.append(text)
+        at += 1
+    return texts
 
 
 def joined_replay(before: str, seed: int | None, after: str, history: list[tuple[int, Action]], result: str) -> str:
     """An actions-only replay's text: the header lines ``before`` and ``after`` its seed
-    line, the body lines of ``history``, the ``result`` line, and a final newline."""
-    lines = [before, f"seed {seed}", after]
-    lines.extend(body_lines(history))
-    lines.append(result)
-    lines.append("")
-    return "\n".join(lines)
+    line, the packed line of ``history``, the ``result`` line, and a final newline."""
+    return f"{before}\nseed {seed}\n{after}\npacked {packed_body(history)}\n{result}\n"

@@ -261,7 +261,7 @@ def test_random_games_reproduce_from_their_replays(players, deck):
 
 @pytest.mark.parametrize("first_player", [None, 1])
 @pytest.mark.parametrize("players", [2, 4, 6])
-def test_the_leagues_actions_only_text_is_the_actions_only_replay_and_plays_the_game_again(players, first_player):
+def test_the_leagues_actions_only_text_is_the_packed_replay_and_plays_the_game_again(players, first_player):
     # The league writes this text for every match from cached pieces; it must be
     # exactly what the replay object writes, whatever the seats, bots and seed.
     for seed in range(6):
@@ -269,8 +269,9 @@ def test_the_leagues_actions_only_text_is_the_actions_only_replay_and_plays_the_
         play(state, [RandomBot(seed=bot_seed(seed, seat)) for seat in range(players)])
         for bots in (None, [f"bot-{seat}" for seat in range(players)]):
             text = actions_replay_text(state, first_player=first_player, bots=bots)
-            replay = Replay.actions_only(state, first_player=first_player, bots=bots)
+            replay = Replay.actions_only(state, first_player=first_player, bots=bots, packed=True)
             assert text == "\n".join([*replay.text_lines(), ""])
+            assert text.startswith("kotarena-replay 2\n") and "\npacked " in text
             again = reproduce(replay_from_text(text))
             assert again.outcome == state.outcome and again.stars == state.stars
 
@@ -364,7 +365,7 @@ def test_a_replay_cut_short_at_a_line_end_but_given_a_result_does_not_reproduce(
 
 
 @pytest.mark.parametrize(("change", "message"), [
-    (lambda lines: ["kotarena-replay 2", *lines[1:]], r":1: replay format version 2; this kotarena reads version 1"),
+    (lambda lines: ["kotarena-replay 3", *lines[1:]], r":1: replay format version 3; this kotarena reads versions 1 and 2"),
     (lambda lines: ["# hello", *lines], r":1: not a kotarena replay"),
     (lambda lines: [lines[0], "colour red", *lines[1:]], r":2: unknown header key 'colour'"),
     (lambda lines: [line for line in lines if not line.startswith("seed ")], r"the header has no 'seed' line"),

@@ -90,6 +90,17 @@ def test_the_cli_says_it_upgraded_and_history_reads_the_old_ratings(tmp_path):
     assert sorted((row["match"], row["mu"]) for row in shown) == [(m, round(mu, 3)) for m, mu in history]
 
 
+def test_the_replays_an_older_kotarena_stored_still_replay(tmp_path):
+    # Its replays are format 1 (an "a SEAT ACTION" line per action); new ones are packed.
+    db = v1_database(tmp_path / "old.db")
+    stored = rows(db, "select id, replay from match order by id")
+    assert all(replay.startswith("kotarena-replay 1\n") and "\na 0 " in replay for _, replay in stored)
+    for match_id, _ in stored:
+        result = CliRunner().invoke(cli, ["replay", "--match", str(match_id), "-q", "--db", str(db)])
+        assert result.exit_code == 0, result.output
+        assert f"match {match_id}: reproduced: yes" in result.stdout
+
+
 def test_a_failed_upgrade_leaves_the_old_database_as_it_was(tmp_path, monkeypatch):
     from kotarena.storage import db as db_module
 
