@@ -77,8 +77,10 @@ PAGE_SIZE = 16384
 def _sqlite_pragmas(dbapi_connection, _record) -> None:
     cursor = dbapi_connection.cursor()
     # A new database gets 16 KB pages (an existing one keeps its own): a match's row
-    # is mostly its replay, 2-3 KB, so 4 KB pages held one each, a third of it empty.
+    # was mostly its replay, 2-3 KB, so 4 KB pages held one each, a third of it empty.
     # Storing a night's results took a quarter less CPU, in a file a fifth smaller.
+    # Since replays are packed (about 550 bytes) the two page sizes store a night
+    # alike (coordinator 64.9 against 65.6 µs a game, 14 alternated pairs).
     # (It must come first: once in WAL mode, the page size is fixed.)
     cursor.execute(f"PRAGMA page_size={PAGE_SIZE}")
     # WAL lets readers work during a night; the busy timeout lets two writers queue

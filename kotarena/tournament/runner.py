@@ -110,13 +110,14 @@ RESULT_PIPE_BYTES = 1 << 20
 def widen_result_pipe(pool: ProcessPoolExecutor, size: int = RESULT_PIPE_BYTES) -> bool:
     """Let the pipe of ``pool``'s results hold ``size`` bytes (Linux); whether it does.
 
-    A chunk's results are about 2.7 KB a match (mostly the replay), some 340 KB for a
+    A chunk's results were about 2.7 KB a match (mostly the replay), some 340 KB for a
     chunk of 125 random-bot games. Through Linux's default 64 KB pipe a worker writing
     them blocked five times until the coordinator had read, each time two process
     switches. In 16 alternated pairs of nights (2,000 games, two workers) a 1 MB pipe
     took the workers' CPU from 0.629 to 0.618 ms a game and the coordinator's from 82.7
-    to 80.7 µs. Where the pool keeps its queue elsewhere, or the system refuses, the
-    pipe is left as it is: only speed depends on it.
+    to 80.7 µs. With packed replays a chunk of 125 is about 94 KB, still more than the
+    default pipe holds. Where the pool keeps its queue elsewhere, or the system
+    refuses, the pipe is left as it is: only speed depends on it.
     """
     set_size = getattr(fcntl, "F_SETPIPE_SZ", None) if fcntl is not None else None
     queue = getattr(pool, "_result_queue", None)  # (CPython's ProcessPoolExecutor, 3.8 to 3.13)

@@ -133,8 +133,8 @@ def test_every_schema_version_says_what_it_changed():
 
 
 def test_a_new_database_has_large_pages_and_an_old_one_keeps_its_own(tmp_path):
-    """Replays fill 16 KB pages better than SQLite's default 4 KB (see PAGE_SIZE); a
-    database made before keeps its page size, and works as before."""
+    """New databases get 16 KB pages (see PAGE_SIZE); a database made before keeps its
+    page size, and works as before."""
     from kotarena.storage.db import PAGE_SIZE
 
     open_db(tmp_path / "new.db").dispose()
