@@ -55,6 +55,8 @@ def packed_token(action: Action) -> str:
     token = _TOKENS.get(action)
     if token is None:
         text = action.text
+        if "{" in text or "}" in text:  # no action of the vocabulary has one; a card's could
+            raise ValueError(f"the action {text!r} cannot be packed: it holds a brace")
         token = _TOKENS[action] = _TOKEN_OF_TEXT.get(text) or "{" + text + "}"
     return token
 

@@ -72,6 +72,11 @@ def test_any_other_action_is_its_text_in_braces(text):
     assert unpacked_texts("A{" + text + "}=") == ["stop", text, "stay"]
 
 
+def test_an_action_holding_a_brace_is_refused_rather_than_packed_wrongly():
+    with pytest.raises(ValueError, match=r"cannot be packed: it holds a brace"):
+        packed_token(parse_action("use some_card a}b"))
+
+
 def test_a_history_packs_into_one_token_per_action():
     state = played(3, players=5)
     body = packed_body(state.history)
