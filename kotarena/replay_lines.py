@@ -2,8 +2,8 @@
 
 A league night stores an actions-only replay for every match, about 150 actions. As
 ``a SEAT ACTION`` lines that is about 2 KB of text, and writing it cost a night's
-workers 30-36 µs a game, a tenth of what a game costs (``docs/league.md``,
-"Throughput"): every way of writing 150 lines cost about the same. So the league
+workers 30-36 µs a game, a tenth of what a game costs (``docs/throughput-log.md``,
+eleventh session): every way of writing 150 lines cost about the same. So the league
 writes the body as one ``packed`` line instead: one character for each common action
 and the action's text in braces for the others, without seats, which the engine
 decides when the replay is played again (``docs/replays.md``, "Packed actions").

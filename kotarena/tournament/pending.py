@@ -6,7 +6,7 @@ their ratings, when the matches before it are in. That second pass is not rare: 
 workers' chunks of consecutive matches finish in any order, and in 36 nights of 2,000
 games on two workers, 0 to 529 matches a night (median 78) went through it. Holding
 them back instead cut the coordinator's CPU by 7.6% (see "Results held back" in
-docs/league.md).
+docs/throughput-log.md).
 
 So a result that arrives ahead of an earlier match is held back, unstored, until the
 matches before it are in, and is then stored and rated in one go; but never longer
