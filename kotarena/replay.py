@@ -161,12 +161,14 @@ class Replay:
         from kotarena import __version__
 
         body = 3 + sum(1 for key in HEADER_KEYS if key not in OPTIONAL_KEYS) + (bots is not None) + 1
+        # The lines the entries will have once written: a line each, or all on one packed line.
+        packed = bool(log) and log[0][1] is None
+        lines = (body,) * len(log) if packed else tuple(range(body, body + len(log)))
         return cls(
             game=state.game, rules_version=get_game(state.game).rules_version, players=tuple(state.names),
             seed=state.seed, deck=state.deck_name, first_player=first_player,
             bots=None if bots is None else tuple(bots), created_with=f"kotarena {__version__}",
-            log=log, outcome=state.outcome, lines=tuple(range(body, body + len(log))),
-            result_line=body + len(log),
+            log=log, outcome=state.outcome, lines=lines, result_line=body + (1 if packed else len(log)),
         )
 
     @property
@@ -666,6 +668,6 @@ def replay_text(state: State, *, bots: Sequence[str | None] | None = None) -> st
 
 
 __all__ = [
-    "FORMAT_VERSION", "Replay", "ReplayError", "read_replay", "replay_from_text", "replay_text",
+    "FORMAT_VERSION", "READ_VERSIONS", "Replay", "ReplayError", "read_replay", "replay_from_text", "replay_text",
     "reproduce", "write_replay",
 ]

@@ -7,6 +7,7 @@ same end, and say clearly what is wrong with one that does not.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -112,8 +113,10 @@ def test_a_packed_replay_plays_the_game_again_to_the_same_end(players, deck):
             state.stars, state.health, state.energy, state.market)
         # The seats the packed line leaves out are the ones that acted.
         assert again.history == state.history
-        # Written again, it is the same text.
+        # Written again, it is the same text; made in memory, the same replay, lines and all.
         assert "\n".join([*replay.text_lines(), ""]) == text
+        made = Replay.actions_only(state, first_player=None, bots=["random"] * players, packed=True)
+        assert made == dataclasses.replace(replay, source="<replay>", header_lines={})
 
 
 def test_a_packed_line_is_less_than_a_fifth_of_the_a_lines_it_replaces():
