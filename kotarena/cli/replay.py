@@ -49,12 +49,11 @@ def ending_text(state: State) -> str:
     return f"Not over: turn {state.turn}, waiting for {state.names[state.to_move]} to decide ({state.kind})"
 
 
-def _stored_replay(match_id: int, db: str | None) -> Replay:
-    """The replay of a match stored by a league night."""
+def _stored_replay_text(match_id: int, db: str | None) -> str:
+    """The replay text of a match stored by a league night, as stored."""
     from sqlmodel import Session
 
     from kotarena.cli.league import results_db
-    from kotarena.replay import replay_from_text
     from kotarena.storage.models import Match
 
     engine = results_db(db)
@@ -63,7 +62,17 @@ def _stored_replay(match_id: int, db: str | None) -> Replay:
         match = session.get(Match, match_id)
         if match is None:
             raise click.ClickException(f"no stored match with id {match_id} (see 'kotarena matches')")
-        return replay_from_text(match.replay, source=f"match {match_id}")
+        return match.replay
+
+
+def _save(text: str, path: str, match_id: int) -> None:
+    try:
+        with open(path, "w", encoding="utf-8", newline="\n") as stream:
+            stream.write(text)
+    except OSError as error:
+        raise click.ClickException(f"cannot save match {match_id}'s replay to {path}: "
+                                   f"{error.strerror or error}") from None
+    click.echo(f"saved match {match_id}'s replay to {path}", err=True)
 
 
 @click.command()
@@ -71,9 +80,12 @@ def _stored_replay(match_id: int, db: str | None) -> Replay:
 @click.option("--match", "match_id", type=int, help="Replay the stored match with this id (see 'kotarena matches').")
 @click.option("--db", "db", envvar="KOTARENA_DB", metavar="PATH_OR_URL",
               help="Results database for --match (default: the user data directory; env KOTARENA_DB).")
+@click.option("--save", "save", type=click.Path(dir_okay=False), metavar="FILE",
+              help="With --match: also write the stored replay to FILE, as stored (a replay file).")
 @click.option("--json", "json_", is_flag=True, help="Print the replay as JSON: header, actions, events, outcome.")
 @click.option("-q", "--quiet", is_flag=True, help="Only check that the replay reproduces; print one line.")
-def replay(file: str | None, match_id: int | None, db: str | None, json_: bool, quiet: bool) -> None:
+def replay(file: str | None, match_id: int | None, db: str | None, save: str | None, json_: bool,
+           quiet: bool) -> None:
     """Play the replay FILE again, check that it reproduces, and print it turn by turn.
 
     The game is set up from the file's header and seed, the recorded actions are
@@ -87,12 +99,20 @@ def replay(file: str | None, match_id: int | None, db: str | None, json_: bool, 
       kotarena replay game.replay
       kotarena replay -q game.replay
       kotarena replay --match 12
+      kotarena replay --match 12 -q --save match12.replay
     """
     if (file is None) == (match_id is None):
         raise click.UsageError("give either a replay FILE or --match ID")
+    if save is not None and match_id is None:
+        raise click.UsageError("--save writes a stored match's replay: give it with --match ID")
     try:
         if match_id is not None:
-            parsed = _stored_replay(match_id, db)
+            from kotarena.replay import replay_from_text
+
+            text = _stored_replay_text(match_id, db)
+            if save is not None:  # saved first: a replay that no longer plays out can still be shared
+                _save(text, save, match_id)
+            parsed = replay_from_text(text, source=f"match {match_id}")
         elif file == "-":
             parsed = read_replay(sys.stdin)
         else:

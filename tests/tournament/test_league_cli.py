@@ -97,6 +97,32 @@ def test_a_stored_match_replays(night):
     assert missing.exit_code == 1 and "no stored match with id 999" in missing.output
 
 
+def test_a_stored_match_is_saved_as_a_replay_file_that_replays(night, tmp_path):
+    _, db = night
+    match_id = json.loads(invoke("matches", "--json", "--db", db).stdout)[0]["id"]
+    path = tmp_path / "saved.replay"
+    result = invoke("replay", "--match", str(match_id), "-q", "--save", str(path), "--db", db)
+    assert result.exit_code == 0, result.output
+    assert f"saved match {match_id}'s replay to {path}" in result.stderr
+    assert f"match {match_id}: reproduced: yes" in result.stdout
+    text = path.read_text()
+    assert text.startswith("kotarena-replay 2\n") and "\npacked " in text  # as the league stored it
+    again = invoke("replay", "-q", str(path))
+    assert again.exit_code == 0 and f"{path}: reproduced: yes" in again.stdout
+    assert again.stdout.split("(")[1] == result.stdout.split("(")[1]  # same players, seed, actions, turns
+
+
+def test_save_needs_a_stored_match_and_a_place_it_can_write(night, tmp_path):
+    _, db = night
+    usage = invoke("replay", str(tmp_path / "x.replay"), "--save", str(tmp_path / "y.replay"))
+    assert usage.exit_code == 2 and "--save writes a stored match's replay: give it with --match ID" in usage.output
+    match_id = json.loads(invoke("matches", "--json", "--db", db).stdout)[0]["id"]
+    unwritable = invoke("replay", "--match", str(match_id), "--save", str(tmp_path / "no" / "dir.replay"),
+                        "--db", db)
+    assert unwritable.exit_code == 1
+    assert f"cannot save match {match_id}'s replay to {tmp_path / 'no' / 'dir.replay'}: " in unwritable.output
+
+
 def test_a_match_id_given_as_a_file_gets_a_hint_to_use_match(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = invoke("replay", "12")
