@@ -122,9 +122,8 @@ class Replay:
         from kotarena import __version__
 
         created_with = f"kotarena {__version__}"
-        # The lines the entries will have once written: after the magic line, the
-        # comment line and the header lines. Errors from reproduce() then point there.
-        body = 3 + sum(1 for key in HEADER_KEYS if key not in OPTIONAL_KEYS) + (bots is not None) + 1
+        # The lines the entries will have once written. Errors from reproduce() then point there.
+        body = _first_body_line(bots)
         return cls(
             game=state.game,
             rules_version=get_game(state.game).rules_version,
@@ -151,18 +150,12 @@ class Replay:
         checks the result line. ``packed`` leaves the seats out, so the actions are
         written as one ``packed`` line (format version 2), as the league stores them.
         """
-        return cls._actions_only(state, first_player, bots,
-                                 tuple(("act", None if packed else seat, action.text)
-                                       for seat, action in state.history))
-
-    @classmethod
-    def _actions_only(cls, state: State, first_player: int | None, bots: Sequence[str | None] | None,
-                      log: tuple) -> Replay:
         from kotarena import __version__
 
-        body = 3 + sum(1 for key in HEADER_KEYS if key not in OPTIONAL_KEYS) + (bots is not None) + 1
+        log = tuple(("act", None if packed else seat, action.text) for seat, action in state.history)
+        body = _first_body_line(bots)
         # The lines the entries will have once written: a line each, or all on one packed line.
-        packed = bool(log) and log[0][1] is None
+        packed = packed and bool(log)
         lines = (body,) * len(log) if packed else tuple(range(body, body + len(log)))
         return cls(
             game=state.game, rules_version=get_game(state.game).rules_version, players=tuple(state.names),
@@ -242,6 +235,13 @@ class Replay:
         for key in HEADER_KEYS:
             if values[key] is not None:
                 yield f"{key} {values[key]}"
+
+
+def _first_body_line(bots: Sequence[str | None] | None) -> int:
+    """The number of the line a written replay's body starts on: the one after the
+    magic line, the comment line, the required header keys, ``bots`` if given, and
+    ``created-with``."""
+    return 2 + sum(1 for key in HEADER_KEYS if key not in OPTIONAL_KEYS) + (bots is not None) + 1 + 1
 
 
 @functools.lru_cache(maxsize=256)

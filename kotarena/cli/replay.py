@@ -10,7 +10,7 @@ import click
 
 from kotarena.engine.events import format_event
 from kotarena.engine.state import State
-from kotarena.replay import Replay, ReplayError, read_replay, reproduce
+from kotarena.replay import Replay, ReplayError, read_replay, replay_from_text, reproduce
 
 
 def turns_text(replay: Replay) -> Iterator[str]:
@@ -107,8 +107,6 @@ def replay(file: str | None, match_id: int | None, db: str | None, save: str | N
         raise click.UsageError("--save writes a stored match's replay: give it with --match ID")
     try:
         if match_id is not None:
-            from kotarena.replay import replay_from_text
-
             text = _stored_replay_text(match_id, db)
             if save is not None:  # saved first: a replay that no longer plays out can still be shared
                 _save(text, save, match_id)
