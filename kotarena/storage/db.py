@@ -271,6 +271,12 @@ class DriverSQL:
             self._cursor.executemany(self.sql(template), [self._parameters(row) for row in rows] if self._named
                                      else rows)
 
+    def value(self, column, value: object) -> object:
+        """``value`` of ``column`` as SQLAlchemy binds it (a date, say, in the form
+        SQLite stores it), for a statement to write where plain values will not do."""
+        processor = column.type.dialect_impl(self._dialect).bind_processor(self._dialect)
+        return processor(value) if processor is not None else value
+
     def sql(self, template: str) -> str:
         """``template`` as this database's driver takes it."""
         key = (template, self._dialect.name, self._dialect.paramstyle)

@@ -73,3 +73,17 @@ def test_bulk_rows_keep_their_nulls_booleans_dates_and_order(tmp_path):
     assert [row.flag for row in stored] == [True, False, True, None, True]
     assert [row.at for row in stored] == [at.replace(tzinfo=None)] * 2 + [None] + [at.replace(tzinfo=None)] * 2
     assert [row.kind for row in stored] == ["x", None, "y", "z", "w"]
+
+
+def test_a_value_the_driver_cannot_take_as_it_is_is_bound_as_sqlalchemy_binds_it(tmp_path):
+    from kotarena.storage.models import LadderRow
+
+    engine = open_db(tmp_path / "a.db")
+    at = datetime(2026, 11, 25, 17, 30, 5, 123456, tzinfo=UTC)
+    with engine.begin() as connection:
+        driver = DriverSQL(connection)
+        driver.run("INSERT INTO {ladder} ({name}, {game}, {created_at}) VALUES (?, ?, ?)",
+                   ("quick", "kot", driver.value(LadderRow.__table__.c.created_at, at)))
+        assert driver.value(LadderRow.__table__.c.name, "quick") == "quick"  # a string goes as it is
+    with engine.connect() as connection:
+        assert connection.execute(select(LadderRow.__table__.c.created_at)).scalar_one() == at

@@ -93,6 +93,34 @@ def test_a_night_stores_every_match_with_its_seats_and_rates_them(tmp_path):
     assert last == {entrant: (mu, sigma) for entrant, (mu, sigma, _, _) in ratings.items()}
 
 
+def test_a_night_records_its_ladder_bot_versions_and_finish_as_the_orm_reads_them(tmp_path):
+    """The ladder, the bots' versions and the night's end are written in plain SQL; read
+    back through the models they are the rows and dates the models would have written."""
+    from datetime import UTC, datetime, timedelta
+
+    from kotarena.bots.registry import get_bot
+    from kotarena.storage.models import BotVersion
+
+    engine = open_db(tmp_path / "a.db")
+    path = ladder_file(tmp_path, games=4, second="heuristic")
+    before = datetime.now(UTC) - timedelta(seconds=1)
+    run_night(engine, load_ladder(path), executor_factory=inline)
+    run_night(engine, load_ladder(path), executor_factory=inline)  # a second night finds them all
+    with Session(engine) as session:
+        ladder = session.exec(select(LadderRow)).one()
+        assert (ladder.name, ladder.game) == ("night", "kot")
+        assert before <= ladder.created_at <= datetime.now(UTC)
+        versions = session.exec(select(BotVersion).order_by(BotVersion.name)).all()
+        assert [(v.name, v.package, v.version) for v in versions] == [
+            (name, get_bot(name).package, get_bot(name).version) for name in ("heuristic", "random")]
+        seats = session.exec(select(Seat)).all()
+        assert {seat.bot_version_id for seat in seats} == {v.id for v in versions}
+        nights = session.exec(select(Night).order_by(Night.number)).all()
+        assert [night.status for night in nights] == ["done", "done"]
+        assert all(before <= night.started_at <= night.finished_at <= datetime.now(UTC)
+                   for night in nights)
+
+
 def test_a_night_freezes_the_heap_while_it_plays_and_leaves_it_as_it_was(tmp_path):
     import gc
 
@@ -393,8 +421,7 @@ def test_a_ladder_another_process_added_meanwhile_is_used(tmp_path):
     engine = open_db(tmp_path / "a.db")
     ladder = load_ladder(ladder_file(tmp_path))
     theirs = night_module._ladder_id(engine, ladder)
-    with Session(engine) as session:
-        assert night_module._add_ladder(session, ladder) == theirs
+    assert night_module._add_ladder(engine, ladder) == theirs
     assert count(engine, LadderRow) == 1
 
 
