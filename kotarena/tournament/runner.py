@@ -18,7 +18,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace
 
@@ -32,12 +32,8 @@ from kotarena.tournament.matches import (
     play_match,
     unflatten_results,
 )
+from kotarena.tournament.pool import LocalPool
 from kotarena.tournament.seats import GUARD
-
-try:
-    import fcntl
-except ImportError:  # (Windows)
-    fcntl = None  # type: ignore[assignment]
 
 __all__ = [
     "InlineExecutor", "MatchJob", "MatchResult", "MatchResults", "SeatResult", "final_ranks", "make_executor",
@@ -86,6 +82,8 @@ def make_executor(workers: int | None) -> Executor:
     ``KOTARENA_EXECUTOR=package.module:factory`` names a callable taking the number of
     workers and returning a ``concurrent.futures.Executor`` (for example one backed by
     a cluster); jobs and results are plain picklable data, so any such executor works.
+    The processes are a :class:`~kotarena.tournament.pool.LocalPool`, whose coordinator
+    side costs a fifth of the standard pool's per job.
     """
     factory = os.environ.get("KOTARENA_EXECUTOR")
     if factory:
@@ -97,38 +95,7 @@ def make_executor(workers: int | None) -> Executor:
     if workers == 0:
         return InlineExecutor()
     _libc_prctl()  # loaded here once, rather than in every worker (they are forked from here)
-    pool = ProcessPoolExecutor(max_workers=workers or os.cpu_count() or 1, initializer=die_with_parent)
-    widen_result_pipe(pool)
-    return pool
-
-
-#: Bytes the pipe that brings a process pool's results back may hold (Linux's default
-#: ``/proc/sys/fs/pipe-max-size``, the most an unprivileged process may ask for).
-RESULT_PIPE_BYTES = 1 << 20
-
-
-def widen_result_pipe(pool: ProcessPoolExecutor, size: int = RESULT_PIPE_BYTES) -> bool:
-    """Let the pipe of ``pool``'s results hold ``size`` bytes (Linux); whether it does.
-
-    A chunk's results were about 2.7 KB a match (mostly the replay), some 340 KB for a
-    chunk of 125 random-bot games. Through Linux's default 64 KB pipe a worker writing
-    them blocked five times until the coordinator had read, each time two process
-    switches. In 16 alternated pairs of nights (2,000 games, two workers) a 1 MB pipe
-    took the workers' CPU from 0.629 to 0.618 ms a game and the coordinator's from 82.7
-    to 80.7 µs. With packed replays a chunk of 125 is about 94 KB, still more than the
-    default pipe holds. Where the pool keeps its queue elsewhere, or the system
-    refuses, the pipe is left as it is: only speed depends on it.
-    """
-    set_size = getattr(fcntl, "F_SETPIPE_SZ", None) if fcntl is not None else None
-    queue = getattr(pool, "_result_queue", None)  # (CPython's ProcessPoolExecutor, 3.8 to 3.13)
-    reader = getattr(queue, "_reader", None)
-    if set_size is None or not hasattr(reader, "fileno"):
-        return False
-    try:
-        fcntl.fcntl(reader.fileno(), set_size, size)  # (either end of a pipe sets its size)
-    except OSError:
-        return False
-    return True
+    return LocalPool(workers or os.cpu_count() or 1, initializer=die_with_parent)
 
 
 @functools.cache
@@ -219,9 +186,11 @@ def run_jobs(
     scheduling never holds up the handing over of work.
 
     If a worker process dies (a trusted bot that crashed the whole process), the
-    matches that were in its pool are played again with every bot isolated in its own
-    process, so the crash is pinned on the bot that caused it and recorded as its
-    forfeit; the matches not handed over yet are played as usual in a new pool.
+    matches the executor fails with it (those handed to that worker, in the default
+    pool; every one in the pool, in the standard one) are played again with every bot
+    isolated in its own process, so the crash is pinned on the bot that caused it and
+    recorded as its forfeit; the matches not handed over yet are played as usual in a
+    new pool.
     """
     if total is None:
         jobs = list(jobs)
@@ -245,7 +214,7 @@ def run_jobs(
             for _ in range(AHEAD_PER_WORKER * capacity):
                 remaining -= _hand_over(executor, source, size, capacity, remaining, in_flight)
             while in_flight:
-                finished, _ = wait(in_flight, return_when=FIRST_COMPLETED)
+                finished = _wait_first(executor, in_flight)
                 for future in finished:
                     part = in_flight.pop(future)
                     try:
@@ -273,12 +242,22 @@ def run_jobs(
         # ...and on with the matches not handed over yet, in a new pool.
 
 
+def _wait_first(executor: Executor, futures: dict[Future, list[MatchJob]]) -> set[Future]:
+    """Wait until some of ``futures`` are done; returns those. (A :class:`LocalPool`
+    takes its results back in this thread; other executors complete their futures in
+    threads of their own.)"""
+    if isinstance(executor, LocalPool):
+        return executor.wait_any(futures)
+    return wait(futures, return_when=FIRST_COMPLETED)[0]
+
+
 def _begin_shutdown(executor: Executor) -> Callable[[], None]:
     """Shut ``executor`` down without waiting for it; returns what waits for it.
 
     A process pool's workers take a few milliseconds to exit and be joined, which the
-    night's last store can overlap. (A process pool forgets its manager thread once
-    shut down, so it is kept here to be joined: the night ends with its workers.)
+    night's last store can overlap. (The standard process pool forgets its manager
+    thread once shut down, so it is kept here to be joined: the night ends with its
+    workers.)
     """
     manager = getattr(executor, "_executor_manager_thread", None)
     executor.shutdown(wait=False)

@@ -531,6 +531,42 @@ def test_workers_of_a_killed_night_do_not_outlive_it(tmp_path, failbots):
     assert not [pid for pid in children if _alive(pid)]
 
 
+def test_ctrl_c_mid_night_stops_it_cleanly_and_the_same_command_finishes_it(tmp_path, failbots):
+    """Ctrl-C at a terminal signals the whole process group: the coordinator and its
+    workers. The night stops with what it played stored, its workers gone and no
+    worker's traceback on the screen; running it again finishes it."""
+    games = 24
+    path = ladder_file(tmp_path, name="stopped", games=games, second="sleepy", params="params = { ms = 4 }")
+    env = {**os.environ, "KOTARENA_DB": str(tmp_path / "stopped.db")}
+    process = subprocess.Popen([sys.executable, "-m", "kotarena", "league", "run", str(path), "--workers", "2", "-q"],
+                               env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               start_new_session=True)  # (its own group, as a terminal's job)
+    engine = open_db(tmp_path / "stopped.db")
+    deadline = time.monotonic() + 60
+    while count(engine, Match) < 2:
+        assert process.poll() is None, process.communicate()
+        assert time.monotonic() < deadline, "the night never got going"
+        time.sleep(0.05)
+    children = _children(process.pid)
+    os.killpg(process.pid, signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    assert "interrupted:" in err and "run the same command to resume" in err
+    assert "Traceback" not in err
+    deadline = time.monotonic() + 20
+    while any(_alive(pid) for pid in children) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not [pid for pid in children if _alive(pid)]
+    stored = count(engine, Match)
+    assert 2 <= stored < games
+    resumed = run_cli("league", "run", str(path), "--workers", "2", "-q", env=env)
+    resumed.communicate(timeout=120)
+    assert resumed.returncode == 0
+    with Session(engine) as session:
+        assert sorted(session.exec(select(Match.index)).all()) == list(range(games))
+        assert all(match.rated for match in session.exec(select(Match)).all())
+
+
 def _children(pid: int) -> list[int]:
     """Descendants of ``pid`` (Linux /proc)."""
     found = []

@@ -139,6 +139,39 @@ def test_matches_behind_a_crash_are_still_played_and_only_those_it_took_down_are
     assert sorted(normal) == sorted([crashing.key] + [c.key for c in clean])
 
 
+def test_in_the_default_pool_a_crash_costs_only_the_matches_handed_to_its_worker(failbots):
+    """The league's own pool fails only the dead worker's jobs: those are replayed
+    isolated, the other worker's come back as they were played."""
+    from kotarena.tournament.pool import LocalPool
+    from kotarena.tournament.runner import die_with_parent
+
+    crashing = job("fail-crash", "random", "random", trusted=True)
+    clean = [replace(crashing, index=i, key=f"clean-{i}", seats=job("random", "random", "random").seats)
+             for i in range(1, 13)]
+    submitted: list[tuple[list[MatchJob], tuple[int, int]]] = []
+
+    class Watching(LocalPool):
+        def submit(self, fn, /, *args, **kwargs):
+            future = super().submit(fn, *args, **kwargs)
+            held = [i for i, w in enumerate(self._workers) if future in w.futures]  # (none: its worker had died)
+            submitted.append((args[0], (id(self), held[0] if held else -1)))  # (which pool, which worker)
+            return future
+
+    results = {r.key: r for r in run_jobs([crashing, *clean], workers=2, chunk=1,
+                                          executor_factory=lambda w: Watching(2, initializer=die_with_parent))}
+    assert set(results) == {crashing.key} | {c.key for c in clean}
+    assert results[crashing.key].seats[0].forfeit == "crash"
+    assert all(seat.forfeit is None for c in clean for seat in results[c.key].seats)
+    handed = {part[0].key: worker for part, worker in submitted if not part[0].isolate_all}
+    isolated = {part[0].key for part, _ in submitted if part[0].isolate_all}
+    # Replayed isolated: the crash and what was queued behind it on its worker, none of
+    # the other worker's.
+    assert crashing.key in isolated
+    assert all(handed[key] == handed[crashing.key] for key in isolated)
+    first_pool = handed[crashing.key][0]
+    assert [key for key, (pool, _) in handed.items() if pool == first_pool and key not in isolated]
+
+
 def test_jobs_are_taken_from_a_lazy_schedule_only_a_few_ahead_of_the_results(failbots):
     from dataclasses import replace
 
@@ -241,24 +274,3 @@ def test_matches_go_to_the_executor_a_few_at_a_time_and_all_come_back(failbots):
     assert sorted(r.key for r in results) == sorted(f"k{i}" for i in range(40))
     by_key = {r.key: r.replay for r in results}
     assert [by_key[j.key] for j in jobs] == [play_match(j).replay for j in jobs]
-
-
-def test_the_process_pool_brings_results_back_through_a_widened_pipe(failbots):
-    """A chunk's results (a few hundred KB) fit in the pipe at once, so a worker writes
-    them without waiting for the coordinator to read. (Where pipes have no settable
-    size, the pool is left as it is and works the same.)"""
-    import fcntl
-
-    from kotarena.tournament.runner import RESULT_PIPE_BYTES, make_executor, play_matches, widen_result_pipe
-
-    pool = make_executor(1)
-    try:
-        if hasattr(fcntl, "F_GETPIPE_SZ"):
-            assert fcntl.fcntl(pool._result_queue._reader.fileno(), fcntl.F_GETPIPE_SZ) >= RESULT_PIPE_BYTES
-        else:
-            assert widen_result_pipe(pool) is False
-        results = pool.submit(play_matches, [replace(job("random", "random"), index=i, seed=i) for i in range(8)])
-        assert [result.index for result in results.result(timeout=60)] == list(range(8))
-    finally:
-        pool.shutdown()
-    assert widen_result_pipe(InlineExecutor()) is False  # a pool without that queue is left alone
