@@ -4,19 +4,20 @@ one thread hands jobs over and takes results back.
 ``concurrent.futures.ProcessPoolExecutor`` passes each job through two threads of the
 coordinator (its manager thread and the call queue's feeder) and a queue that all
 workers share, and every hop wakes a thread. On the 2-core development machine that
-cost the coordinator 250-380 µs of CPU a job, against 45-85 µs for a job written to a
-worker's own pipe and read back from another (``benchmarks/pool_cost.py``). A night
-hands over about 55 jobs per 2,000 games, and with as many workers as cores the
-coordinator's CPU is taken from them.
+cost the coordinator 227-384 µs of CPU a job, against 74-154 µs for a job written to a
+worker's own pipe and read back from another (``benchmarks/pool_cost.py``, results of
+10 bytes and of 94 KB). A night hands over about 55 jobs per 2,000 games, and with as
+many workers as cores the coordinator's CPU is taken from them.
 
 :class:`LocalPool` is a ``concurrent.futures.Executor`` with one difference: its
 futures are completed by whoever waits for them, through :meth:`LocalPool.wait_any`
 or a future's ``result()``, not by a thread of their own. So it is for one thread,
 and ``concurrent.futures.wait`` does not work on its futures.
 
-A worker that dies (a trusted bot that called ``os._exit``, a crash in C code) fails
-the jobs handed to it, and only those, with ``BrokenProcessPool``, as the standard
-pool does; the other workers play on.
+A worker that dies (a trusted bot that called ``os._exit`` or ``sys.exit``, a crash in
+C code) fails the jobs handed to it with ``BrokenProcessPool``, the error the standard
+pool raises; but only those (the standard pool fails every job it holds), and the
+other workers play on.
 """
 
 from __future__ import annotations
@@ -157,7 +158,11 @@ class LocalPool(Executor):
         multiprocessing.util.Finalize(self, _let_go, args=(self._workers,), exitpriority=10)
 
     def submit(self, fn, /, *args, **kwargs) -> Future:
-        """Hand ``fn(*args, **kwargs)`` to the living worker with the fewest jobs."""
+        """Hand ``fn(*args, **kwargs)`` to the living worker with the fewest jobs.
+
+        The job is written to the worker's pipe at once, which waits while the pipe is
+        full: keep a few jobs per worker in flight, as the runner does, not thousands.
+        """
         if self._shut:
             raise RuntimeError("cannot submit to a pool that is shut down")
         living = [worker for worker in self._workers if worker.alive]

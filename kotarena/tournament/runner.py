@@ -82,8 +82,8 @@ def make_executor(workers: int | None) -> Executor:
     ``KOTARENA_EXECUTOR=package.module:factory`` names a callable taking the number of
     workers and returning a ``concurrent.futures.Executor`` (for example one backed by
     a cluster); jobs and results are plain picklable data, so any such executor works.
-    The processes are a :class:`~kotarena.tournament.pool.LocalPool`, whose coordinator
-    side costs a fifth of the standard pool's per job.
+    The processes are a :class:`~kotarena.tournament.pool.LocalPool`, which costs the
+    coordinator less than half the CPU per job of the standard pool.
     """
     factory = os.environ.get("KOTARENA_EXECUTOR")
     if factory:

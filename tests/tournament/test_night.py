@@ -459,9 +459,18 @@ def test_forfeits_are_stored_with_their_reason_and_rank_last(tmp_path, failbots)
     assert ratings_of(engine)["fail-raise"][3] == 0  # no wins
 
 
-def run_cli(*args: str, env: dict) -> subprocess.Popen:
+def run_cli(*args: str, env: dict, **popen) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "kotarena", *args], env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **popen)
+
+
+def wait_for_matches(engine, process: subprocess.Popen, stored: int) -> None:
+    """Wait until ``process``, a running night, has stored ``stored`` matches."""
+    deadline = time.monotonic() + 60
+    while count(engine, Match) < stored:
+        assert process.poll() is None, process.communicate()
+        assert time.monotonic() < deadline, "the night never got going"
+        time.sleep(0.05)
 
 
 def test_kill_9_mid_night_then_the_same_command_finishes_it_exactly_once(tmp_path, failbots):
@@ -471,11 +480,7 @@ def test_kill_9_mid_night_then_the_same_command_finishes_it_exactly_once(tmp_pat
     env = {**os.environ, "KOTARENA_DB": str(tmp_path / "killed.db")}
     process = run_cli("league", "run", str(path), "--workers", "1", "-q", env=env)
     engine = open_db(tmp_path / "killed.db")
-    deadline = time.monotonic() + 60
-    while count(engine, Match) < 3:
-        assert process.poll() is None, process.communicate()
-        assert time.monotonic() < deadline, "the night never got going"
-        time.sleep(0.05)
+    wait_for_matches(engine, process, 3)
     process.send_signal(signal.SIGKILL)
     process.wait()
     stored = count(engine, Match)
@@ -517,18 +522,12 @@ def test_workers_of_a_killed_night_do_not_outlive_it(tmp_path, failbots):
     env = {**os.environ, "KOTARENA_DB": str(tmp_path / "orphans.db")}
     process = run_cli("league", "run", str(path), "--workers", "1", "-q", env=env)
     engine = open_db(tmp_path / "orphans.db")
-    deadline = time.monotonic() + 60
-    while count(engine, Match) < 1:
-        assert process.poll() is None and time.monotonic() < deadline
-        time.sleep(0.05)
+    wait_for_matches(engine, process, 1)
     children = _children(process.pid)
     assert children, "the night should be running worker processes"
     process.send_signal(signal.SIGKILL)
     process.wait()
-    deadline = time.monotonic() + 20
-    while any(_alive(pid) for pid in children) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert not [pid for pid in children if _alive(pid)]
+    assert_gone(children)
 
 
 def test_ctrl_c_mid_night_stops_it_cleanly_and_the_same_command_finishes_it(tmp_path, failbots):
@@ -538,25 +537,17 @@ def test_ctrl_c_mid_night_stops_it_cleanly_and_the_same_command_finishes_it(tmp_
     games = 24
     path = ladder_file(tmp_path, name="stopped", games=games, second="sleepy", params="params = { ms = 4 }")
     env = {**os.environ, "KOTARENA_DB": str(tmp_path / "stopped.db")}
-    process = subprocess.Popen([sys.executable, "-m", "kotarena", "league", "run", str(path), "--workers", "2", "-q"],
-                               env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               start_new_session=True)  # (its own group, as a terminal's job)
+    process = run_cli("league", "run", str(path), "--workers", "2", "-q", env=env,
+                      start_new_session=True)  # (its own process group, as a terminal's job)
     engine = open_db(tmp_path / "stopped.db")
-    deadline = time.monotonic() + 60
-    while count(engine, Match) < 2:
-        assert process.poll() is None, process.communicate()
-        assert time.monotonic() < deadline, "the night never got going"
-        time.sleep(0.05)
+    wait_for_matches(engine, process, 2)
     children = _children(process.pid)
     os.killpg(process.pid, signal.SIGINT)
     out, err = process.communicate(timeout=60)
     assert process.returncode == 130, err
     assert "interrupted:" in err and "run the same command to resume" in err
     assert "Traceback" not in err
-    deadline = time.monotonic() + 20
-    while any(_alive(pid) for pid in children) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert not [pid for pid in children if _alive(pid)]
+    assert_gone(children)
     stored = count(engine, Match)
     assert 2 <= stored < games
     resumed = run_cli("league", "run", str(path), "--workers", "2", "-q", env=env)
@@ -579,6 +570,14 @@ def _children(pid: int) -> list[int]:
             if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
                 found.append(int(entry.name))
     return found + [grandchild for child in found for grandchild in _children(child)]
+
+
+def assert_gone(pids: list[int]) -> None:
+    """Every one of ``pids`` ends within 20 seconds."""
+    deadline = time.monotonic() + 20
+    while any(_alive(pid) for pid in pids) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not [pid for pid in pids if _alive(pid)]
 
 
 def _alive(pid: int) -> bool:
