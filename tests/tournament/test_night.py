@@ -144,6 +144,28 @@ def test_a_night_freezes_the_heap_while_it_plays_and_leaves_it_as_it_was(tmp_pat
         gc.unfreeze()
 
 
+def test_a_night_on_an_executor_named_by_kotarena_executor_is_the_same_night(tmp_path, monkeypatch):
+    """``KOTARENA_EXECUTOR`` replaces the pool (say, with a cluster's executor); the
+    standard process pool stands in for one here. Its night stores and rates exactly
+    what a night on kotarena's own pool does."""
+    ladder = load_ladder(ladder_file(tmp_path, games=12))
+    ours = open_db(tmp_path / "ours.db")
+    run_night(ours, ladder, workers=2)
+    monkeypatch.setenv("KOTARENA_EXECUTOR", "concurrent.futures:ProcessPoolExecutor")
+    theirs = open_db(tmp_path / "theirs.db")
+    report = run_night(theirs, ladder, workers=2)
+    assert report.finished and report.played == 12
+    assert ratings_of(theirs) == ratings_of(ours)
+    assert seat_history(theirs) == seat_history(ours)
+
+
+def test_a_kotarena_executor_that_gives_no_executor_is_a_clear_error(tmp_path, monkeypatch):
+    monkeypatch.setenv("KOTARENA_EXECUTOR", "kotarena_no_such_module:pool")
+    with pytest.raises(RuntimeError, match="KOTARENA_EXECUTOR='kotarena_no_such_module:pool' did not give an "
+                                           "executor: No module named"):
+        run_night(open_db(tmp_path / "a.db"), load_ladder(ladder_file(tmp_path)), workers=2)
+
+
 def test_running_the_same_finished_ladder_again_plays_a_new_night(tmp_path):
     engine = open_db(tmp_path / "a.db")
     ladder = load_ladder(ladder_file(tmp_path, games=3))
