@@ -333,9 +333,27 @@ def _bot_version(connection: Connection, name: str, package: str, version: str) 
     key = (name, package, version)
     found = driver.rows(_BOT_VERSION_ID, key)
     if not found:
-        driver.run(_ADD_BOT_VERSION, key)
+        _add_bot_version(connection, driver, key)
         found = driver.rows(_BOT_VERSION_ID, key)
     return found[0][0]
+
+
+def _add_bot_version(connection: Connection, driver: DriverSQL, key: tuple[str, str, str]) -> None:
+    """Add a bot version, unless another night has just added it.
+
+    On SQLite no one can: the store holds the database's write lock. On a server
+    database the nights of two ladders may add the same new version at the same moment;
+    the second insert then fails on the unique (name, package, version), inside a
+    savepoint so that the store goes on, and the caller finds the other's row.
+    """
+    if connection.dialect.name == "sqlite":
+        driver.run(_ADD_BOT_VERSION, key)
+        return
+    try:
+        with connection.begin_nested():
+            driver.run(_ADD_BOT_VERSION, key)
+    except (IntegrityError, connection.dialect.dbapi.IntegrityError):  # (the driver's own, from DriverSQL)
+        pass
 
 
 def _rate(connection: Connection, ladder_id: int, matches: list[tuple[int | None, list]],

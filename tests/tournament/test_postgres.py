@@ -149,3 +149,40 @@ def test_two_processes_running_one_ladder_on_postgresql_store_and_rate_each_matc
     alone = open_db(tmp_path / "alone.db")
     run_night(alone, load_ladder(path), executor_factory=inline)
     assert ratings_of(engine) == ratings_of(alone)
+
+
+def test_two_nights_adding_the_same_new_bot_version_at_once_both_go_on(server):
+    """Nights of two ladders store at the same moment, each the first match of a bot
+    version new to the database: the second insert waits for the first store's commit,
+    fails on the unique version, and that store goes on with the first one's row."""
+    import threading
+
+    from kotarena.tournament.night import _bot_version
+
+    engine = open_db(server("versions"))
+    key = ("random", "kotarena", "0.0.0-race")
+    first, second = engine.connect(), engine.connect()
+    first.begin()
+    first_id = _bot_version(first, *key)  # added, not committed yet
+    found: list[int] = []
+    failed: list[BaseException] = []
+
+    def other_night() -> None:
+        try:
+            second.begin()
+            found.append(_bot_version(second, *key))  # waits for the first to commit
+            second.commit()
+        except BaseException as error:  # noqa: BLE001 - reported below
+            failed.append(error)
+
+    thread = threading.Thread(target=other_night)
+    thread.start()
+    thread.join(timeout=1.0)
+    assert thread.is_alive(), "the second insert should wait for the first transaction"
+    first.commit()
+    thread.join(timeout=30)
+    assert failed == [] and found == [first_id]
+    with engine.connect() as connection:
+        assert connection.execute(text("SELECT count(*) FROM bot_version WHERE version = '0.0.0-race'")).scalar() == 1
+    first.close()
+    second.close()
