@@ -20,10 +20,10 @@ import json
 import math
 import re
 import tomllib
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 FREE_FOR_ALL = "free-for-all"
 GAUNTLET = "gauntlet"
@@ -48,8 +48,17 @@ TOP_KEYS = (
 BOT_KEYS = ("name", "label", "params", "trusted")
 
 
+_T = TypeVar("_T")
+
+
 class LadderError(ValueError):
-    """A ladder file that cannot be used; the message is one line: ``file: key: problem``."""
+    """A ladder file that cannot be used. The message is ``file: key: problem`` for one
+    problem; for several, ``file: N problems:`` and then a line ``  key: problem`` for
+    each. ``problems`` holds the ``(key, problem)`` pairs."""
+
+    def __init__(self, message: str, problems: Sequence[tuple[str, str]] = ()) -> None:
+        super().__init__(message)
+        self.problems = list(problems)
 
 
 @dataclass(frozen=True)
@@ -221,21 +230,43 @@ def _is_int(value: object) -> bool:
 
 
 class _Checker:
-    """Checks one file's data; every failure raises with the file's name in front."""
+    """Checks one file's data. Each check raises a :class:`LadderError` with the file's
+    name in front; :meth:`ladder` notes them and goes on with the checks that do not
+    depend on a failed one, so that a file's problems are reported together."""
 
     def __init__(self, source: str, known_bots: Collection[str] | None) -> None:
         self.source = source
         self.known_bots = list(known_bots) if known_bots is not None else None
+        self.problems: list[LadderError] = []
 
     def fail(self, key: str, problem: str) -> LadderError:
-        return LadderError(f"{self.source}: {key}: {problem}")
+        return LadderError(f"{self.source}: {key}: {problem}", [(key, problem)])
+
+    def attempt(self, check: Callable[[], _T], default: _T) -> _T:
+        """``check()``; or, if it fails, ``default``, with the failure noted."""
+        try:
+            return check()
+        except LadderError as error:
+            self.problems.append(error)
+            return default
+
+    def report(self) -> None:
+        """Raise the problems noted, if any: one as it is, several in one error."""
+        if len(self.problems) == 1:
+            raise self.problems[0]
+        if self.problems:
+            found = [pair for error in self.problems for pair in error.problems]
+            raise LadderError(f"{self.source}: {len(found)} problems:\n"
+                              + "\n".join(f"  {key}: {problem}" for key, problem in found), found)
 
     def unknown_keys(self, table: dict, allowed: Sequence[str], prefix: str = "") -> None:
+        """Note every key of ``table`` that is not ``allowed``."""
         for key in table:
             if key not in allowed:
                 hint = difflib.get_close_matches(key, allowed, n=1)
                 suggestion = f"did you mean {hint[0]!r}? " if hint else ""
-                raise self.fail(f"{prefix}{key}", f"unknown key ({suggestion}known keys: {', '.join(allowed)})")
+                self.problems.append(
+                    self.fail(f"{prefix}{key}", f"unknown key ({suggestion}known keys: {', '.join(allowed)})"))
 
     def integer(self, data: dict, key: str, default: int | None, low: int, high: int) -> int | None:
         value = data.get(key, default)
@@ -268,26 +299,39 @@ class _Checker:
     def ladder(self, data: dict, default_name: str) -> Ladder:
         from kotarena.engine.games import UnknownGameError, get_game
 
+        def game_spec() -> Any:
+            try:
+                return get_game(self.string(data, "game", "kot"))
+            except UnknownGameError as error:
+                raise self.fail("game", str(error)) from None
+
+        def format_name() -> str | None:
+            fmt = self.string(data, "format", FREE_FOR_ALL)
+            if fmt not in FORMATS:
+                raise self.fail("format", f"unknown format {fmt!r} (formats: {', '.join(FORMATS)})")
+            return fmt
+
         self.unknown_keys(data, TOP_KEYS)
-        name = self.string(data, "name", default_name)
-        game_name = self.string(data, "game", "kot")
-        try:
-            spec = get_game(game_name)
-        except UnknownGameError as error:
-            raise self.fail("game", str(error)) from None
-        deck = self.deck(data, spec.deck)
-        players = self.players(data, spec.min_players, spec.max_players, spec.title)
-        games = self.integer(data, "games", DEFAULT_GAMES, 1, MAX_GAMES)
-        time_limit = self.time_limit(data)
-        fmt = self.string(data, "format", FREE_FOR_ALL)
-        if fmt not in FORMATS:
-            raise self.fail("format", f"unknown format {fmt!r} (formats: {', '.join(FORMATS)})")
-        challenger = self.string(data, "challenger", None)
-        duplicate = self.duplicate(data, players)
-        seed = self.integer(data, "seed", 0, 0, MAX_SEED)
-        workers = self.integer(data, "workers", None, 0, 1024)
-        allow_repeats = self.boolean(data, "allow_repeats", False)
-        entrants = self.entrants(data)
+        name = self.attempt(lambda: self.string(data, "name", default_name), default_name)
+        spec = self.attempt(game_spec, None)
+        deck = players = duplicate = None
+        if spec is not None:  # (what a deck and a table may be depends on the game)
+            deck = self.attempt(lambda: self.deck(data, spec.deck), None)
+            players = self.attempt(lambda: self.players(data, spec.min_players, spec.max_players, spec.title), None)
+        games = self.attempt(lambda: self.integer(data, "games", DEFAULT_GAMES, 1, MAX_GAMES), None)
+        time_limit = self.attempt(lambda: self.time_limit(data), None)
+        fmt = self.attempt(format_name, None)
+        challenger = self.attempt(lambda: self.string(data, "challenger", None), None)
+        if players is not None:
+            duplicate = self.attempt(lambda: self.duplicate(data, players), None)
+        seed = self.attempt(lambda: self.integer(data, "seed", 0, 0, MAX_SEED), None)
+        workers = self.attempt(lambda: self.integer(data, "workers", None, 0, 1024), None)
+        allow_repeats = self.attempt(lambda: self.boolean(data, "allow_repeats", False), False)
+        entrants = self.attempt(lambda: self.entrants(data), [])
+        self.report()
+        # Checks across keys, each of which is fine on its own from here on.
+        assert spec is not None and players is not None and games is not None and time_limit is not None
+        assert fmt is not None and duplicate is not None and seed is not None
 
         if fmt == GAUNTLET:
             if challenger is None:
@@ -399,7 +443,11 @@ class _Checker:
         entrants: list[Entrant] = []
         seen: dict[str, int] = {}
         for position, entry in enumerate(value):
-            entrant = self.entrant(entry, f"bots[{position}].")
+            try:
+                entrant = self.entrant(entry, f"bots[{position}].")
+            except LadderError as error:  # noted; the other entrants are checked all the same
+                self.problems.append(error)
+                continue
             if entrant.label in seen:
                 other = seen[entrant.label]
                 key = "label" if isinstance(entry, dict) and "label" in entry else "name"

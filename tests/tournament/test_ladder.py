@@ -1,4 +1,5 @@
-"""Ladder files: what a valid file means, and the one-line message for each mistake."""
+"""Ladder files: what a valid file means, the one-line message for each mistake, and
+several mistakes reported together."""
 
 from __future__ import annotations
 
@@ -147,6 +148,36 @@ def test_the_runner_can_copy_and_serialise_a_ladder(ladder_file):
     ladder = load_ladder(ladder_file("players = 2\n" + THREE_BOTS), known_bots=INSTALLED)
     assert replace(ladder, seed=5).seed == 5
     assert asdict(ladder)["entrants"][2] == {"label": "random-2", "bot": "random", "params": {}, "trusted": None}
+
+
+# ------------------------------------------------------------------ several mistakes
+
+
+def test_a_files_problems_are_reported_together_one_line_each(ladder_file):
+    """Fixing a file one error at a time is slow: every problem that can be seen is named."""
+    path = ladder_file('players = 7\ncolour = "red"\ntime_limit = "fast"\n'
+                       '[[bots]]\nname = "nosuchbot"\n[[bots]]\nname = "random"\n[[bots]]\nname = "rnadom"\n')
+    with pytest.raises(LadderError) as caught:
+        load_ladder(path, known_bots=INSTALLED)
+    lines = str(caught.value).split("\n")
+    assert lines[0] == f"{path}: 5 problems:"
+    assert [line.split(":")[0].strip() for line in lines[1:]] == [
+        "colour", "players", "time_limit", "bots[0].name", "bots[2].name"]
+    assert all(line.startswith("  ") for line in lines[1:])
+    assert "known keys:" in lines[1] and "7 players" not in lines[1] and "not 7" in lines[2]
+    assert "unknown bot 'nosuchbot'" in lines[4] and "unknown bot 'rnadom'" in lines[5]
+    assert caught.value.problems[0][0] == "colour" and len(caught.value.problems) == 5
+
+
+def test_a_check_that_depends_on_a_failed_one_is_not_made(ladder_file):
+    # An unknown game leaves the deck and table size unknowable: only the game is named.
+    assert problem(ladder_file, 'game = "chess"\nplayers = 9\ndeck = "tarot"\n' + THREE_BOTS).startswith("game: ")
+    # A bad table size leaves the duplicate set size unknowable.
+    assert problem(ladder_file, 'players = 9\nduplicate = 12\n' + THREE_BOTS).startswith("players: ")
+    # Table size against entrants is checked once every key is fine on its own.
+    path = ladder_file('players = 4\ngames = "many"\n' + THREE_BOTS)
+    with pytest.raises(LadderError, match=r"games: must be an integer, not a string$"):
+        load_ladder(path, known_bots=INSTALLED)
 
 
 # ------------------------------------------------------------------ fingerprints

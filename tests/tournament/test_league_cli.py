@@ -151,6 +151,21 @@ def test_a_bad_ladder_file_is_one_line_naming_the_file(tmp_path, text, problem):
     assert "\n" not in message and "Traceback" not in message
 
 
+def test_a_ladder_file_with_several_problems_names_them_all(tmp_path):
+    path = tmp_path / "bad.toml"
+    path.write_text('players = 7\ncolour = "red"\n[[bots]]\nname = "nosuchbot"\n')
+    result = invoke("league", "run", str(path), "--db", str(tmp_path / "x.db"))
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    lines = result.output.strip().split("\n")
+    assert lines[:3] == [
+        f"Error: {path}: 3 problems:",
+        "  colour: unknown key (known keys: name, game, deck, players, games, time_limit, format, challenger, "
+        "duplicate, seed, workers, allow_repeats, bots, params)",
+        "  players: King of Tokyo is for 2 to 6 players, not 7",
+    ]
+    assert lines[3].startswith("  bots[0].name: unknown bot 'nosuchbot' (installed: ") and len(lines) == 4
+
+
 def test_a_database_from_a_newer_kotarena_is_refused_clearly(tmp_path):
     from sqlmodel import Session
 
