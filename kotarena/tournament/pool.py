@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import CancelledError, Executor, Future
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.connection import Connection, wait
+from typing import Any
 
 try:
     import fcntl
@@ -140,15 +141,17 @@ class LocalPool(Executor):
     """A pool of ``max_workers`` processes (see the module's description).
 
     ``initializer`` runs in each worker before its first job. Processes start the way
-    this platform starts them by default (forked on Linux, so they begin with what the
-    coordinator has loaded).
+    ``context`` (a ``multiprocessing`` context) starts them, by default the platform's
+    way: forked on Linux, so they begin with what the coordinator has loaded; spawned
+    on macOS and Windows, so they import what their jobs need.
     """
 
-    def __init__(self, max_workers: int, initializer: Callable[[], object] | None = None) -> None:
+    def __init__(self, max_workers: int, initializer: Callable[[], object] | None = None, *,
+                 context: Any = None) -> None:
         if max_workers < 1:
             raise ValueError("a pool needs at least one worker")
         self._max_workers = max_workers  # (read by the runner, as on the standard pools)
-        context = multiprocessing.get_context()
+        context = context or multiprocessing.get_context()
         self._workers: list[_Worker] = []
         for _ in range(max_workers):
             self._workers.append(_Worker(context, initializer, self._workers))

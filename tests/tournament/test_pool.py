@@ -145,3 +145,35 @@ def _alive(pid: int) -> bool:
             return stat.read().split(")")[-1].split()[0] != "Z"
     except OSError:
         return True
+
+
+def test_spawned_workers_work_as_forked_ones():
+    """macOS and Windows spawn their workers rather than fork them: the pipes reach the
+    new interpreters, a job there plays the same game, and a dying worker still fails
+    only its own jobs."""
+    import multiprocessing
+    from dataclasses import replace
+
+    from test_runner import job
+
+    from kotarena.tournament.runner import die_with_parent, play_matches
+
+    games = [replace(job("random", "random", "random"), index=i, seed=i) for i in range(3)]
+    pool = LocalPool(2, initializer=die_with_parent, context=multiprocessing.get_context("spawn"))
+    try:
+        played = pool.submit(play_matches, games)
+        assert [r.replay for r in played.result(timeout=120)] == [r.replay for r in play_matches(games)]
+        busy = [pool.submit(time.sleep, 0.5)]
+        doomed = pool.submit(os._exit, 3)
+        busy.append(pool.submit(time.sleep, 0.5))
+        behind = pool.submit(pow, 2, 5)
+        with pytest.raises(BrokenProcessPool, match="exit code 3"):
+            doomed.result(timeout=60)
+        with pytest.raises(BrokenProcessPool):
+            behind.result(timeout=60)
+        assert [future.result(timeout=60) for future in busy] == [None, None]
+        assert pool.submit(pow, 3, 2).result(timeout=60) == 9
+        pids = pool.pids()
+    finally:
+        pool.shutdown()
+    assert not any(_alive(pid) for pid in pids)
