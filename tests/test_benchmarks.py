@@ -9,16 +9,6 @@ from pathlib import Path
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
 
-def test_coordinator_cost_reports_each_part_of_the_coordinators_work(tmp_path):
-    run = subprocess.run([sys.executable, str(BENCHMARKS / "coordinator_cost.py"), "--games", "8", "--repeats", "1"],
-                         capture_output=True, text=True, cwd=tmp_path, timeout=300)
-    assert run.returncode == 0, run.stderr
-    assert run.stdout.startswith("8 games of random bots at 4 seats")
-    parts = dict(line.split() for line in run.stdout.splitlines()[1:])
-    assert set(parts) == {"schedule", "pickle", "store", "total"}
-    assert all(float(value) > 0 for value in parts.values())
-
-
 def test_overhead_parts_compares_the_runner_and_a_whole_night_with_the_raw_engine(tmp_path):
     run = subprocess.run([sys.executable, str(BENCHMARKS / "overhead_parts.py"), "--games", "8", "--rounds", "1",
                           "--workers", "1"], capture_output=True, text=True, cwd=tmp_path, timeout=300)

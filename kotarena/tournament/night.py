@@ -31,7 +31,6 @@ from kotarena.storage.db import DriverSQL, insert_rows
 from kotarena.storage.models import LadderRow, Match, Night, Rating, Seat
 from kotarena.tournament.batch import MATCH_COLUMNS, SEAT_COLUMNS, match_rows, rate_in_order, seat_rows
 from kotarena.tournament.matches import match_jobs
-from kotarena.tournament.pending import Pending
 from kotarena.tournament.runner import MatchJob, MatchResult, make_executor, run_jobs
 from kotarena.tournament.seats import SeatSpec
 
@@ -446,26 +445,19 @@ def run_night(
     todo = (job for job in night_jobs(ladder, night.seed) if job.index not in already)
     # Results are stored in small batches, one transaction each (a batch at most
     # FLUSH_SECONDS old): a kill loses only the unstored batch, which a resume plays again.
-    # A result that came before an earlier match's waits for it a while (see pending.py).
-    pending = Pending(cache.get("rated_upto", 0), already)
-    flushed = time.monotonic()
+    unstored: list[MatchResult] = []
+    stored_at = time.monotonic()
 
-    def flush(everything: bool = False) -> None:
-        nonlocal played, done, forfeits, flushed
-        flushed = time.monotonic()
-        batch = pending.take(flushed, everything)
-        if not batch:
+    def store() -> None:
+        nonlocal played, done, forfeits, stored_at
+        stored_at = time.monotonic()
+        if not unstored:
             return
-        try:
-            stored = store_results(engine, night, batch, env, cache)
-        except BaseException:
-            for result in batch:  # not stored: the night's last flush tries them again
-                pending.add(result, flushed)
-            raise
-        pending.rated(cache.get("rated_upto", 0))
+        stored = store_results(engine, night, unstored, env, cache)  # (on failure they stay unstored)
         played += stored
         done += stored
-        forfeits += sum(1 for result in batch for seat in result.seats if seat.forfeit)
+        forfeits += sum(1 for result in unstored for seat in result.seats if seat.forfeit)
+        unstored.clear()
         if progress:
             progress(done, planned, forfeits)
 
@@ -473,24 +465,18 @@ def run_night(
         try:
             for result in run_jobs(todo, workers=workers, executor_factory=executor_factory,
                                    total=planned - len(already)):
-                now = time.monotonic()
-                pending.add(result, now)
-                # Near the end a batch is stored once it holds as many matches as are
-                # still to come, so the last one is small and the night ends soon after
-                # its games.
-                ready = pending.ready
-                if (ready >= FLUSH_SIZE or (ready and ready >= planned - done - len(pending))
-                        or (now - flushed >= FLUSH_SECONDS and pending.due(now))):
-                    flush()
+                unstored.append(result)
+                if len(unstored) >= FLUSH_SIZE or time.monotonic() - stored_at >= FLUSH_SECONDS:
+                    store()
+            store()
         except BaseException as error:
             # Keep what was played, but let the night end with the error that stopped
             # it: a database that failed one store may well fail this one too.
             try:
-                flush(everything=True)
+                store()
             except Exception as also:  # noqa: BLE001 - reported on the first error
                 error.add_note(f"storing the results not stored yet failed too: {type(also).__name__}: {also}")
             raise
-        flush(everything=True)
     finished = done == planned or _stored_count(engine, night) == planned
     if finished:
         if cache.get("rated_upto", 0) < planned:  # not known to be all rated

@@ -417,7 +417,16 @@ class IsolatedSeat:
         self.close()
         ours, theirs = _context().Pipe()
         self.process = _context().Process(target=_host_main, args=(theirs, self.memory_mb), daemon=True)
-        self.process.start()
+        # Started with Ctrl-C ignored, which a new interpreter keeps: Ctrl-C at a terminal
+        # reaches every process, and what happens to this one is for the match's process
+        # to decide (it ends it with itself).
+        main = threading.current_thread() is threading.main_thread()
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+        try:
+            self.process.start()
+        finally:
+            if main:
+                signal.signal(signal.SIGINT, previous)
         theirs.close()
         self.connection = ours
 

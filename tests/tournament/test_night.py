@@ -57,11 +57,14 @@ def ratings_of(engine, ladder: str = "night") -> dict[str, tuple[float, float, i
         return {r.entrant: (round(r.mu, 9), round(r.sigma, 9), r.games, r.wins) for r in rows}
 
 
-def seat_history(engine) -> list[tuple[int, int, str, float, float]]:
-    """Every seat's (match, seat, entrant, mu, sigma): each entrant's rating after each match."""
+def seat_history(engine) -> list[tuple[int, int, int, str, float, float]]:
+    """Every seat's (night, match index, seat, entrant, mu, sigma), in schedule order:
+    each entrant's rating after each match."""
     with Session(engine) as session:
-        return [(s.match_id, s.seat, s.entrant, s.mu, s.sigma)
-                for s in session.exec(select(Seat).order_by(Seat.match_id, Seat.seat)).all()]
+        rows = session.exec(select(Night.number, Match.index, Seat).join(Match, Seat.match_id == Match.id)
+                            .join(Night, Match.night_id == Night.id)
+                            .order_by(Night.number, Match.index, Seat.seat)).all()
+        return [(number, index, s.seat, s.entrant, s.mu, s.sigma) for number, index, s in rows]
 
 
 def count(engine, table) -> int:
@@ -145,13 +148,13 @@ def test_a_night_freezes_the_heap_while_it_plays_and_leaves_it_as_it_was(tmp_pat
 
 
 def test_a_night_on_an_executor_named_by_kotarena_executor_is_the_same_night(tmp_path, monkeypatch):
-    """``KOTARENA_EXECUTOR`` replaces the pool (say, with a cluster's executor); the
-    standard process pool stands in for one here. Its night stores and rates exactly
-    what a night on kotarena's own pool does."""
+    """``KOTARENA_EXECUTOR`` replaces the process pool (say, with a cluster's executor);
+    a pool of threads stands in for one here. Its night stores and rates exactly what a
+    night on the default pool does."""
     ladder = load_ladder(ladder_file(tmp_path, games=12))
     ours = open_db(tmp_path / "ours.db")
     run_night(ours, ladder, workers=2)
-    monkeypatch.setenv("KOTARENA_EXECUTOR", "concurrent.futures:ProcessPoolExecutor")
+    monkeypatch.setenv("KOTARENA_EXECUTOR", "concurrent.futures:ThreadPoolExecutor")
     theirs = open_db(tmp_path / "theirs.db")
     report = run_night(theirs, ladder, workers=2)
     assert report.finished and report.played == 12
@@ -286,13 +289,11 @@ def test_a_night_stopped_by_an_error_ends_with_that_error_even_if_storing_fails_
     assert raised.value.__notes__ == ["storing the results not stored yet failed too: RuntimeError: still full"]
 
 
-@pytest.mark.parametrize("held", [True, False], ids=["held-back", "stored-to-wait"])
-def test_matches_that_finish_out_of_order_are_rated_in_schedule_order(tmp_path, one_by_one, monkeypatch, held):
-    """Results arriving last to first: held back until match 0 comes, then stored and
-    rated in one go; or, with no time to hold them, each stored at once to wait for the
-    matches before it, and rated when match 0 comes. Either way the same ratings."""
+def test_matches_that_finish_out_of_order_are_rated_in_schedule_order(tmp_path, one_by_one, monkeypatch):
+    """Results arriving last to first: each is stored at once, to wait for the matches
+    before it, and all are rated when match 0 comes, with the ratings of a night whose
+    matches came in order."""
     from kotarena.tournament import night as night_module
-    from kotarena.tournament import pending
 
     ladder = load_ladder(ladder_file(tmp_path, games=6))
     in_order = open_db(tmp_path / "in.db")
@@ -305,22 +306,16 @@ def test_matches_that_finish_out_of_order_are_rated_in_schedule_order(tmp_path, 
         yield from sorted(original(jobs, **kwargs), key=lambda result: -result.index)
 
     monkeypatch.setattr(night_module, "run_jobs", last_to_first)
-    if not held:
-        monkeypatch.setattr(pending, "HOLD_SECONDS", 0.0)
-        monkeypatch.setattr(night_module, "FLUSH_SECONDS", 0.0)
     stored: list[int] = []
     run_night(shuffled, ladder, executor_factory=inline, progress=lambda done, total, forfeits: stored.append(done))
-    assert stored == ([0, 6] if held else [0, 1, 2, 3, 4, 5, 6])
+    assert stored == [0, 1, 2, 3, 4, 5, 6]
     assert ratings_of(shuffled) == ratings_of(in_order)
-    if held:  # stored in schedule order, as if they had come so
-        assert seat_history(shuffled) == seat_history(in_order)
-    else:  # stored last to first (other ids), each seat with its entrant's rating after the match all the same
-        assert sorted(row[2:] for row in seat_history(shuffled)) == sorted(row[2:] for row in seat_history(in_order))
+    assert seat_history(shuffled) == seat_history(in_order)
 
 
-def test_a_night_stopped_while_results_are_held_stores_them_before_it_ends(tmp_path, one_by_one, monkeypatch):
-    """Ctrl-C (or any error) in a night stores the results held for an earlier match:
-    what was played is kept, to be rated when the resumed night plays that match."""
+def test_a_night_stopped_while_results_wait_for_an_earlier_match_stores_them(tmp_path, one_by_one, monkeypatch):
+    """Ctrl-C (or any error) in a night keeps the results that wait for an earlier
+    match: they are stored, to be rated when the resumed night plays that match."""
     from kotarena.tournament import night as night_module
 
     ladder = load_ladder(ladder_file(tmp_path, games=6))
@@ -332,7 +327,7 @@ def test_a_night_stopped_while_results_are_held_stores_them_before_it_ends(tmp_p
     def first_missing_then_stop(jobs, **kwargs):
         for result in sorted(original(jobs, **kwargs), key=lambda result: result.index):
             if result.index == 0:
-                continue  # held back: match 0 never comes
+                continue  # match 0 never comes
             if result.index == 4:
                 raise KeyboardInterrupt
             yield result

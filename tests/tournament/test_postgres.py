@@ -83,10 +83,11 @@ def test_a_night_on_postgresql_stores_and_rates_as_on_sqlite(tmp_path, server):
         seeds = [m.seed for m in session.exec(select(Match)).all()]
     assert max(seeds) >= 2**31  # 63-bit seeds: PostgreSQL's INTEGER would not hold them
     assert ratings_of(on_postgres) == ratings_of(on_sqlite)
-    history = [(seat, entrant, round(mu, 9), round(sigma, 9)) for _, seat, entrant, mu, sigma in seat_history(on_postgres)]
+    history = [(index, seat, entrant, round(mu, 9), round(sigma, 9))
+               for _, index, seat, entrant, mu, sigma in seat_history(on_postgres)]
     assert rerate(on_postgres, "night") == 9
-    assert [(seat, entrant, round(mu, 9), round(sigma, 9))
-            for _, seat, entrant, mu, sigma in seat_history(on_postgres)] == history
+    assert [(index, seat, entrant, round(mu, 9), round(sigma, 9))
+            for _, index, seat, entrant, mu, sigma in seat_history(on_postgres)] == history
     assert ratings_of(on_postgres) == ratings_of(on_sqlite)
 
 
