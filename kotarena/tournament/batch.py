@@ -16,7 +16,6 @@ from typing import Any
 import trueskill
 from trueskill import Rating
 
-from kotarena.free_for_all import mu_sigma, rate_seats
 from kotarena.ratings import rate_match
 from kotarena.tournament.matches import MatchResult
 
@@ -57,11 +56,9 @@ def rate_in_order(env: trueskill.TrueSkill, now: dict[str, Rating], counts: dict
                 entry[1] += 1
             labels.append(label)
             ranks.append(seat.rank)
-        updated = rate_seats(env, now, labels, ranks)
-        if updated is None:  # an entrant in several seats, or a single seat
-            updated = rate_match(now, labels, ranks, env)
+        updated = rate_match(now, labels, ranks, env)
         now.update(updated)
-        after.append([mu_sigma(updated[label]) for label in labels])
+        after.append([(updated[label].mu, updated[label].sigma) for label in labels])
     return after
 
 

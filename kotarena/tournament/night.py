@@ -30,7 +30,6 @@ from sqlmodel import Session, func, select
 from kotarena.storage.db import DriverSQL, insert_rows
 from kotarena.storage.models import LadderRow, Match, Night, Rating, Seat
 from kotarena.tournament.batch import MATCH_COLUMNS, SEAT_COLUMNS, match_rows, rate_in_order, seat_rows
-from kotarena.tournament.matches import match_jobs
 from kotarena.tournament.runner import MatchJob, MatchResult, make_executor, run_jobs
 from kotarena.tournament.seats import SeatSpec
 
@@ -165,8 +164,9 @@ def night_jobs(ladder, seed: int) -> Iterator[MatchJob]:
         for label, entrant in entrants.items()
     }
     deck = ladder.deck if ladder.deck != "none" else None
-    return match_jobs(iter_schedule(replace(ladder, seed=seed), list(entrants)), specs, ladder.game, deck,
-                      ladder.time_limit)
+    for spec in iter_schedule(replace(ladder, seed=seed), list(entrants)):
+        yield MatchJob(spec.index, spec.key, ladder.game, deck, spec.seed, spec.first_player,
+                       tuple(specs[label] for label in spec.seats), ladder.time_limit)
 
 
 def _trusted(entrant) -> bool:

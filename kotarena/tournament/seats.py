@@ -28,9 +28,9 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any
 
-from kotarena.bots.registry import get_bot  # here, not in the methods: it runs for every seat of every match
+from kotarena.bots.registry import get_bot
 from kotarena.engine.actions import Action, ActionError, parse_action
 from kotarena.engine.outcome import IllegalActionError
 from kotarena.engine.state import State
@@ -48,10 +48,7 @@ WALL_GRACE = 5.0
 #: Address-space limit of an isolated bot's process.
 DEFAULT_MEMORY_MB = 2048
 #: The guard's ``call_start`` while no call is running (CPU clocks are never negative).
-NO_CALL: Final = -1.0
-#: The action class, as a Final name for the same reason as ``GUARD``: an imported
-#: name is looked up in the module's dictionary at every use.
-_ACTION: Final = Action
+NO_CALL = -1.0
 
 
 class BotFailure(Exception):
@@ -81,11 +78,6 @@ class SeatSpec:
     bot: str
     params: tuple[tuple[str, object], ...] = ()
     trusted: bool = True
-
-    def __reduce__(self) -> tuple:
-        # Pickled (to worker processes) as a call with its fields: the compiled build's
-        # default pickling sets the fields one by one, which a frozen dataclass refuses.
-        return (SeatSpec, (self.entrant, self.bot, self.params, self.trusted))
 
 
 def _as_action(answer: object, view: View) -> Action:
@@ -131,15 +123,13 @@ class _Guard:
 
     TICKS = 20
 
-    # Slots: the seat hosts read and write these around every decision of a night.
     __slots__ = ("installed", "call_start", "calls", "limit", "tick", "wall_tick", "cpu_clock", "_watched",
                  "_wall_ticks", "_old")
 
     def __init__(self) -> None:
         self._old: Any = None  #: the signal handlers the guard replaced while it is installed
         self.installed = False
-        #: ``cpu_clock`` when the running call began, ``NO_CALL`` between calls (a float
-        #: rather than None: compiled, an optional float would be boxed at every decision)
+        #: ``cpu_clock`` when the running call began, ``NO_CALL`` between calls
         self.call_start = NO_CALL
         self.calls = 0  #: calls begun so far (numbers them for the wall-clock timer)
         self.limit = 0.0
@@ -195,9 +185,8 @@ class _Guard:
         return self._wall_ticks * self.wall_tick
 
 
-#: (Final: compiled, a Final module name is a C static; any other is looked up in the
-#: module's dictionary at every use, and the seat hosts use it at every decision.)
-GUARD: Final = _Guard()
+#: The guard of this process's trusted bots.
+GUARD = _Guard()
 
 
 def _timed_call(method: Callable[[Any], Any], argument: Any, cpu_limit: float) -> tuple[Any, float]:
@@ -268,31 +257,10 @@ class InProcessSeat:
         self.cpu += used
 
     def choose(self, view: View) -> Action:
-        guard = GUARD
-        used: float  # (declared: compiled, an undeclared one was boxed, and its sums generic)
-        if not guard.installed:
-            answer, used = _timed_call(self._choose, view, self.time_limit)
-        else:
-            # _timed_call with the ticking guard, written out: this runs for every
-            # decision of a night. The call cost a league several points from source,
-            # and compiled it still costs a night's worker 2% more instructions.
-            limit = guard.limit = self.time_limit
-            guard.calls += 1
-            start = guard.call_start = guard.cpu_clock
-            try:
-                answer = self._choose(view)
-            except BaseException as error:
-                guard.call_start = NO_CALL
-                raise _failure(error, start, limit) from None
-            guard.call_start = NO_CALL
-            used = guard.cpu_clock - start
-            if used != 0.0 and used - guard.tick > limit:
-                raise BotFailure(TIMEOUT, f"took {used:.2f}s of CPU time (limit {limit:g}s)")
+        answer, used = _timed_call(self._choose, view, self.time_limit)
         self.cpu += used
         self.decisions += 1
-        # type(), not __class__: compiled, ``type`` reads the object's type directly,
-        # ``__class__`` is a generic attribute lookup, at every decision.
-        return answer if type(answer) is _ACTION else _as_action(answer, view)
+        return answer if type(answer) is Action else _as_action(answer, view)
 
     def finish(self, view: View) -> None:
         if self.bot is not None:
@@ -311,8 +279,7 @@ def play_seated(state: State, hosts: list[Any], failures: list[BotFailure | None
 
     A seat whose bot fails (``failures[seat]`` set here, or already set when the game
     starts) is played out by the autopilot, which takes the first legal action, so
-    the other bots' game stays valid. This loop runs for every decision of a league
-    night, so it lives in this compiled module rather than in the runner.
+    the other bots' game stays valid.
     """
     while state.outcome is None:
         seat = state.to_move
@@ -320,11 +287,7 @@ def play_seated(state: State, hosts: list[Any], failures: list[BotFailure | None
         if failures[seat] is None:
             host = hosts[seat]
             try:
-                # Compiled, a trusted bot's host is called directly rather than looked up.
-                if isinstance(host, InProcessSeat):
-                    action = host.choose(build_view(state, seat))
-                else:
-                    action = host.choose(build_view(state, seat))
+                action = host.choose(build_view(state, seat))
                 state.apply(action)
                 continue
             except BotFailure as failure:

@@ -203,6 +203,19 @@ def test_a_jobs_results_reach_the_coordinator_as_they_were_played(failbots):
     assert copy[0].seats[0].forfeit == "error" and "game state" in copy[0].seats[0].forfeit_detail
 
 
+def test_a_match_job_and_its_result_cross_processes_as_they_are():
+    import pickle
+
+    spec = SeatSpec(entrant="mcts-fast", bot="mcts", params=(("playouts", 40),), trusted=False)
+    assert pickle.loads(pickle.dumps(spec)) == spec
+    played = job("random", "random", seed=41)
+    isolated = replace(played, isolate_all=True, memory_mb=1024)
+    assert pickle.loads(pickle.dumps(played)) == played and pickle.loads(pickle.dumps(isolated)) == isolated
+    result = play_match(played)
+    copy = pickle.loads(pickle.dumps(result))
+    assert copy == result and copy.seats[1].decisions > 0 and copy.status == "done"
+
+
 def test_inline_executor_delivers_results_and_exceptions():
     executor = InlineExecutor()
     assert executor.submit(lambda: 3).result() == 3
