@@ -112,11 +112,12 @@ def league_run(ladder_file: str, workers: int | None, fresh: bool, quiet: bool, 
     except NightError as error:
         raise click.ClickException(str(error)) from None
     except KeyboardInterrupt:
-        from kotarena.tournament.night import open_night, stored_indexes
+        from kotarena.storage.store import stored_count
+        from kotarena.tournament.night import open_night
 
         night = open_night(engine, ladder)
         click.echo(
-            f"\ninterrupted: {len(stored_indexes(engine, night))} of {night.planned} matches of night "
+            f"\ninterrupted: {stored_count(engine, night.id)} of {night.planned} matches of night "
             f"{night.number} are stored; run the same command to resume", err=True,
         )
         sys.exit(130)
@@ -166,13 +167,13 @@ def league_status(ladder_name: str, json_: bool, db: str | None) -> None:
 @db_option
 def league_rerate(ladder_name: str, db: str | None) -> None:
     """Recompute a ladder's ratings from its stored matches, then show the leaderboard."""
-    from kotarena.tournament.night import NightError, rerate
+    from kotarena.storage.store import UnknownLadderError, rerate
 
     name = _ladder_name(ladder_name)
     engine = results_db(db)
     try:
         count = rerate(engine, name)
-    except NightError as error:
+    except UnknownLadderError as error:
         raise click.ClickException(str(error)) from None
     click.echo(f"rated {count} matches of ladder {name!r}", err=True)
     click.echo(_leaderboard_text(engine, name))

@@ -1,8 +1,13 @@
-"""The tables of the results database (SQLModel). Tables only; logic lives elsewhere.
+"""The records of the results database (SQLModel). Records only; logic lives elsewhere.
 
 Facts are stored, conclusions derived: matches and seats are the record; ratings are
 computed from them in a fixed order and can always be recomputed
 (``kotarena league rerate``).
+
+A played match's fields are declared once, in :class:`MatchBase` and :class:`SeatBase`
+(SQLModel's models with inheritance): a worker returns them as a :class:`MatchResult`
+with its :class:`SeatResult` seats, and the :class:`Match` and :class:`Seat` tables
+store them, with the keys and ratings only the database has.
 """
 
 from __future__ import annotations
@@ -67,15 +72,49 @@ class Night(SQLModel, table=True):
     finished_at: datetime | None = None
 
 
-class Match(SQLModel, table=True):
-    """One played game of a night. ``(night_id, index)`` is unique: no match twice."""
+class SeatBase(SQLModel):
+    """One seat of a played match: who sat there and how they finished."""
 
-    __tablename__ = "match"
-    __table_args__ = (UniqueConstraint("night_id", "index"),)
+    seat: int
+    entrant: str = Field(index=True)  #: the ladder's label for the bot
+    monster: str
+    rank: int  #: finishing place used for ratings, 0 = first; forfeits rank last
+    stars: int
+    health: int
+    alive: bool
+    forfeit: str | None = None  #: timeout, error, invalid, crash
+    forfeit_detail: str | None = None
+    decisions: int = 0
+    cpu_seconds: float = 0.0
+
+
+class SeatResult(SeatBase):
+    """A seat as the match's worker reports it, with the bot that sat there (stored as
+    a :class:`BotVersion`)."""
+
+    bot: str
+    package: str
+    version: str
+
+
+class Seat(SeatBase, table=True):
+    """A stored seat, with the entrant's rating right after its match."""
+
+    __tablename__ = "seat"
+    __table_args__ = (UniqueConstraint("match_id", "seat"),)
 
     id: int | None = Field(default=None, primary_key=True)
-    night_id: int = Field(foreign_key="night.id")  #: looked up through the unique (night_id, index)
-    index: int
+    match_id: int = Field(foreign_key="match.id")  #: looked up through the unique (match_id, seat)
+    bot_version_id: int = Field(foreign_key="bot_version.id")
+    #: The entrant's rating right after this match; empty until the match is rated.
+    mu: float | None = None
+    sigma: float | None = None
+
+
+class MatchBase(SQLModel):
+    """One played game of a night: its seed, its outcome and its actions-only replay."""
+
+    index: int  #: its place in the night's schedule
     key: str
     game: str
     seed: int = Field(sa_type=BigInteger)
@@ -87,33 +126,24 @@ class Match(SQLModel, table=True):
     turns: int
     duration: float  #: wall-clock seconds to play the match
     replay: str
-    rated: bool = False
-    played_at: datetime = Field(default_factory=utcnow)
 
 
-class Seat(SQLModel, table=True):
-    """One seat of a match: who sat there and how they finished."""
+class MatchResult(MatchBase):
+    """A match as its worker reports it, with its seats in seat order."""
 
-    __tablename__ = "seat"
-    __table_args__ = (UniqueConstraint("match_id", "seat"),)
+    seats: list[SeatResult]
+
+
+class Match(MatchBase, table=True):
+    """A stored match. ``(night_id, index)`` is unique: no match twice."""
+
+    __tablename__ = "match"
+    __table_args__ = (UniqueConstraint("night_id", "index"),)
 
     id: int | None = Field(default=None, primary_key=True)
-    match_id: int = Field(foreign_key="match.id")  #: looked up through the unique (match_id, seat)
-    seat: int
-    entrant: str = Field(index=True)  #: the ladder's label for the bot
-    bot_version_id: int = Field(foreign_key="bot_version.id")
-    monster: str
-    rank: int  #: finishing place used for ratings, 0 = first; forfeits rank last
-    stars: int
-    health: int
-    alive: bool
-    forfeit: str | None = None  #: timeout, error, invalid, crash
-    forfeit_detail: str | None = None
-    decisions: int = 0
-    cpu_seconds: float = 0.0
-    #: The entrant's rating right after this match; empty until the match is rated.
-    mu: float | None = None
-    sigma: float | None = None
+    night_id: int = Field(foreign_key="night.id")  #: looked up through the unique (night_id, index)
+    rated: bool = False
+    played_at: datetime = Field(default_factory=utcnow)
 
 
 class Rating(SQLModel, table=True):

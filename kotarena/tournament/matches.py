@@ -1,7 +1,8 @@
 """One match of a league night: what a worker is given, what it gives back, playing it.
 
 A :class:`MatchJob` is plain, picklable data; :func:`play_match` plays it to the end
-whatever its bots do and returns a :class:`MatchResult`. A seat whose bot fails (see
+whatever its bots do and returns a :class:`~kotarena.storage.models.MatchResult`, the
+record the results database stores. A seat whose bot fails (see
 :mod:`kotarena.tournament.seats`) forfeits: the failure is recorded, the bot is ranked
 last, and a deterministic autopilot (always the first legal action: stop rolling,
 stay, stop buying) plays the seat out so the other bots' game stays valid.
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from kotarena.bots.registry import get_bot
@@ -20,6 +21,7 @@ from kotarena.engine.outcome import TERMINATION_TEXT
 from kotarena.match import bot_seed
 from kotarena.ratings import ranks_for
 from kotarena.replay import actions_replay_text
+from kotarena.storage.models import MatchResult, SeatResult
 from kotarena.tournament.seats import (
     DEFAULT_MEMORY_MB,
     GUARD,
@@ -45,49 +47,6 @@ class MatchJob:
     time_limit: float
     memory_mb: int = DEFAULT_MEMORY_MB
     isolate_all: bool = False  #: run even trusted bots in their own processes
-
-
-@dataclass
-class SeatResult:
-    """How one seat of a played match ended."""
-
-    seat: int
-    entrant: str
-    bot: str
-    package: str
-    version: str
-    monster: str
-    rank: int
-    stars: int
-    health: int
-    alive: bool
-    forfeit: str | None = None
-    forfeit_detail: str | None = None
-    decisions: int = 0
-    cpu_seconds: float = 0.0
-
-
-@dataclass
-class MatchResult:
-    """A played match: its outcome, its actions-only replay and its seats."""
-
-    index: int
-    key: str
-    game: str
-    seed: int
-    first_player: int | None
-    rules_version: int
-    termination: str
-    winner_seat: int | None
-    turns: int
-    duration: float
-    replay: str
-    seats: list[SeatResult] = field(default_factory=list)
-
-    @property
-    def status(self) -> str:
-        """``forfeit`` if any seat forfeited, else ``done``."""
-        return "forfeit" if any(seat.forfeit for seat in self.seats) else "done"
 
 
 # Isolated seat hosts live as long as the worker process, keyed by seat and bot.
@@ -152,13 +111,17 @@ def play_match(job: MatchJob, *, keep_guard: bool = False) -> MatchResult:
     for seat, (spec, host, failed) in enumerate(zip(job.seats, hosts, failures)):
         info = host.info if isinstance(host, InProcessSeat) and host.info is not None else get_bot(spec.bot)
         seats.append(SeatResult(
-            seat, spec.entrant, spec.bot, info.package, info.version, state.names[seat], ranks[seat],
-            state.stars[seat], state.health[seat], state.alive[seat], failed.kind if failed else None,
-            failed.detail[:500] if failed else None, host.decisions, round(host.cpu, 6),
+            seat=seat, entrant=spec.entrant, bot=spec.bot, package=info.package, version=info.version,
+            monster=state.names[seat], rank=ranks[seat], stars=state.stars[seat], health=state.health[seat],
+            alive=state.alive[seat], forfeit=failed.kind if failed else None,
+            forfeit_detail=failed.detail[:500] if failed else None, decisions=host.decisions,
+            cpu_seconds=round(host.cpu, 6),
         ))
     return MatchResult(
-        job.index, job.key, job.game, job.seed, job.first_player, get_game(job.game).rules_version,
-        TERMINATION_TEXT[outcome.termination], outcome.winner, outcome.turns, time.perf_counter() - started,
-        actions_replay_text(state, first_player=job.first_player, bots=[spec.bot for spec in job.seats]),
-        seats,
+        index=job.index, key=job.key, game=job.game, seed=job.seed, first_player=job.first_player,
+        rules_version=get_game(job.game).rules_version,
+        status="forfeit" if any(failures) else "done", termination=TERMINATION_TEXT[outcome.termination],
+        winner_seat=outcome.winner, turns=outcome.turns, duration=time.perf_counter() - started,
+        replay=actions_replay_text(state, first_player=job.first_player, bots=[spec.bot for spec in job.seats]),
+        seats=seats,
     )

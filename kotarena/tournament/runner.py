@@ -23,7 +23,8 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace
 
 from kotarena.engine import new_game
-from kotarena.tournament.matches import MatchJob, MatchResult, SeatResult, final_ranks, play_match
+from kotarena.storage.models import MatchResult, SeatResult
+from kotarena.tournament.matches import MatchJob, final_ranks, play_match
 from kotarena.tournament.seats import GUARD
 
 __all__ = [

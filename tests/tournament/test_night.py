@@ -14,8 +14,9 @@ from sqlmodel import Session, func, select
 
 from kotarena.storage import open_db
 from kotarena.storage.models import LadderRow, Match, Night, Rating, Seat
+from kotarena.storage.store import NightResults, rerate
 from kotarena.tournament.ladder import load_ladder
-from kotarena.tournament.night import NightError, rate_pending, rerate, run_night, store_results
+from kotarena.tournament.night import NightError, run_night
 from kotarena.tournament.runner import InlineExecutor
 
 
@@ -251,22 +252,22 @@ def test_a_batch_whose_store_failed_is_tried_again_as_the_night_stops(tmp_path, 
         yield from sorted(in_any_order(jobs, **kwargs), key=lambda result: result.index)
 
     monkeypatch.setattr(night_module, "run_jobs", in_order)
-    original = night_module.store_results
+    original = NightResults.store
     calls = []
 
-    def second_store_fails(*args, **kwargs):
-        calls.append(len(args[2]))
+    def second_store_fails(self, results):
+        calls.append(len(results))
         if len(calls) == 2:
             raise RuntimeError("disk full")
-        return original(*args, **kwargs)
+        return original(self, results)
 
-    monkeypatch.setattr(night_module, "store_results", second_store_fails)
+    monkeypatch.setattr(NightResults, "store", second_store_fails)
     broken = open_db(tmp_path / "broken.db")
     with pytest.raises(RuntimeError, match="disk full"):
         run_night(broken, ladder, executor_factory=inline)
     assert calls == [1, 1, 1]  # match 0; match 1, which failed; match 1 again, as the night stopped
     assert count(broken, Match) == 2
-    monkeypatch.setattr(night_module, "store_results", original)
+    monkeypatch.setattr(NightResults, "store", original)
     report = run_night(broken, ladder, executor_factory=inline)
     assert (report.stored_before, report.played, report.finished) == (2, 4, True)
     assert ratings_of(broken) == ratings_of(whole)
@@ -275,15 +276,13 @@ def test_a_batch_whose_store_failed_is_tried_again_as_the_night_stops(tmp_path, 
 def test_a_night_stopped_by_an_error_ends_with_that_error_even_if_storing_fails_again(tmp_path, monkeypatch):
     """The store on the way out may fail as well (the same full disk): the error raised
     is still the one that stopped the night, with the second one noted on it."""
-    from kotarena.tournament import night as night_module
-
     ladder = load_ladder(ladder_file(tmp_path, games=6))
     failures = iter(["disk full", "still full"])
 
-    def failing_store(*args, **kwargs):
+    def failing_store(self, results):
         raise RuntimeError(next(failures))
 
-    monkeypatch.setattr(night_module, "store_results", failing_store)
+    monkeypatch.setattr(NightResults, "store", failing_store)
     with pytest.raises(RuntimeError, match="disk full") as raised:
         run_night(open_db(tmp_path / "a.db"), ladder, executor_factory=inline)
     assert raised.value.__notes__ == ["storing the results not stored yet failed too: RuntimeError: still full"]
@@ -364,7 +363,7 @@ def test_a_stored_match_is_never_rated_twice(tmp_path):
         night = session.exec(select(Night)).one()
     from kotarena import ratings
 
-    assert rate_pending(engine, night, ratings.make_env()) == 0
+    assert NightResults(engine, night, ratings.make_env()).rate_stored() == 0
     assert ratings_of(engine) == before
 
 
@@ -384,12 +383,12 @@ def test_two_writers_storing_the_same_night_store_and_rate_each_match_once(tmp_p
     night = open_night(engine, ladder)
     results = {result.index: result for result in play_matches(list(night_jobs(ladder, night.seed)))}
     env = ratings.make_env()
-    mine, theirs = {}, {}  # what each writer has learned
-    assert store_results(engine, night, [results[i] for i in (2, 1)], env, mine) == 2
-    assert store_results(engine, night, [results[i] for i in (0, 1, 3)], env, theirs) == 2  # 1 was stored
-    assert store_results(engine, night, [results[i] for i in (5, 3, 4)], env, mine) == 2  # 3 was stored
-    assert store_results(engine, night, [results[i] for i in (7, 6, 0)], env, theirs) == 2
-    assert rate_pending(engine, night, env) == 0
+    mine, theirs = NightResults(engine, night, env), NightResults(engine, night, env)  # each learns on its own
+    assert mine.store([results[i] for i in (2, 1)]) == 2
+    assert theirs.store([results[i] for i in (0, 1, 3)]) == 2  # 1 was stored
+    assert mine.store([results[i] for i in (5, 3, 4)]) == 2  # 3 was stored
+    assert theirs.store([results[i] for i in (7, 6, 0)]) == 2
+    assert NightResults(engine, night, env).rate_stored() == 0
     assert count(engine, Match) == 8
     assert ratings_of(engine) == ratings_of(whole)
     assert all(mu is not None and sigma is not None for *_, mu, sigma in seat_history(engine))
@@ -400,19 +399,20 @@ def test_two_processes_starting_a_ladder_at_once_play_the_same_night(tmp_path, m
     get the ladder's lock finds the night the first made, instead of making another."""
     import threading
 
+    from kotarena.storage import store
     from kotarena.tournament import night as night_module
 
     ladder = load_ladder(ladder_file(tmp_path, games=3))
-    night_module._ladder_id(open_db(tmp_path / "a.db"), ladder)  # the ladder is known; its first night is not made yet
+    store.ladder_row(open_db(tmp_path / "a.db"), "night", "kot")  # the ladder is known; its first night is not made yet
     both_here = threading.Barrier(2)
-    find_ladder = night_module._ladder_id
+    find_ladder = store.ladder_row
 
-    def in_step(engine, ladder):
-        found = find_ladder(engine, ladder)
+    def in_step(*args):
+        found = find_ladder(*args)
         both_here.wait(timeout=10)  # neither looks for the night before the other is ready to
         return found
 
-    monkeypatch.setattr(night_module, "_ladder_id", in_step)
+    monkeypatch.setattr(store, "ladder_row", in_step)
     opened, failed = [], []
 
     def start():
@@ -433,12 +433,12 @@ def test_two_processes_starting_a_ladder_at_once_play_the_same_night(tmp_path, m
 def test_a_ladder_another_process_added_meanwhile_is_used(tmp_path):
     """Two processes starting a new ladder both find it missing; the one whose insert
     fails on the unique name uses the other's row."""
-    from kotarena.tournament import night as night_module
+    from kotarena.storage import store
 
     engine = open_db(tmp_path / "a.db")
-    ladder = load_ladder(ladder_file(tmp_path))
-    theirs = night_module._ladder_id(engine, ladder)
-    assert night_module._add_ladder(engine, ladder) == theirs
+    theirs = store.ladder_row(engine, "night", "kot")
+    store._add_ladder(engine, "night", "kot")  # (finding it missing a moment ago)
+    assert store.ladder_row(engine, "night", "kot") == theirs
     assert count(engine, LadderRow) == 1
 
 

@@ -21,8 +21,9 @@ from kotarena.cli import cli
 from kotarena.storage import open_db
 from kotarena.storage.db import SCHEMA_VERSION
 from kotarena.storage.models import Match, Night
+from kotarena.storage.store import rerate
 from kotarena.tournament.ladder import load_ladder
-from kotarena.tournament.night import rerate, run_night
+from kotarena.tournament.night import run_night
 
 V1 = Path(__file__).parent.parent / "fixtures" / "schema_v1_postgresql.sql"
 
@@ -158,20 +159,20 @@ def test_two_nights_adding_the_same_new_bot_version_at_once_both_go_on(server):
     fails on the unique version, and that store goes on with the first one's row."""
     import threading
 
-    from kotarena.tournament.night import _bot_version
+    from kotarena.storage.store import bot_version_id
 
     engine = open_db(server("versions"))
     key = ("random", "kotarena", "0.0.0-race")
     first, second = engine.connect(), engine.connect()
     first.begin()
-    first_id = _bot_version(first, *key)  # added, not committed yet
+    first_id = bot_version_id(first, *key)  # added, not committed yet
     found: list[int] = []
     failed: list[BaseException] = []
 
     def other_night() -> None:
         try:
             second.begin()
-            found.append(_bot_version(second, *key))  # waits for the first to commit
+            found.append(bot_version_id(second, *key))  # waits for the first to commit
             second.commit()
         except BaseException as error:  # noqa: BLE001 - reported below
             failed.append(error)

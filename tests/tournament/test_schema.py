@@ -19,7 +19,7 @@ from kotarena.cli import cli
 from kotarena.storage import DatabaseError, open_db
 from kotarena.storage.db import SCHEMA_VERSION, schema_version
 from kotarena.storage.models import Rating, Seat
-from kotarena.tournament.night import rerate
+from kotarena.storage.store import rerate
 
 V1 = Path(__file__).parent.parent / "fixtures" / "schema_v1.sql"
 
