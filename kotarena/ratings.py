@@ -11,6 +11,7 @@ measured is in ``docs/ratings.md``.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterable, Mapping, Sequence
 
 import trueskill
@@ -89,8 +90,8 @@ def ranks_for(outcome_ranks: Sequence[int], forfeits: Sequence[object]) -> tuple
     """
     if len(outcome_ranks) != len(forfeits):
         raise ValueError(f"{len(outcome_ranks)} ranks but {len(forfeits)} forfeit flags")
-    playing = [rank for rank, forfeit in zip(outcome_ranks, forfeits) if not forfeit]
-    return tuple(len(playing) if forfeit else sum(1 for other in playing if other < rank)
+    playing = sorted(rank for rank, forfeit in zip(outcome_ranks, forfeits) if not forfeit)
+    return tuple(len(playing) if forfeit else bisect_left(playing, rank)  # (the places strictly ahead)
                  for rank, forfeit in zip(outcome_ranks, forfeits))
 
 

@@ -4,15 +4,18 @@ Facts are stored, conclusions derived: matches and seats are the record; ratings
 computed from them in a fixed order and can always be recomputed
 (``kotarena league rerate``).
 
-A played match's fields are declared once, in :class:`MatchBase` and :class:`SeatBase`
-(SQLModel's models with inheritance): a worker returns them as a :class:`MatchResult`
-with its :class:`SeatResult` seats, and the :class:`Match` and :class:`Seat` tables
-store them, with the keys and ratings only the database has.
+A played match's fields are declared once, in :class:`MatchBase` and :class:`SeatBase`:
+the :class:`Match` and :class:`Seat` tables store them (SQLModel's models with
+inheritance), with the keys and ratings only the database has, and a worker returns
+them as a :class:`MatchResult` with its :class:`SeatResult` seats, named tuples of the
+same fields (a league night makes and pickles one for every match it plays, which costs
+a model several times as much).
 """
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any, NamedTuple
 
 from sqlalchemy import BigInteger, UniqueConstraint
 from sqlmodel import Field, SQLModel
@@ -88,15 +91,6 @@ class SeatBase(SQLModel):
     cpu_seconds: float = 0.0
 
 
-class SeatResult(SeatBase):
-    """A seat as the match's worker reports it, with the bot that sat there (stored as
-    a :class:`BotVersion`)."""
-
-    bot: str
-    package: str
-    version: str
-
-
 class Seat(SeatBase, table=True):
     """A stored seat, with the entrant's rating right after its match."""
 
@@ -128,12 +122,6 @@ class MatchBase(SQLModel):
     replay: str
 
 
-class MatchResult(MatchBase):
-    """A match as its worker reports it, with its seats in seat order."""
-
-    seats: list[SeatResult]
-
-
 class Match(MatchBase, table=True):
     """A stored match. ``(night_id, index)`` is unique: no match twice."""
 
@@ -160,3 +148,15 @@ class Rating(SQLModel, table=True):
     games: int = 0
     wins: int = 0
     forfeits: int = 0
+
+
+def _fields(model: type[SQLModel]) -> list[tuple[str, Any]]:
+    return [(name, field.annotation) for name, field in model.model_fields.items()]
+
+
+#: A seat as the match's worker reports it: :class:`SeatBase`'s fields, then the bot
+#: that sat there (stored as a :class:`BotVersion`).
+SeatResult = NamedTuple("SeatResult", [*_fields(SeatBase), ("bot", str), ("package", str), ("version", str)])
+#: A match as its worker reports it: :class:`MatchBase`'s fields, then its
+#: :class:`SeatResult` seats in seat order.
+MatchResult = NamedTuple("MatchResult", [*_fields(MatchBase), ("seats", list)])

@@ -123,7 +123,7 @@ class _Guard:
 
     TICKS = 20
 
-    __slots__ = ("installed", "call_start", "calls", "limit", "tick", "wall_tick", "cpu_clock", "_watched",
+    __slots__ = ("installed", "call_start", "calls", "limit", "tick", "wall_tick", "cpu_clock", "used", "_watched",
                  "_wall_ticks", "_old")
 
     def __init__(self) -> None:
@@ -136,6 +136,7 @@ class _Guard:
         self.tick = 0.0
         self.wall_tick = 0.0
         self.cpu_clock = 0.0
+        self.used = 0.0  #: the CPU seconds the last call took
         self._watched = -1  #: the call the wall-clock timer found running at its last tick
         self._wall_ticks = 0  #: ticks since then that found that call still running
 
@@ -179,6 +180,29 @@ class _Guard:
                 if self.waited() > self.limit * WALL_FACTOR + WALL_GRACE:
                     raise _CpuTimeout(wall=True)
 
+    def call(self, method: Callable[[Any], Any], argument: Any, limit: float) -> Any:
+        """``method(argument)`` under the limits, in CPU seconds; what it took is left in
+        :attr:`used`. A bot that fails or takes too long raises :class:`BotFailure`."""
+        ticking = self.installed
+        self.limit = limit
+        self.calls += 1
+        start = self.call_start = self.cpu_clock if ticking else time.process_time()
+        try:
+            result = method(argument)
+        except BaseException as error:
+            self.call_start = NO_CALL
+            raise _failure(error, start, limit) from None
+        self.call_start = NO_CALL
+        if ticking:
+            used = self.used = self.cpu_clock - start
+            over = used != 0.0 and used - self.tick > limit
+        else:
+            used = self.used = time.process_time() - start
+            over = used > limit
+        if over:
+            raise BotFailure(TIMEOUT, f"took {used:.2f}s of CPU time (limit {limit:g}s)")
+        return result
+
     def waited(self) -> float:
         """Wall-clock seconds the running call has at least been running, as far as the
         wall-clock timer has seen it."""
@@ -187,31 +211,6 @@ class _Guard:
 
 #: The guard of this process's trusted bots.
 GUARD = _Guard()
-
-
-def _timed_call(method: Callable[[Any], Any], argument: Any, cpu_limit: float) -> tuple[Any, float]:
-    """Call ``method(argument)`` under the limits; returns (result, cpu seconds)."""
-    guard = GUARD
-    ticking = guard.installed
-    guard.limit = cpu_limit
-    guard.calls += 1
-    start = guard.cpu_clock if ticking else time.process_time()
-    guard.call_start = start
-    try:
-        result = method(argument)
-    except BaseException as error:
-        guard.call_start = NO_CALL
-        raise _failure(error, start, cpu_limit) from None
-    guard.call_start = NO_CALL
-    if ticking:
-        used = guard.cpu_clock - start
-        over = used != 0.0 and used - guard.tick > cpu_limit
-    else:
-        used = time.process_time() - start
-        over = used > cpu_limit
-    if over:
-        raise BotFailure(TIMEOUT, f"took {used:.2f}s of CPU time (limit {cpu_limit:g}s)")
-    return result, used
 
 
 def _failure(error: BaseException, start: float, cpu_limit: float) -> BaseException:
@@ -253,19 +252,19 @@ class InProcessSeat:
             raise BotFailure(ERROR, f"could not be created: {type(error).__name__}: {error}") from None
         self._choose = self.bot.choose
         GUARD.arm(self.time_limit)
-        _, used = _timed_call(self.bot.start, view, self.time_limit * 10)
-        self.cpu += used
+        GUARD.call(self.bot.start, view, self.time_limit * 10)
+        self.cpu += GUARD.used
 
     def choose(self, view: View) -> Action:
-        answer, used = _timed_call(self._choose, view, self.time_limit)
-        self.cpu += used
+        answer = GUARD.call(self._choose, view, self.time_limit)
+        self.cpu += GUARD.used
         self.decisions += 1
         return answer if type(answer) is Action else _as_action(answer, view)
 
     def finish(self, view: View) -> None:
         if self.bot is not None:
             try:
-                _timed_call(self.bot.finish, view, self.time_limit * 10)
+                GUARD.call(self.bot.finish, view, self.time_limit * 10)
             except BotFailure:
                 pass  # the game is over; a bot failing to say goodbye changes nothing
 
@@ -281,21 +280,22 @@ def play_seated(state: State, hosts: list[Any], failures: list[BotFailure | None
     starts) is played out by the autopilot, which takes the first legal action, so
     the other bots' game stays valid.
     """
+    choose = [host.choose for host in hosts]
+    apply = state.apply
     while state.outcome is None:
         seat = state.to_move
         action: Any = None
         if failures[seat] is None:
-            host = hosts[seat]
             try:
-                action = host.choose(build_view(state, seat))
-                state.apply(action)
+                action = choose[seat](build_view(state, seat))
+                apply(action)
                 continue
             except BotFailure as failure:
                 failures[seat] = failure
             except IllegalActionError:
                 failures[seat] = BotFailure(INVALID, f"answered {action.text!r}, not legal for the "
                                                      f"{state.kind} decision")
-        state.apply(state.legal[0])  # the autopilot
+        apply(state.legal[0])  # the autopilot
 
 
 # ---------------------------------------------------------------- isolated bots
@@ -322,20 +322,20 @@ def _host_main(connection, memory_mb: int) -> None:
                 _, name, params, seed, view, limit = message
                 bot = get_bot(name).make(seed=seed, **dict(params))
                 GUARD.arm(limit)
-                _, used = _timed_call(bot.start, view, limit * 10)
-                connection.send(("ok", None, used))
+                GUARD.call(bot.start, view, limit * 10)
+                connection.send(("ok", None, GUARD.used))
             elif command == "choose":
                 _, view, limit = message
-                answer, used = _timed_call(bot.choose, view, limit)
+                answer = GUARD.call(bot.choose, view, limit)
                 text = answer.text if isinstance(answer, Action) else answer
                 if not isinstance(text, str):
                     raise BotFailure(INVALID, f"answered {answer!r}, which is not an action")
-                connection.send(("ok", text, used))
+                connection.send(("ok", text, GUARD.used))
             elif command == "finish":
                 _, view, limit = message
                 if bot is not None:
                     try:
-                        _timed_call(bot.finish, view, limit * 10)
+                        GUARD.call(bot.finish, view, limit * 10)
                     except BotFailure:
                         pass
                 bot = None
