@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
-from sqlmodel import Session, func, select
+from sqlmodel import Session, delete, func, select
 
 from kotarena.storage import open_db
 from kotarena.storage.models import LadderRow, Match, Night, Rating, Seat
@@ -290,9 +290,12 @@ def test_a_night_stopped_by_an_error_ends_with_that_error_even_if_storing_fails_
 
 def test_matches_that_finish_out_of_order_are_rated_in_schedule_order(tmp_path, one_by_one, monkeypatch):
     """Results arriving last to first: each is stored at once, to wait for the matches
-    before it, and all are rated when match 0 comes, with the ratings of a night whose
-    matches came in order."""
+    before it, and all are rated (a page of 4 at a time) when match 0 comes, with the
+    ratings of a night whose matches came in order."""
+    from kotarena.storage import store
     from kotarena.tournament import night as night_module
+
+    monkeypatch.setattr(store, "PAGE", 4)
 
     ladder = load_ladder(ladder_file(tmp_path, games=6))
     in_order = open_db(tmp_path / "in.db")
@@ -344,14 +347,29 @@ def test_a_night_stopped_while_results_wait_for_an_earlier_match_stores_them(tmp
     assert ratings_of(broken) == ratings_of(whole)
 
 
-def test_rerate_recomputes_the_same_ratings(tmp_path):
+@pytest.mark.parametrize("page", [500, 4], ids=["one-page", "pages-of-4"])
+def test_rerate_recomputes_the_same_ratings(tmp_path, monkeypatch, page):
+    """Rerating reads the stored matches a page at a time, night by night, and ends
+    with the ratings the nights gave, stopping at a night's first missing match."""
+    from kotarena.storage import store
+
+    monkeypatch.setattr(store, "PAGE", page)
     engine = open_db(tmp_path / "a.db")
-    ladder = load_ladder(ladder_file(tmp_path, games=6))
-    run_night(engine, ladder, executor_factory=inline)
+    path = ladder_file(tmp_path, games=10)
+    run_night(engine, load_ladder(path), executor_factory=inline)
+    run_night(engine, load_ladder(path), executor_factory=inline)
     before, history = ratings_of(engine), seat_history(engine)
-    assert rerate(engine, "night") == 6
+    assert rerate(engine, "night") == 20
     assert ratings_of(engine) == before
     assert seat_history(engine) == history
+    with Session(engine) as session:  # a gap: night 2's match 5 goes missing
+        match = session.exec(select(Match).join(Night).where(Night.number == 2, Match.index == 5)).one()
+        session.execute(delete(Seat).where(Seat.match_id == match.id))
+        session.execute(delete(Match).where(Match.id == match.id))
+        session.commit()
+    assert rerate(engine, "night") == 15
+    rated = [(number, index) for number, index, *_ in seat_history(engine) if _[-1] is not None]
+    assert {index for number, index in rated if number == 2} == {0, 1, 2, 3, 4}
 
 
 def test_a_stored_match_is_never_rated_twice(tmp_path):
