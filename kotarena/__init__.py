@@ -16,9 +16,9 @@ from kotarena.engine import (
     State,
     Termination,
     View,
-    new_game,
     parse_action,
 )
+from kotarena.games import new_game
 
 try:
     __version__ = version("kotarena")

@@ -44,9 +44,9 @@ from dataclasses import dataclass, field
 from kotarena.bots.base import Bot
 from kotarena.bots.random_bot import RandomBot
 from kotarena.bots.registry import describe, get_bot, get_bots
-from kotarena.engine import GAMES, new_game
 from kotarena.engine.actions import Action, ActionError, parse_action
 from kotarena.engine.view import View
+from kotarena.games import games, get_spec, new_game, supported_games
 from kotarena.match import bot_seed
 
 #: Games played per game, player count and deck setting unless told otherwise.
@@ -216,14 +216,13 @@ class _Table:
 
 
 def _supported_games(cls: type[Bot]) -> list[str]:
-    claimed = set(getattr(cls, "games", ()) or ())
-    return [spec.name for spec in GAMES.values() if spec.name in claimed or claimed & set(spec.aliases)]
+    return supported_games(getattr(cls, "games", ()) or ())
 
 
 def _tables(cls: type[Bot], games: int, seed: int) -> list[_Table]:
     tables = []
     for game in _supported_games(cls):
-        spec = GAMES[game]
+        spec = get_spec(game)
         for cards in (True, False):
             for players in range(spec.min_players, spec.max_players + 1):
                 for _ in range(games):
@@ -396,7 +395,7 @@ def _registration(cls: type[Bot], info) -> Check:
         problems.append("no description (give the class a docstring or a 'description')")
     supported = _supported_games(cls)
     if not supported:
-        known = ", ".join(GAMES)
+        known = ", ".join(games())
         problems.append(f"plays none of the games kotarena knows (games = {claimed!r}; known: {known})")
     if problems:
         return Check("registration", False, "; ".join(problems))

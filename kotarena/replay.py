@@ -9,7 +9,7 @@ stores those) may hold its actions as one ``packed`` line instead (format versio
 The format is described in ``docs/replays.md``.
 
 >>> import io
->>> from kotarena.engine import new_game
+>>> from kotarena.games import new_game
 >>> game = new_game("kot", 2, seed=7, deck=None)
 >>> while not game.is_over:
 ...     game.apply(game.legal[0])
@@ -31,12 +31,11 @@ from dataclasses import dataclass, field
 from typing import IO
 
 from kotarena.cards import DECKS
-from kotarena.engine import new_game
 from kotarena.engine.actions import ActionError, parse_action
 from kotarena.engine.events import EventTextError, event_from_text, event_to_text
-from kotarena.engine.games import get_game
 from kotarena.engine.outcome import TERMINATION_TEXT, EngineError, Outcome, Termination
 from kotarena.engine.state import State
+from kotarena.games import get_spec, new_game
 from kotarena.replay_lines import action_line, joined_replay, packed_token, unpacked_texts
 
 #: The newest version of the file format (the number on the first line). A file is
@@ -126,7 +125,7 @@ class Replay:
         body = _first_body_line(bots)
         return cls(
             game=state.game,
-            rules_version=get_game(state.game).rules_version,
+            rules_version=get_spec(state.game).rules_version,
             players=tuple(state.names),
             seed=state.seed,
             deck=state.deck_name,
@@ -158,7 +157,7 @@ class Replay:
         packed = packed and bool(log)
         lines = (body,) * len(log) if packed else tuple(range(body, body + len(log)))
         return cls(
-            game=state.game, rules_version=get_game(state.game).rules_version, players=tuple(state.names),
+            game=state.game, rules_version=get_spec(state.game).rules_version, players=tuple(state.names),
             seed=state.seed, deck=state.deck_name, first_player=first_player,
             bots=None if bots is None else tuple(bots), created_with=f"kotarena {__version__}",
             log=log, outcome=state.outcome, lines=lines, result_line=body + (1 if packed else len(log)),
@@ -536,7 +535,7 @@ def reproduce(replay: Replay) -> State:
         return replay.header_lines.get(key)
 
     try:
-        spec = get_game(replay.game)
+        spec = get_spec(replay.game)
     except EngineError as error:
         raise ReplayError(str(error), source=source, line=header_line("game")) from None
     if replay.rules_version != spec.rules_version:
@@ -652,7 +651,7 @@ def _head_around_seed(game: str, players: tuple, deck: str | None, first_player:
     """The header lines of an actions-only replay before and after its seed line."""
     from kotarena import __version__
 
-    replay = Replay(game=game, rules_version=get_game(game).rules_version, players=players, seed=0, deck=deck,
+    replay = Replay(game=game, rules_version=get_spec(game).rules_version, players=players, seed=0, deck=deck,
                     first_player=first_player, bots=bots, created_with=f"kotarena {__version__}", log=(),
                     outcome=None, lines=(), result_line=0)
     lines = list(replay.head_lines(2))

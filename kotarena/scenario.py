@@ -27,10 +27,10 @@ from kotarena.cards import DECKS, UnknownDeckError, find_card
 from kotarena.cli.render import event_lines
 from kotarena.engine.actions import Action, ActionError, parse_action
 from kotarena.engine.dice import DiceError, ScriptedDice, format_faces, parse_faces
-from kotarena.engine.games import get_game
 from kotarena.engine.outcome import EngineError, IllegalActionError, Termination
 from kotarena.engine.position import MonsterSetup, build_position
 from kotarena.engine.state import MARKET_SIZE, State
+from kotarena.games import get_spec
 
 __all__ = [
     "Check", "Failure", "Scenario", "ScenarioError", "ScenarioResult", "ScriptedAction",
@@ -354,7 +354,7 @@ def _read(data: Mapping, path: Path, name: str) -> Scenario:
     if not isinstance(game, str):
         raise _Problem(f"game must be a string, not {game!r}")
     try:
-        spec = get_game(game)
+        spec = get_spec(game)
     except EngineError as error:
         raise _Problem(str(error)) from None
     if "deck" not in data:

@@ -15,8 +15,8 @@ from click.testing import CliRunner
 
 from kotarena.bots.random_bot import RandomBot
 from kotarena.cli import cli
-from kotarena.engine import new_game
 from kotarena.engine.actions import parse_action
+from kotarena.games import new_game
 from kotarena.match import bot_seed, play
 from kotarena.replay import Replay, ReplayError, actions_replay_text, read_replay, replay_from_text, reproduce
 from kotarena.replay_lines import PACKED_TOKENS, packed_body, packed_token, unpacked_texts

@@ -8,9 +8,11 @@ from collections.abc import Mapping
 from typing import ClassVar
 
 from kotarena.engine.actions import Action
+from kotarena.engine.game import ANY_GAME
 from kotarena.engine.view import View
 
-ALL_GAMES: frozenset[str] = frozenset({"kot"})
+#: A bot's ``games`` for a bot that plays every game (it reads only the legal actions).
+ALL_GAMES: frozenset[str] = frozenset({ANY_GAME})
 
 
 class Bot(abc.ABC):
@@ -26,8 +28,10 @@ class Bot(abc.ABC):
     name: ClassVar[str] = ""
     #: One line saying how the bot plays (defaults to the docstring's first line).
     description: ClassVar[str] = ""
-    #: The games the bot can play.
-    games: ClassVar[frozenset[str]] = ALL_GAMES
+    #: The games the bot plays, by name or alias (``"*"``, :data:`ALL_GAMES`: every
+    #: game). Ladders, ``bots = "all"``, ``play`` and ``match`` seat a bot only in a
+    #: game it names here; a bot that says nothing plays classic King of Tokyo.
+    games: ClassVar[frozenset[str]] = frozenset({"kot"})
     #: The parameters the bot takes (a ladder's ``params``), each with the type of its
     #: value: ``int``, ``float`` (an integer will do), ``str`` or ``bool``. A ladder
     #: that gives the bot any other parameter, or a value of another type, is refused

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kotarena.bots.base import Bot
+from kotarena.bots.base import ALL_GAMES, Bot
 from kotarena.engine.actions import Action
 from kotarena.engine.view import View
 
@@ -11,6 +11,7 @@ class RandomBot(Bot):
     """Picks uniformly among the legal actions (a baseline and a fuzzer)."""
 
     name = "random"
+    games = ALL_GAMES  # it reads nothing but the legal actions
     parameters = {}  # none
 
     def choose(self, view: View) -> Action:

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 
 from kotarena.cards import UnknownDeckError, find_card
 from kotarena.engine.dice import ScriptedDice
-from kotarena.engine.games import get_game
 from kotarena.engine.outcome import PositionError
 from kotarena.engine.state import BAY, BAY_MIN_PLAYERS, CITY, MARKET_SIZE, State
+from kotarena.games import get_spec
 
 
 @dataclass
@@ -57,7 +57,7 @@ def build_position(
     the deck, the next one to be revealed first. Other cards stay in the seeded
     shuffled order below them.
     """
-    spec = get_game(game)
+    spec = get_spec(game)
     names = [m.name for m in monsters]
     spec.check_players(len(names))
     state = State.blank(names, seed=seed, deck=spec.deck if deck == "default" else deck, dice=dice, record=record)

@@ -26,10 +26,10 @@ from typing import Any, Final
 # Imported here rather than in the functions that use them: a function's import
 # statement runs at every call, and these run for every match (1% of a worker's time).
 from kotarena.bots.registry import get_bot
-from kotarena.engine import get_game, new_game
 from kotarena.engine.outcome import TERMINATION_TEXT, Termination
 from kotarena.engine.state import State
 from kotarena.free_for_all import ranks_for
+from kotarena.games import get_spec, new_game
 from kotarena.match import bot_seed
 from kotarena.replay import actions_replay_text
 from kotarena.tournament.schedule import MatchSpec
@@ -321,7 +321,7 @@ def play_match(job: MatchJob, *, keep_guard: bool = False) -> MatchResult:
             failed.detail[:500] if failed is not None else None, host.decisions, round(host.cpu, 6),
         ))
     return MatchResult(
-        job.index, job.key, job.game, job.seed, job.first_player, get_game(job.game).rules_version,
+        job.index, job.key, job.game, job.seed, job.first_player, get_spec(job.game).rules_version,
         _TERMINATIONS[outcome.termination], outcome.winner, outcome.turns, time.perf_counter() - started,
         actions_replay_text(state, first_player=job.first_player, bots=[spec.bot for spec in job.seats]),
         seats,

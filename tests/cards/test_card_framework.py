@@ -7,9 +7,9 @@ from __future__ import annotations
 import os
 import random
 
-from kotarena.engine import new_game
 from kotarena.engine.position import MonsterSetup
 from kotarena.engine.state import _NO_HOOKS
+from kotarena.games import new_game
 from kotarena.testing import invariants, random_game, random_games
 
 QUIET = "1 2 3 1 2 heart"

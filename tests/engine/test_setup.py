@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from kotarena.engine import MONSTERS, PositionError, ScriptedDice, new_game
+from kotarena.engine import MONSTERS, PositionError, ScriptedDice
 from kotarena.engine.position import MonsterSetup, build_position
+from kotarena.games import new_game
 
 NO_CLAWS = "1 2 3 1 2 heart"
 

@@ -16,7 +16,8 @@ from dataclasses import fields, is_dataclass
 import pytest
 
 from kotarena.bots.random_bot import RandomBot
-from kotarena.engine import Action, View, new_game
+from kotarena.engine import Action, View
+from kotarena.games import new_game
 from kotarena.match import bot_seed, play
 from kotarena.testing import invariants, random_game
 
