@@ -25,8 +25,8 @@ from setuptools.command.build_ext import build_ext
 from setuptools.command.build_py import build_py
 
 NATIVE_MODULES = [
-    "kotarena/engine/state.py",
-    "kotarena/engine/view.py",
+    "kotarena/games/kot/state.py",
+    "kotarena/games/kot/view.py",
     "kotarena/engine/dice.py",
     "kotarena/match.py",
     # The league's hot paths: each decision's seat host and time limit, setting up a

@@ -17,8 +17,8 @@ from dataclasses import asdict, dataclass
 
 from kotarena.bots.random_bot import RandomBot
 from kotarena.engine.actions import Action
-from kotarena.engine.view import View
 from kotarena.games import new_game
+from kotarena.games.kot.view import View
 from kotarena.match import bot_seed, play
 
 

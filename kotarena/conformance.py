@@ -45,8 +45,8 @@ from kotarena.bots.base import Bot
 from kotarena.bots.random_bot import RandomBot
 from kotarena.bots.registry import describe, get_bot, get_bots
 from kotarena.engine.actions import Action, ActionError, parse_action
-from kotarena.engine.view import View
 from kotarena.games import games, get_spec, new_game, supported_games
+from kotarena.games.kot.view import View
 from kotarena.match import bot_seed
 
 #: Games played per game, player count and deck setting unless told otherwise.

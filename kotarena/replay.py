@@ -30,12 +30,12 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import IO
 
-from kotarena.cards import DECKS
 from kotarena.engine.actions import ActionError, parse_action
 from kotarena.engine.events import EventTextError, event_from_text, event_to_text
 from kotarena.engine.outcome import TERMINATION_TEXT, EngineError, Outcome, Termination
-from kotarena.engine.state import State
 from kotarena.games import get_spec, new_game
+from kotarena.games.kot.cards import DECKS
+from kotarena.games.kot.state import State
 from kotarena.replay_lines import action_line, joined_replay, packed_token, unpacked_texts
 
 #: The newest version of the file format (the number on the first line). A file is

@@ -8,35 +8,19 @@ writes the body as one ``packed`` line instead: one character for each common ac
 and the action's text in braces for the others, without seats, which the engine
 decides when the replay is played again (``docs/replays.md``, "Packed actions").
 
-The token table is part of replay format version 2: a character's meaning never
-changes. This module is compiled with the engine (``NATIVE_MODULES`` in ``setup.py``).
+The token table (King of Tokyo's, :mod:`kotarena.games.kot.tokens`) is part of replay
+format version 2: a character's meaning never changes. This module is compiled with the
+engine (``NATIVE_MODULES`` in ``setup.py``).
 """
 
 from __future__ import annotations
 
 from kotarena.engine.actions import Action, ActionError, parse_action
 
+# The King of Tokyo table, for now the only one (a game's table is Game.replay_tokens()).
+from kotarena.games.kot.tokens import PACKED_TOKENS
+
 __all__ = ["PACKED_TOKENS", "action_line", "joined_replay", "packed_body", "packed_token", "unpacked_texts"]
-
-#: Base-64 digits: the digit of ``mask`` stands for the reroll of the dice whose bits are
-#: set (bit 0 for die 1, ..., bit 5 for die 6); ``A`` (no die) stands for ``stop``.
-_DIGITS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
-
-
-def _reroll_text(mask: int) -> str:
-    if mask == 0:
-        return "stop"
-    return "reroll " + " ".join(str(die + 1) for die in range(6) if mask >> die & 1)
-
-
-#: The one-character tokens of a packed line and the action each stands for. Any other
-#: action is written as its text in braces: ``{use stretchy 3 claw}``. The characters
-#: avoid space, ``#`` (comments), ``"`` and ``\\`` (quoting) and the braces.
-PACKED_TOKENS: dict[str, str] = {
-    **{_DIGITS[mask]: _reroll_text(mask) for mask in range(64)},
-    "=": "stay", ">": "yield", "[": "buy 1", "|": "buy 2", "]": "buy 3",
-    "*": "sweep", ".": "done", "-": "pass",
-}
 
 _TOKEN_OF_TEXT: dict[str, str] = {text: token for token, text in PACKED_TOKENS.items()}
 

@@ -23,14 +23,14 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kotarena.cards import DECKS, UnknownDeckError, find_card
 from kotarena.cli.render import event_lines
 from kotarena.engine.actions import Action, ActionError, parse_action
 from kotarena.engine.dice import DiceError, ScriptedDice, format_faces, parse_faces
 from kotarena.engine.outcome import EngineError, IllegalActionError, Termination
-from kotarena.engine.position import MonsterSetup, build_position
-from kotarena.engine.state import MARKET_SIZE, State
 from kotarena.games import get_spec
+from kotarena.games.kot.cards import DECKS, UnknownDeckError, find_card
+from kotarena.games.kot.position import MonsterSetup, build_position
+from kotarena.games.kot.state import MARKET_SIZE, State
 
 __all__ = [
     "Check", "Failure", "Scenario", "ScenarioError", "ScenarioResult", "ScriptedAction",

@@ -1,6 +1,6 @@
 """Helpers for testing the engine and bots: an invariant checker and random games.
 
-:func:`invariants` looks at one :class:`~kotarena.engine.state.GameState` and lists every
+:func:`invariants` looks at one :class:`~kotarena.games.kot.state.GameState` and lists every
 rule of the table it breaks ("monster #2 (Kraken) is dead but in Tokyo City"; the
 number is the seat index of the state's lists, from 0). An empty list means the state
 is sound. It reads the state only, so it can run after every

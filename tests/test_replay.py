@@ -15,8 +15,9 @@ from hypothesis import strategies as st
 from kotarena.bots.random_bot import RandomBot
 from kotarena.cli import cli
 from kotarena.engine import ScriptedDice
-from kotarena.engine.events import EventTextError, event_from_text, event_to_text, format_event
+from kotarena.engine.events import EventTextError, event_from_text, event_to_text
 from kotarena.games import get_spec, new_game
+from kotarena.games.kot.events import format_event
 from kotarena.match import bot_seed, play
 from kotarena.replay import (
     Replay,

@@ -9,7 +9,7 @@ from typing import ClassVar
 
 from kotarena.engine.actions import Action
 from kotarena.engine.game import ANY_GAME
-from kotarena.engine.view import View
+from kotarena.games.kot.view import View
 
 #: A bot's ``games`` for a bot that plays every game (it reads only the legal actions).
 ALL_GAMES: frozenset[str] = frozenset({ANY_GAME})

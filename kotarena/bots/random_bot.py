@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from kotarena.bots.base import ALL_GAMES, Bot
 from kotarena.engine.actions import Action
-from kotarena.engine.view import View
+from kotarena.games.kot.view import View
 
 
 class RandomBot(Bot):

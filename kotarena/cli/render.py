@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from kotarena.cards import UnknownDeckError, find_card
 from kotarena.cli.output import table_text
 from kotarena.engine.dice import FACE_NAMES
-from kotarena.engine.state import State
-from kotarena.engine.view import View
+from kotarena.games.kot.cards import UnknownDeckError, find_card
+from kotarena.games.kot.state import State
+from kotarena.games.kot.view import View
 
 #: The question each decision kind asks, as a player would read it.
 QUESTIONS = {
@@ -182,7 +182,7 @@ def _plain_event(event: tuple, names: Sequence[str]) -> str:
 def _event_formatter():
     """The engine's English event formatter, or the raw tuple text if it is missing."""
     try:
-        from kotarena.engine.events import format_event
+        from kotarena.games.kot.events import format_event
     except ImportError:
         return _plain_event
     return format_event

@@ -8,8 +8,8 @@ from collections.abc import Iterator
 
 import click
 
-from kotarena.engine.events import format_event
-from kotarena.engine.state import State
+from kotarena.games.kot.events import format_event
+from kotarena.games.kot.state import State
 from kotarena.replay import Replay, ReplayError, read_replay, replay_from_text, reproduce
 
 

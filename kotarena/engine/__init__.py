@@ -1,13 +1,16 @@
-"""The rules engine's core: pure, deterministic, no I/O.
+"""The game-neutral core: pure, deterministic, no I/O.
 
-The game seam (:mod:`kotarena.engine.game`), actions, decisions, dice and outcomes are
-shared by every game; games themselves live in :mod:`kotarena.games`, which also
-starts them (``kotarena.games.new_game``).
+The game seam (:mod:`kotarena.engine.game`), actions, decisions, dice, outcomes and the
+text form of logged events are shared by every game. Games themselves live in
+:mod:`kotarena.games`, which also starts them (``kotarena.games.new_game``); King of
+Tokyo's state and view are :class:`kotarena.games.kot.State` and
+:class:`kotarena.games.kot.View` (also ``kotarena.State`` and ``kotarena.View``).
+This package imports nothing from :mod:`kotarena.games`.
 """
 
 from __future__ import annotations
 
-from kotarena.engine import state as _state_module
+from kotarena.engine import dice as _dice_module
 from kotarena.engine.actions import Action, ActionError, parse_action
 from kotarena.engine.decisions import Decision
 from kotarena.engine.dice import FACE_NAMES, DiceError, ScriptedDice, format_faces, parse_faces
@@ -20,18 +23,16 @@ from kotarena.engine.outcome import (
     PositionError,
     Termination,
 )
-from kotarena.engine.state import BUY_CARDS, MONSTERS, ROLL, YIELD_TOKYO, State
-from kotarena.engine.view import View
 
-#: True when the engine's hot modules are the compiled (mypyc) build, False when they
-#: run as Python source; the two play identical games (see setup.py).
-NATIVE: bool = not _state_module.__file__.endswith(".py")
+#: True when the hot modules are the compiled (mypyc) build, False when they run as
+#: Python source; the two play identical games (see setup.py). Every compiled module is
+#: compiled together, so the core's dice module tells for all of them.
+NATIVE: bool = not _dice_module.__file__.endswith(".py")
 
 
 __all__ = [
-    "Action", "ActionError", "BUY_CARDS", "Decision", "DiceError", "EngineError",
-    "FACE_NAMES", "Game", "GameOverError", "GameSpec", "GameState", "IllegalActionError", "MONSTERS", "NATIVE",
-    "Outcome", "PositionError", "ROLL", "ScriptedDice", "State", "Termination",
-    "UnknownGameError", "View", "YIELD_TOKYO", "format_faces",
-    "parse_action", "parse_faces",
+    "Action", "ActionError", "Decision", "DiceError", "EngineError",
+    "FACE_NAMES", "Game", "GameOverError", "GameSpec", "GameState", "IllegalActionError", "NATIVE",
+    "Outcome", "PositionError", "ScriptedDice", "Termination",
+    "UnknownGameError", "format_faces", "parse_action", "parse_faces",
 ]

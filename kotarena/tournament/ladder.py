@@ -378,7 +378,7 @@ class _Checker:
         )
 
     def deck(self, data: dict, game_deck: str | None) -> str:
-        from kotarena.cards import DECKS
+        from kotarena.games.kot.cards import DECKS
 
         deck = self.string(data, "deck", game_deck or NO_DECK)
         if deck != NO_DECK and deck not in DECKS:

@@ -27,9 +27,9 @@ from typing import Any, Final, cast
 # statement runs at every call, and these run for every match (1% of a worker's time).
 from kotarena.bots.registry import get_bot
 from kotarena.engine.outcome import TERMINATION_TEXT, Termination
-from kotarena.engine.state import State
 from kotarena.free_for_all import ranks_for
 from kotarena.games import get_spec, new_game
+from kotarena.games.kot.state import State
 from kotarena.match import bot_seed
 from kotarena.replay import actions_replay_text
 from kotarena.tournament.schedule import MatchSpec

@@ -13,8 +13,8 @@ from kotarena.bots.random_bot import RandomBot
 from kotarena.cli import cli
 from kotarena.cli.render import dice_line, event_lines, render_table
 from kotarena.engine import ScriptedDice
-from kotarena.engine.position import MonsterSetup, build_position
 from kotarena.games import new_game
+from kotarena.games.kot.position import MonsterSetup, build_position
 from kotarena.match import bot_seed, play
 
 

@@ -151,7 +151,7 @@ def test_golden_seed_2024_five_monsters_without_cards_rerolling_everything():
 
 def test_an_extra_roll_from_a_card_leaves_later_turns_dice_unchanged():
     """Duplicate play: Telepath's extra reroll must not shift the dice of later turns."""
-    from kotarena.engine.position import MonsterSetup, build_position
+    from kotarena.games.kot.position import MonsterSetup, build_position
 
     def second_turn_dice(extra: bool) -> list[int]:
         state = build_position([MonsterSetup("Alienoid", energy=5, cards=["telepath"]), MonsterSetup("Kraken")],

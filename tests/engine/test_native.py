@@ -9,7 +9,8 @@ import pickle
 from dataclasses import replace
 
 from kotarena import free_for_all, match
-from kotarena.engine import NATIVE, dice, state, view
+from kotarena.engine import NATIVE, dice
+from kotarena.games.kot import state, view
 from kotarena.tournament import matches, schedule, seats
 
 

@@ -7,8 +7,8 @@ import random
 import pytest
 
 from kotarena.engine import PositionError
-from kotarena.engine.position import MonsterSetup, build_position
 from kotarena.games import new_game
+from kotarena.games.kot.position import MonsterSetup, build_position
 
 FIVE = ("Alienoid", "Cyber Bunny", "Giga Zaur", "Kraken", "Meka Dragon")
 

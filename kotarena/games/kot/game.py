@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from kotarena.cards import DECKS
 from kotarena.engine.dice import ScriptedDice
 from kotarena.engine.game import Game, GameSpec
-from kotarena.engine.state import (
+from kotarena.games.kot import invariants as _invariants
+from kotarena.games.kot.cards import DECKS
+from kotarena.games.kot.state import (
     BUY_CARDS,
     DAMAGE,
     DICE_CARDS,
@@ -22,9 +23,8 @@ from kotarena.engine.state import (
     YIELD_TOKYO,
     State,
 )
-from kotarena.engine.view import View
-from kotarena.games.kot import invariants as _invariants
-from kotarena.replay_lines import PACKED_TOKENS
+from kotarena.games.kot.tokens import PACKED_TOKENS
+from kotarena.games.kot.view import View
 
 #: The classic game. ``rules_version`` changes only when a rule really changes.
 SPEC = GameSpec("kot", "King of Tokyo", 2, 6, "kot", rules_version=4, aliases=("classic", "king-of-tokyo"),

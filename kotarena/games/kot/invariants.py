@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 
 from kotarena.engine.outcome import Termination
-from kotarena.engine.state import (
+from kotarena.games.kot.state import (
     BAY_MIN_PLAYERS,
     BUY_CARDS,
     DIE_SLOTS,
