@@ -22,6 +22,7 @@ from typing import Any, Protocol
 from kotarena.engine.actions import Action
 from kotarena.engine.decisions import Decision
 from kotarena.engine.dice import ScriptedDice
+from kotarena.engine.events import event_to_text
 from kotarena.engine.outcome import EngineError, Outcome, PositionError
 
 #: In a bot's ``games``: the bot plays every game (it reads nothing but the legal actions).
@@ -158,6 +159,17 @@ class Game(abc.ABC):
     @abc.abstractmethod
     def invariants(self, state: GameState) -> list[str]:
         """Every rule of the game that ``state`` breaks, one sentence each (empty: none)."""
+
+    def event_lines(self, events: Sequence[tuple], names: Sequence[str]) -> list[str]:
+        """One readable line per event worth reading, for narrating a game (``match -v``,
+        ``play``, scenario logs). The default writes each event in its text form."""
+        return [event_to_text(event) for event in events]
+
+    def scenario_format(self) -> Any | None:
+        """The game's scenario format (a :class:`kotarena.scenario.ScenarioFormat`: how a
+        scenario file's position and checks read, and how one is played), or ``None`` for
+        a game that has none yet."""
+        return None
 
     def deck_names(self) -> tuple[str, ...]:
         """The decks this game can be played with."""

@@ -213,6 +213,8 @@ def test_hook_register_games_game_is_played_by_match_and_listed_by_games(install
     data = json.loads(result.stdout)
     assert data["game"] == "pig" and data["deck"] is None
     assert [set(seat) for seat in data["seats"]] == [{"seat", "bot", "monster", "banked", "rank"}] * 2
+    narrated = run("match", "--game", "pig", "--bot", "pig-greedy", "--bot", "pig-greedy", "--seed", "3", "-v")
+    assert "\nroll 0 " in narrated  # the game's own events, in their text form
     listed = json.loads(run("games", "--json"))["games"]
     assert [g["name"] for g in listed] == ["kot", "pig"]
     assert listed[1]["decisions"] == {"roll": "roll the die again (reroll 1), or bank this turn's points (stop)"}
