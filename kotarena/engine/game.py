@@ -79,6 +79,8 @@ class GameState(Protocol):
     names: tuple[str, ...]
     seed: int | None
     deck_name: str | None
+    #: The turn being played, from 1.
+    turn: int
     outcome: Outcome | None
     history: list[tuple[int, Action]]
     log: list[tuple] | None
@@ -111,7 +113,9 @@ class Game(abc.ABC):
 
     #: The game's static facts.
     spec: GameSpec
-    #: The type of :meth:`GameState.view`'s answer (a picklable, immutable snapshot).
+    #: The type of :meth:`GameState.view`'s answer: an immutable snapshot of what one seat
+    #: may see, which pickles and has ``player``, ``kind``, ``legal``, ``outcome`` and
+    #: ``to_json()`` (JSON-ready data, actions as their text).
     view_type: type
     #: The decision kinds the game may ask, each with what it asks (for people and docs).
     decision_kinds: Mapping[str, str]
@@ -160,10 +164,15 @@ class Game(abc.ABC):
     def invariants(self, state: GameState) -> list[str]:
         """Every rule of the game that ``state`` breaks, one sentence each (empty: none)."""
 
+    def event_text(self, event: tuple, names: Sequence[str]) -> str:
+        """One event of the log as a line a person reads (``kotarena replay``); ``names``
+        are the seats' names. The default is the event's text form."""
+        return event_to_text(event)
+
     def event_lines(self, events: Sequence[tuple], names: Sequence[str]) -> list[str]:
-        """One readable line per event worth reading, for narrating a game (``match -v``,
-        ``play``, scenario logs). The default writes each event in its text form."""
-        return [event_to_text(event) for event in events]
+        """The lines that narrate ``events`` (``match -v``, ``play``, scenario logs): by
+        default one :meth:`event_text` per event."""
+        return [self.event_text(event, names) for event in events]
 
     def scenario_format(self) -> Any | None:
         """The game's scenario format (a :class:`kotarena.scenario.ScenarioFormat`: how a

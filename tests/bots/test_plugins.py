@@ -201,6 +201,9 @@ def test_hook_register_games_makes_a_plugins_game_playable_by_name_and_alias(ins
     assert state.outcome is not None and state.outcome.ranks.count(0) == 1
     assert max(state.banked) >= 20
     assert check_game("pig", games=3) > 0  # the harness every game passes (tests/engine/test_game_api.py)
+    report = check_bot("pig-greedy", games=2, worker=False)  # bots check plays the games a bot declares
+    assert report.ok, report.checks
+    assert "games: pig;" in report.checks[0].detail
 
 
 def test_hook_register_games_game_is_played_by_match_and_listed_by_games(install, monkeypatch):

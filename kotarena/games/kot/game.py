@@ -80,6 +80,9 @@ class KingOfTokyo(Game):
     def replay_tokens(self) -> Mapping[str, str]:
         return PACKED_TOKENS
 
+    def event_text(self, event: tuple, names: Sequence[str]) -> str:
+        return _events.format_event(event, names)
+
     def event_lines(self, events: Sequence[tuple], names: Sequence[str]) -> list[str]:
         return _events.event_lines(events, names)
 
