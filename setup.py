@@ -25,11 +25,10 @@ from setuptools.command.build_ext import build_ext
 from setuptools.command.build_py import build_py
 
 NATIVE_MODULES = [
-    "kotarena/engine/state.py",
-    "kotarena/engine/view.py",
+    "kotarena/games/kot/state.py",
+    "kotarena/games/kot/view.py",
     "kotarena/engine/dice.py",
     "kotarena/match.py",
-    "kotarena/replay_lines.py",
     # TrueSkill's update, run for every match a league night rates. The rest of the
     # league (runner, seat hosts, storage) is glue and stays Python.
     "kotarena/free_for_all.py",

@@ -37,7 +37,7 @@ from multiprocessing import Pool
 from multiprocessing.pool import Pool as WorkerPool
 
 from kotarena.bots.registry import get_bot
-from kotarena.engine import new_game
+from kotarena.games import new_game
 from kotarena.match import bot_seed, play
 
 PLAYERS = 4

@@ -33,8 +33,8 @@ import numpy as np
 
 from kotarena import ratings
 from kotarena.bots.base import Bot
-from kotarena.engine import new_game
-from kotarena.engine.view import View
+from kotarena.games import new_game
+from kotarena.games.kot.view import View
 from kotarena.match import bot_seed, play
 from kotarena.tournament.ladder import Entrant, Ladder
 from kotarena.tournament.schedule import build_schedule

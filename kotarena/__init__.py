@@ -13,12 +13,11 @@ from kotarena.engine import (
     Decision,
     IllegalActionError,
     Outcome,
-    State,
     Termination,
-    View,
-    new_game,
     parse_action,
 )
+from kotarena.games import new_game
+from kotarena.games.kot import State, View
 
 try:
     __version__ = version("kotarena")

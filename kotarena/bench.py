@@ -16,9 +16,9 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 
 from kotarena.bots.random_bot import RandomBot
-from kotarena.engine import new_game
 from kotarena.engine.actions import Action
-from kotarena.engine.view import View
+from kotarena.games import new_game
+from kotarena.games.kot.view import View
 from kotarena.match import bot_seed, play
 
 
@@ -52,6 +52,7 @@ class BenchResult:
     turns: int
     decisions: int
     buyers: bool = False
+    game: str = "kot"
 
     @property
     def games_per_s(self) -> float:
@@ -81,7 +82,7 @@ class BenchResult:
 
 
 def play_games(players: int, games: int, *, deck: bool = False, record: bool = False, seed: int = 0,
-               buyers: bool = False) -> tuple[int, int]:
+               buyers: bool = False, game: str = "kot") -> tuple[int, int]:
     """Play ``games`` seeded random-bot games; returns ``(turns, decisions)``.
 
     With ``buyers`` the bots are :class:`BuyingRandomBot` (they buy whenever they can).
@@ -91,7 +92,7 @@ def play_games(players: int, games: int, *, deck: bool = False, record: bool = F
     bot = BuyingRandomBot if buyers else RandomBot
     for index in range(games):
         game_seed = seed + index
-        state = new_game("kot", players=players, seed=game_seed, deck=deck_name, record=record)
+        state = new_game(game, players=players, seed=game_seed, deck=deck_name, record=record)
         play(state, [bot(seed=bot_seed(game_seed, seat)) for seat in range(players)])
         turns += state.outcome.turns
         decisions += len(state.history)
@@ -107,6 +108,7 @@ def time_games(
     seed: int = 0,
     warmup: int = 20,
     buyers: bool = False,
+    game: str = "kot",
 ) -> BenchResult:
     """Time ``games`` games at ``players`` players on this core.
 
@@ -116,18 +118,18 @@ def time_games(
     if games < 1:
         raise ValueError("time at least one game")
     if warmup:
-        play_games(players, warmup, deck=deck, record=record, seed=seed + games, buyers=buyers)
+        play_games(players, warmup, deck=deck, record=record, seed=seed + games, buyers=buyers, game=game)
     start = time.perf_counter()
-    turns, decisions = play_games(players, games, deck=deck, record=record, seed=seed, buyers=buyers)
+    turns, decisions = play_games(players, games, deck=deck, record=record, seed=seed, buyers=buyers, game=game)
     seconds = time.perf_counter() - start
-    return BenchResult(players, deck, record, games, seconds, turns, decisions, buyers)
+    return BenchResult(players, deck, record, games, seconds, turns, decisions, buyers, game)
 
 
 # ---------------------------------------------------------------- machine reference
 
 
 #: What :func:`reference_rate` measured on the 2-core machine where the peer engines
-#: of docs/cards.md were timed (the Go engine with 40 card titles: 650-900 games/s).
+#: of benchmarks/engine-log.md were timed (the Go engine with 40 card titles: 650-900 games/s).
 REFERENCE_AT_PEER_MEASUREMENT = 3061
 
 

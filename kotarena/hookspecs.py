@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     import click
 
     from kotarena.bots.base import Bot
+    from kotarena.engine.game import Game
 
 PROJECT = "kotarena"
 
@@ -30,6 +31,7 @@ hookspec = pluggy.HookspecMarker(PROJECT)
 hookimpl = pluggy.HookimplMarker(PROJECT)
 
 RegisterBot = Callable[..., None]
+RegisterGame = Callable[["Game"], None]
 
 
 @hookspec
@@ -47,6 +49,20 @@ def register_bots(register: RegisterBot) -> None:
 
 
 @hookspec
+def register_games(register: RegisterGame) -> None:
+    """Offer games that kotarena can play.
+
+    Call ``register(game)`` once per game, with an instance of a
+    :class:`~kotarena.engine.game.Game` subclass. ``game.spec.name`` (and its aliases)
+    name the game in ladders (``game = "..."``) and on the command line (``--game``);
+    they must not be taken by another game. kotarena's own games are registered through
+    this hook too (``docs/games.md`` says how a game is put together).
+
+    :param register: ``register(game)``.
+    """
+
+
+@hookspec
 def register_commands(cli: click.Group) -> None:
     """Add commands to the ``kotarena`` command line, e.g. ``kotarena smash-bot train``.
 
@@ -55,4 +71,4 @@ def register_commands(cli: click.Group) -> None:
     """
 
 
-__all__ = ["Bot", "hookimpl", "hookspec", "register_bots", "register_commands"]
+__all__ = ["Bot", "Game", "hookimpl", "hookspec", "register_bots", "register_commands", "register_games"]

@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from kotarena.bots.base import Bot
+from kotarena.engine.game import GameState
 from kotarena.engine.outcome import IllegalActionError
-from kotarena.engine.state import State
-from kotarena.engine.view import build_view
 
 
 class BotMoveError(IllegalActionError):
@@ -20,7 +19,7 @@ class BotMoveError(IllegalActionError):
         self.answer = answer
 
 
-def play(state: State, bots: Sequence[Bot]) -> State:
+def play(state: GameState, bots: Sequence[Bot]) -> GameState:
     """Ask each deciding seat's bot until the game is over; returns ``state``.
 
     A bot's answer is checked by the engine: anything not in the legal list raises
@@ -36,7 +35,7 @@ def play(state: State, bots: Sequence[Bot]) -> State:
             state.next_turn()
             continue
         bot = bots[seat]
-        answer = bot.choose(build_view(state, seat))
+        answer = bot.choose(state.view(seat))
         try:
             state.apply(answer)
         except (IllegalActionError, ValueError) as error:

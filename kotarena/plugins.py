@@ -15,6 +15,7 @@ from __future__ import annotations
 import difflib
 import os
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import import_module
 from importlib.metadata import entry_points, version
@@ -26,7 +27,7 @@ from kotarena import hookspecs
 
 ENTRY_POINT_GROUP = "kotarena"
 #: Built-in plugins, registered through the same hooks as third-party ones.
-DEFAULT_PLUGINS = ("kotarena.bots.builtin",)
+DEFAULT_PLUGINS = ("kotarena.games.builtin", "kotarena.bots.builtin")
 
 
 @dataclass(frozen=True)
@@ -147,9 +148,19 @@ def reset() -> None:
     """Forget loaded plugins (the next use loads them again); for tests and long-lived hosts."""
     global _REGISTRY
     _REGISTRY = None
-    from kotarena.bots import registry as bot_registry
+    for forget in _ON_RESET:
+        forget()
 
-    bot_registry.reset()
+
+#: What the registries built on the plugins forget when they are reset (see :func:`on_reset`).
+_ON_RESET: list[Callable[[], None]] = []
+
+
+def on_reset(forget: Callable[[], None]) -> None:
+    """Have :func:`reset` call ``forget`` too: a registry built from the plugins' hooks
+    (bots, games) registers its own reset here, so this module imports none of them."""
+    if forget not in _ON_RESET:
+        _ON_RESET.append(forget)
 
 
 def get_plugin_manager() -> pluggy.PluginManager:

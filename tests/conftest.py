@@ -13,8 +13,9 @@ from collections.abc import Iterable, Sequence
 
 import pytest
 
-from kotarena.engine import ScriptedDice, State
-from kotarena.engine.position import MonsterSetup, build_position
+from kotarena.engine import ScriptedDice
+from kotarena.games.kot import State
+from kotarena.games.kot.position import MonsterSetup, build_position
 
 
 @pytest.fixture(autouse=True)

@@ -14,9 +14,10 @@ from hypothesis import strategies as st
 
 from kotarena.bots.random_bot import RandomBot
 from kotarena.cli import cli
-from kotarena.engine import ScriptedDice, new_game
-from kotarena.engine.events import EventTextError, event_from_text, event_to_text, format_event
-from kotarena.engine.games import get_game
+from kotarena.engine import ScriptedDice
+from kotarena.engine.events import EventTextError, event_from_text, event_to_text
+from kotarena.games import get_spec, new_game
+from kotarena.games.kot.events import format_event
 from kotarena.match import bot_seed, play
 from kotarena.replay import (
     Replay,
@@ -156,7 +157,7 @@ def test_a_replay_reads_back_as_written(tmp_path):
     assert replay.log == tuple(state.log)
     assert replay.outcome == state.outcome
     assert replay.players == state.names and replay.seed == 7 and replay.deck == "kot"
-    assert replay.first_player is None and replay.rules_version == get_game("kot").rules_version
+    assert replay.first_player is None and replay.rules_version == get_spec("kot").rules_version
     assert replay.actions == [(seat, action.text) for seat, action in state.history]
     assert replay.bots == ("random",) * 4 and replay.created_with.startswith("kotarena ")
     assert path.read_text().startswith("kotarena-replay 1\n")
@@ -269,7 +270,7 @@ def test_the_leagues_actions_only_text_is_the_packed_replay_and_plays_the_game_a
         play(state, [RandomBot(seed=bot_seed(seed, seat)) for seat in range(players)])
         for bots in (None, [f"bot-{seat}" for seat in range(players)]):
             text = actions_replay_text(state, first_player=first_player, bots=bots)
-            replay = Replay.actions_only(state, first_player=first_player, bots=bots, packed=True)
+            replay = Replay.actions_only(state, first_player=first_player, bots=bots)
             assert text == "\n".join([*replay.text_lines(), ""])
             assert text.startswith("kotarena-replay 2\n") and "\npacked " in text
             again = reproduce(replay_from_text(text))
@@ -447,7 +448,7 @@ def test_the_command_prints_the_game_turn_by_turn(replay_file):
     result = CliRunner().invoke(cli, ["replay", str(replay_file)])
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
-    assert lines[0].startswith(f"Replay {replay_file}: kot (rules version {get_game('kot').rules_version}), seed 41")
+    assert lines[0].startswith(f"Replay {replay_file}: kot (rules version {get_spec('kot').rules_version}), seed 41")
     assert "Setup" in lines and "Turn 1: " in result.output
     assert any(line.startswith("  ") and " rolls " in line for line in lines)
     assert lines[-2].startswith("Outcome: ") and lines[-1] == "reproduced: yes"

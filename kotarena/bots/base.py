@@ -5,12 +5,13 @@ from __future__ import annotations
 import abc
 import random
 from collections.abc import Mapping
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from kotarena.engine.actions import Action
-from kotarena.engine.view import View
+from kotarena.engine.game import ANY_GAME
 
-ALL_GAMES: frozenset[str] = frozenset({"kot"})
+#: A bot's ``games`` for a bot that plays every game (it reads only the legal actions).
+ALL_GAMES: frozenset[str] = frozenset({ANY_GAME})
 
 
 class Bot(abc.ABC):
@@ -26,8 +27,10 @@ class Bot(abc.ABC):
     name: ClassVar[str] = ""
     #: One line saying how the bot plays (defaults to the docstring's first line).
     description: ClassVar[str] = ""
-    #: The games the bot can play.
-    games: ClassVar[frozenset[str]] = ALL_GAMES
+    #: The games the bot plays, by name or alias (``"*"``, :data:`ALL_GAMES`: every
+    #: game). Ladders, ``bots = "all"``, ``play`` and ``match`` seat a bot only in a
+    #: game it names here; a bot that says nothing plays classic King of Tokyo.
+    games: ClassVar[frozenset[str]] = frozenset({"kot"})
     #: The parameters the bot takes (a ladder's ``params``), each with the type of its
     #: value: ``int``, ``float`` (an integer will do), ``str`` or ``bool``. A ladder
     #: that gives the bot any other parameter, or a value of another type, is refused
@@ -42,13 +45,18 @@ class Bot(abc.ABC):
         self.params = params
 
     @abc.abstractmethod
-    def choose(self, view: View) -> Action:
-        """Return one action of ``view.legal`` (the pending decision is in ``view.kind``)."""
+    def choose(self, view: Any) -> Action:
+        """Return one action of ``view.legal`` (the pending decision is in ``view.kind``).
 
-    def start(self, view: View) -> None:  # noqa: B027 - an optional hook: doing nothing is right
+        ``view`` is what this seat may see of the game being played: every game's view
+        has ``player``, ``kind``, ``legal`` and ``outcome``; King of Tokyo's is a
+        :class:`kotarena.View`.
+        """
+
+    def start(self, view: Any) -> None:  # noqa: B027 - an optional hook: doing nothing is right
         """Called once before the game's first decision, with this seat's view."""
 
-    def finish(self, view: View) -> None:  # noqa: B027 - an optional hook: doing nothing is right
+    def finish(self, view: Any) -> None:  # noqa: B027 - an optional hook: doing nothing is right
         """Called once when the game is over; ``view.outcome`` says how it ended."""
 
     def pick(self, options):

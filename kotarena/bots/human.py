@@ -20,7 +20,7 @@ import click
 from kotarena.bots.base import Bot
 from kotarena.engine.actions import ActionError, parse_action
 from kotarena.engine.dice import FACE_NAMES
-from kotarena.engine.view import View
+from kotarena.games.kot.view import View
 
 #: Set to 1 to let the human bot prompt without a terminal (for tests and pipes).
 ASSUME_TTY_ENV = "KOTARENA_ASSUME_TTY"

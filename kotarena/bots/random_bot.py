@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-from kotarena.bots.base import Bot
+from typing import Any
+
+from kotarena.bots.base import ALL_GAMES, Bot
 from kotarena.engine.actions import Action
-from kotarena.engine.view import View
 
 
 class RandomBot(Bot):
     """Picks uniformly among the legal actions (a baseline and a fuzzer)."""
 
     name = "random"
+    games = ALL_GAMES  # it reads nothing but the legal actions
     parameters = {}  # none
 
-    def choose(self, view: View) -> Action:
+    def choose(self, view: Any) -> Action:
         legal = view.legal
         return legal[int(self.random() * len(legal))]

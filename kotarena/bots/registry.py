@@ -13,10 +13,15 @@ from dataclasses import dataclass
 
 from kotarena import plugins
 from kotarena.bots.base import Bot
+from kotarena.games import get_spec, plays
 
 
 class UnknownBotError(ValueError):
     """A bot name that no installed bot answers to."""
+
+
+class BotGameError(ValueError):
+    """A bot asked to play a game it does not declare in its ``games``."""
 
 
 @dataclass(frozen=True)
@@ -35,6 +40,15 @@ class BotInfo:
         """A fresh bot for one seat of one game."""
         return self.cls(seed=seed, **params)
 
+    def plays(self, game: str) -> bool:
+        """Whether the bot declares ``game`` (a name or alias) among its ``games``."""
+        return plays(self.games, game)
+
+    def check_plays(self, game: str) -> None:
+        """Raise :class:`BotGameError` unless the bot plays ``game``."""
+        if not self.plays(game):
+            raise BotGameError(game_refusal(self.name, self.games, game))
+
     def to_json(self) -> dict:
         return {
             "name": self.name,
@@ -52,6 +66,9 @@ _BOTS: dict[str, BotInfo] | None = None
 def reset() -> None:
     global _BOTS
     _BOTS = None
+
+
+plugins.on_reset(reset)
 
 
 def describe(cls: type) -> str:
@@ -136,6 +153,12 @@ def get_bot(name: str) -> BotInfo:
             f"unknown bot {name!r}.{suggestion} Installed bots: {', '.join(bots) or 'none'} "
             "(see 'kotarena bots')"
         ) from None
+
+
+def game_refusal(bot: str, claimed: tuple[str, ...], game: str) -> str:
+    """Why the bot called ``bot``, whose ``games`` are ``claimed``, cannot play ``game``."""
+    return (f"the {bot} bot does not play {get_spec(game).title} (it plays: {', '.join(claimed) or 'nothing'}; "
+            "a bot lists the games it plays in its 'games')")
 
 
 def get_bot_class(name: str) -> type[Bot]:

@@ -19,6 +19,7 @@ COMMANDS: dict[str, str] = {
     "match": "kotarena.cli.play:match",
     "replay": "kotarena.cli.replay:replay",
     "scenario": "kotarena.cli.scenario:scenario",
+    "games": "kotarena.cli.games:games",
     "cards": "kotarena.cli.cards:cards",
     "bench": "kotarena.cli.bench:bench",
     "league": "kotarena.cli.league:league",

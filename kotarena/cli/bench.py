@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from kotarena.cli.play import seed_option
+from kotarena.cli.play import game_option, seed_option
 
 if TYPE_CHECKING:
     from kotarena.tournament.throughput import Throughput
@@ -36,8 +36,8 @@ def parse_counts(ctx: click.Context, param: click.Parameter, value: str) -> tupl
         counts = tuple(int(part) for part in value.split(",") if part.strip())
     except ValueError:
         raise click.ClickException(f"bad --players {value!r}: give player counts such as 2,4,6") from None
-    if not counts or any(not 2 <= n <= 6 for n in counts):
-        raise click.ClickException(f"bad --players {value!r}: player counts go from 2 to 6")
+    if not counts or any(n < 1 for n in counts):
+        raise click.ClickException(f"bad --players {value!r}: give player counts such as 2,4,6")
     return counts
 
 
@@ -62,10 +62,11 @@ def bench() -> None:
 @click.option("--reference", is_flag=True,
               help="Also time a plain-Python reference loop before and after, and scale the figures to the "
                    "machine the peer engines were measured on (this machine's speed varies).")
+@game_option
 @seed_option
 @click.option("--json", "json_", is_flag=True, help="Print JSON (the seed goes to stderr).")
 def engine(players: tuple[int, ...], games: int, deck: bool | None, record: bool, warmup: int,
-           buyers: bool, reference: bool, seed: int | None, json_: bool) -> None:
+           buyers: bool, reference: bool, game, seed: int | None, json_: bool) -> None:
     """Games/s, turns/s and decisions/s of random bots, single process, one core.
 
     Game i uses seed S+i (default S=0), so every run plays the same games.
@@ -76,19 +77,27 @@ def engine(players: tuple[int, ...], games: int, deck: bool | None, record: bool
       kotarena bench engine --players 4 --no-deck --games 5000
       kotarena bench engine --players 4 --deck --buyers --games 2000 --reference
       kotarena bench engine --json
+      kotarena bench engine --game kot --players 4 --deck --buyers
     """
     from kotarena.bench import REFERENCE_AT_PEER_MEASUREMENT, reference_rate, time_games
     from kotarena.cli.output import echo_json, table_text
 
+    spec = game.spec
+    wrong = [n for n in players if not spec.min_players <= n <= spec.max_players]
+    if wrong:
+        raise click.ClickException(f"bad --players: {spec.title} is for {spec.min_players} to "
+                                   f"{spec.max_players} players, not {', '.join(map(str, wrong))}")
+    if spec.deck is None:
+        deck = False
     seed = 0 if seed is None else seed
-    click.echo(f"seed: {seed}; {_build_line()}", err=True)
+    click.echo(f"seed: {seed}; {spec.title}; {_build_line()}", err=True)
     before = reference_rate() if reference else None
     decks = (False, True) if deck is None else (deck,)
     results = []
     for count in players:
         for with_deck in decks:
             result = time_games(count, games, deck=with_deck, record=record, seed=seed, warmup=warmup,
-                                buyers=buyers and with_deck)
+                                buyers=buyers and with_deck, game=spec.name)
             results.append(result)
             if not json_:
                 click.echo(f"  {count} players, {'cards' if with_deck else 'no cards'}: "
@@ -98,7 +107,7 @@ def engine(players: tuple[int, ...], games: int, deck: bool | None, record: bool
         machine = (before + reference_rate()) / 2
         scale = REFERENCE_AT_PEER_MEASUREMENT / machine
     if json_:
-        data = {"seed": seed, "engine": _build(), "bot": "random (buys whenever it can)" if buyers else "random",
+        data = {"seed": seed, "game": spec.name, "engine": _build(), "bot": "random (buys whenever it can)" if buyers else "random",
                 "processes": 1,
                 "results": [r.to_json() for r in results]}
         if scale is not None:

@@ -19,16 +19,16 @@ def cards(deck: str, json_: bool) -> None:
       kotarena cards
       kotarena cards --json
     """
-    from kotarena.cards import DECKS, UnknownDeckError, deck_effects
-    from kotarena.cards.effects import Effect
     from kotarena.cli.output import echo_json, table_text
+    from kotarena.games.kot.cards import DECKS, UnknownDeckError, deck_effects
+    from kotarena.games.kot.cards.effects import Effect
 
     try:
         table = DECKS[deck]
         effects = deck_effects(deck)
     except (KeyError, UnknownDeckError):
         raise click.ClickException(f"unknown deck {deck!r}; known decks: {', '.join(sorted(DECKS))}") from None
-    from kotarena.cards import deck_cards
+    from kotarena.games.kot.cards import deck_cards
 
     by_id = {info.id: type(effect) is not Effect for info, effect in zip(deck_cards(deck), effects)}
     rows = [

@@ -17,12 +17,13 @@ from collections.abc import Callable, Sequence
 import click
 
 from kotarena.bots.base import Bot
-from kotarena.engine import MONSTERS, State, new_game
-from kotarena.engine.games import get_game
+from kotarena.engine.game import Game, GameState
+from kotarena.games import games, get_game, new_game, plays
 from kotarena.match import BotMoveError, bot_seed
 from kotarena.match import play as play_game
 
-GAME = "kot"
+#: The game ``play`` and ``match`` play without ``--game``.
+DEFAULT_GAME = "kot"
 
 
 # ------------------------------------------------------------ shared options
@@ -50,6 +51,21 @@ seed_option = click.option(
     help="Seed for dice, deck and bots (a whole number); the same seed plays the same game. Default: a random one, printed.",
 )
 deck_option = click.option("--no-deck", is_flag=True, help="Play without cards: no market, no buy step.")
+
+
+def parse_game(ctx: click.Context, param: click.Parameter, value: str) -> Game:
+    """``--game`` as a registered game (a one-line error naming the known ones otherwise)."""
+    try:
+        return get_game(value)
+    except ValueError as error:
+        raise click.ClickException(str(error)) from None
+
+
+game_option = click.option(
+    "--game", "game", default=DEFAULT_GAME, show_default=True, metavar="NAME", callback=parse_game,
+    shell_complete=lambda ctx, param, incomplete: [name for name in games() if name.startswith(incomplete)],
+    help="The game to play (a name or alias; 'kotarena games' lists them).",
+)
 monster_option = click.option(
     "--monster", "monsters", multiple=True, metavar="NAME",
     help="Monster name for the next seat (repeat; seats without one get the usual monsters).",
@@ -60,8 +76,8 @@ replay_option = click.option(
 )
 
 
-def monster_names(players: int, given: Sequence[str]) -> list[str]:
-    """``given`` names for the first seats, then the usual monsters not already taken."""
+def monster_names(game: Game, players: int, given: Sequence[str]) -> list[str]:
+    """``given`` names for the first seats, then the game's usual names not already taken."""
     if len(given) > players:
         raise click.ClickException(f"{len(given)} --monster names for {players} seats")
     names = [name.strip() for name in given]
@@ -70,12 +86,12 @@ def monster_names(players: int, given: Sequence[str]) -> list[str]:
     if len({name.lower() for name in names}) != len(names):
         raise click.ClickException("two --monster names are the same; every monster needs its own name")
     taken = {name.lower() for name in names}
-    spare = [m for m in MONSTERS if m.lower() not in taken]
+    spare = [m for m in game.default_names if m.lower() not in taken]
     return names + spare[: players - len(names)]
 
 
-def check_players(count: int, how: str = "") -> None:
-    spec = get_game(GAME)
+def check_players(game: Game, count: int, how: str = "") -> None:
+    spec = game.spec
     if not spec.min_players <= count <= spec.max_players:
         raise click.ClickException(
             f"{count} players{f' ({how})' if how else ''}; {spec.title} is for "
@@ -83,14 +99,16 @@ def check_players(count: int, how: str = "") -> None:
         )
 
 
-def bot_class(name: str) -> type[Bot]:
-    """The installed bot ``name`` (an unknown name is a one-line error)."""
-    from kotarena.bots.registry import get_bot_class
+def bot_class(name: str, game: Game) -> type[Bot]:
+    """The installed bot ``name``, which must play ``game`` (else a one-line error)."""
+    from kotarena.bots.registry import get_bot
 
     try:
-        return get_bot_class(name)
+        info = get_bot(name)
+        info.check_plays(game.name)
     except ValueError as error:
         raise click.ClickException(str(error)) from None
+    return info.cls
 
 
 def check_replay_support() -> None:
@@ -98,7 +116,7 @@ def check_replay_support() -> None:
         raise click.ClickException("--replay needs the kotarena.replay module, which this installation does not have")
 
 
-def save_replay(state: State, path: str, bot_names: Sequence[str]) -> None:
+def save_replay(state: GameState, path: str, bot_names: Sequence[str]) -> None:
     from kotarena.replay import write_replay
 
     try:
@@ -107,23 +125,25 @@ def save_replay(state: State, path: str, bot_names: Sequence[str]) -> None:
         raise click.ClickException(f"cannot write the replay to {path}: {error.strerror or error}") from None
 
 
-def start_game(names: Sequence[str], seed: int, no_deck: bool, record: bool) -> State:
+def start_game(game: Game, names: Sequence[str], seed: int, no_deck: bool, record: bool) -> GameState:
     try:
-        return new_game(GAME, players=list(names), seed=seed, deck=None if no_deck else "default", record=record)
+        return new_game(game.name, players=list(names), seed=seed, deck=None if no_deck else "default", record=record)
     except ValueError as error:
         raise click.ClickException(str(error)) from None
 
 
-def run(state: State, bots: Sequence[Bot]) -> State:
+def run(state: GameState, bots: Sequence[Bot]) -> GameState:
     try:
         return play_game(state, bots)
     except BotMoveError as error:
         raise click.ClickException(str(error)) from None
 
 
-def summary(state: State, seed: int, bot_names: Sequence[str]) -> dict:
-    """The result of one finished game as JSON-ready data (seats and places from 1)."""
+def summary(state: GameState, seed: int, bot_names: Sequence[str]) -> dict:
+    """The result of one finished game as JSON-ready data (seats and places from 1); each
+    seat holds its game's facts (for King of Tokyo: monster, stars, health, alive)."""
     outcome = state.outcome
+    game = get_game(state.game)
     winner = outcome.winner
     return {
         "seed": seed,
@@ -139,9 +159,7 @@ def summary(state: State, seed: int, bot_names: Sequence[str]) -> dict:
                 "seat": seat + 1,
                 "bot": bot_names[seat],
                 "monster": state.names[seat],
-                "stars": state.stars[seat],
-                "health": state.health[seat],
-                "alive": state.alive[seat],
+                **game.seat_facts(state, seat),
                 "rank": outcome.ranks[seat] + 1,
             }
             for seat in range(state.n)
@@ -156,11 +174,14 @@ def summary_text(data: dict) -> str:
         result = "winner: nobody (all eliminated)"
     else:
         result = f"winner: {data['winner_monster']} (seat {data['winner']}, {data['winner_bot']})"
-    rows = [(s["seat"], s["bot"], s["monster"], s["stars"], s["health"], s["rank"]) for s in data["seats"]]
+    # The game's facts but "alive" (health 0 says it), in the game's order.
+    facts = [key for key in get_game(data["game"]).seat_fact_names if key not in ("monster", "alive")]
+    columns = ("seat", "bot", "monster", *facts, "rank")
+    rows = [tuple(s[key] for key in columns) for s in data["seats"]]
     return "\n".join([
         result,
         f"termination: {data['termination']}   turns: {data['turns']}   cards: {'yes' if data['deck'] else 'no'}",
-        table_text(("seat", "bot", "monster", "stars", "health", "rank"), rows),
+        table_text(columns, rows),
     ])
 
 
@@ -169,16 +190,14 @@ def summary_text(data: dict) -> str:
 class Narrator:
     """Prints the events a game logged since the last time it was asked."""
 
-    def __init__(self, state: State, echo: Callable[[str], None]) -> None:
+    def __init__(self, state: GameState, echo: Callable[[str], None]) -> None:
         self.state = state
         self.echo = echo
         self.seen = 0
 
     def flush(self) -> None:
-        from kotarena.cli.render import event_lines
-
         log = self.state.log
-        for line in event_lines(log[self.seen:], self.state.names):
+        for line in get_game(self.state.game).event_lines(log[self.seen:], self.state.names):
             self.echo(line)
         self.seen = len(log)
 
@@ -209,11 +228,12 @@ class Narrated(Bot):
 @click.option("--bot", "bots", multiple=True, metavar="NAME",
               help="An opponent (repeat for more seats). Default: three 'random' bots.")
 @click.option("--seat", type=int, default=1, show_default=True, metavar="N", help="Your seat, counting from 1.")
+@game_option
 @seed_option
 @monster_option
 @deck_option
 @replay_option
-def play(bots: tuple[str, ...], seat: int, seed: int | None, monsters: tuple[str, ...],
+def play(bots: tuple[str, ...], seat: int, game: Game, seed: int | None, monsters: tuple[str, ...],
          no_deck: bool, replay_path: str | None) -> None:
     """Play King of Tokyo at the terminal against bots.
 
@@ -230,10 +250,13 @@ def play(bots: tuple[str, ...], seat: int, seed: int | None, monsters: tuple[str
 
     opponents = list(bots) or ["random"] * 3
     players = len(opponents) + 1
-    check_players(players, f"you and {len(opponents)} bot{'s' if len(opponents) != 1 else ''}")
+    check_players(game, players, f"you and {len(opponents)} bot{'s' if len(opponents) != 1 else ''}")
     if not 1 <= seat <= players:
         raise click.ClickException(f"--seat {seat} is not a seat of a {players}-player game (1 to {players})")
-    classes = [bot_class(name) for name in opponents]
+    if not plays(HumanBot.games, game.name):
+        raise click.ClickException(f"kotarena cannot yet seat a person at {game.spec.title}: "
+                                   f"try 'kotarena match --game {game.name}' between bots")
+    classes = [bot_class(name, game) for name in opponents]
     if replay_path:
         check_replay_support()
     try:
@@ -242,7 +265,7 @@ def play(bots: tuple[str, ...], seat: int, seed: int | None, monsters: tuple[str
         raise click.ClickException(str(error)) from None
 
     seed = pick_seed(seed)
-    names = monster_names(players, monsters)
+    names = monster_names(game, players, monsters)
     bot_names = list(opponents)
     bot_names.insert(seat - 1, "human")
     classes.insert(seat - 1, HumanBot)
@@ -252,7 +275,7 @@ def play(bots: tuple[str, ...], seat: int, seed: int | None, monsters: tuple[str
     click.echo(f"You are {names[seat - 1]} (seat {seat}). Opponents: {others}.")
     click.echo("Type ? at a prompt for the legal actions.")
 
-    state = start_game(names, seed, no_deck, record=True)
+    state = start_game(game, names, seed, no_deck, record=True)
     narrator = Narrator(state, click.echo)
     seated = [Narrated(cls(seed=bot_seed(seed, s)), narrator) for s, cls in enumerate(classes)]
     run(state, seated)
@@ -272,7 +295,7 @@ def play(bots: tuple[str, ...], seat: int, seed: int | None, monsters: tuple[str
 
 # ------------------------------------------------------------ match
 
-def seat_bots(bots: Sequence[str], players: int | None) -> list[str]:
+def seat_bots(game: Game, bots: Sequence[str], players: int | None) -> list[str]:
     """The bot name of every seat: one per --bot, or one --bot copied to --players seats."""
     names = list(bots) or ["random"]
     if players is None:
@@ -284,7 +307,7 @@ def seat_bots(bots: Sequence[str], players: int | None) -> list[str]:
             f"--players {players} but {len(names)} --bot options: give one --bot per seat, "
             "or a single --bot to fill every seat"
         )
-    check_players(len(names))
+    check_players(game, len(names))
     return names
 
 
@@ -336,7 +359,8 @@ def tally_text(data: dict) -> str:
 @click.option("--bot", "bots", multiple=True, metavar="NAME",
               help="The bot in the next seat (repeat). One --bot fills every seat. Default: random.")
 @click.option("--players", type=int, metavar="N",
-              help="Number of seats (2-6). Default: one per --bot, or 4 with a single bot.")
+              help="Number of seats (2-6 in King of Tokyo). Default: one per --bot, or 4 with a single bot.")
+@game_option
 @seed_option
 @click.option("--games", type=click.IntRange(min=1), default=1, show_default=True, metavar="N",
               help="Play N games with seeds S, S+1, ... and print each bot's wins.")
@@ -345,7 +369,8 @@ def tally_text(data: dict) -> str:
 @click.option("--json", "json_", is_flag=True, help="Print JSON (the seed goes to stderr).")
 @click.option("-v", "--verbose", is_flag=True, help="Print every game's events.")
 @replay_option
-def match(bots: tuple[str, ...], players: int | None, seed: int | None, games: int, monsters: tuple[str, ...],
+def match(bots: tuple[str, ...], players: int | None, game: Game, seed: int | None, games: int,
+          monsters: tuple[str, ...],
           no_deck: bool, json_: bool, verbose: bool, replay_path: str | None) -> None:
     """Play bots against each other and print the result.
 
@@ -354,20 +379,20 @@ def match(bots: tuple[str, ...], players: int | None, seed: int | None, games: i
       kotarena match --bot random --bot random --bot random --seed 7
       kotarena match --bot random --players 4 --games 100
       kotarena match --bot random --bot random --json --replay game.jsonl
+      kotarena match --game kot --bot heuristic --bot random --games 50
     """
     from kotarena.bots.human import HumanBot
     from kotarena.cli.output import echo_json
-    from kotarena.cli.render import event_lines
 
-    seat_names = seat_bots(bots, players)
-    classes = [bot_class(name) for name in seat_names]
+    seat_names = seat_bots(game, bots, players)
+    classes = [bot_class(name, game) for name in seat_names]
     if any(issubclass(cls, HumanBot) for cls in classes):
         raise click.ClickException("'kotarena match' is for bots only; play against them with 'kotarena play'")
     if replay_path:
         if games > 1:
             raise click.ClickException("--replay writes one game; use it without --games")
         check_replay_support()
-    names = monster_names(len(seat_names), monsters)
+    names = monster_names(game, len(seat_names), monsters)
     seed = pick_seed(seed)
     seed_text = f"seed: {seed}" + (f" (games use seeds {seed} to {seed + games - 1})" if games > 1 else "")
     click.echo(seed_text, err=json_)
@@ -375,12 +400,12 @@ def match(bots: tuple[str, ...], players: int | None, seed: int | None, games: i
     results = []
     for index in range(games):
         game_seed = seed + index
-        state = start_game(names, game_seed, no_deck, record=verbose or bool(replay_path))
+        state = start_game(game, names, game_seed, no_deck, record=verbose or bool(replay_path))
         run(state, [cls(seed=bot_seed(game_seed, s)) for s, cls in enumerate(classes)])
         if verbose:
             if games > 1:
                 click.echo(f"=== game {index + 1} (seed {game_seed}) ===", err=json_)
-            for line in event_lines(state.log, state.names):
+            for line in game.event_lines(state.log, state.names):
                 click.echo(line, err=json_)
         results.append(summary(state, game_seed, seat_names))
         if replay_path:
@@ -399,8 +424,10 @@ def match(bots: tuple[str, ...], players: int | None, seed: int | None, games: i
         return
     totals = tally(results)
     if json_:
-        echo_json({"seed": seed, "games": games, "players": len(seat_names), "deck": results[0]["deck"],
+        echo_json({"seed": seed, "game": game.name, "games": games, "players": len(seat_names),
+                   "deck": results[0]["deck"],
                    **totals, "results": results})
         return
-    click.echo(f"{games} games, {len(seat_names)} players, {'with' if not no_deck else 'without'} cards")
+    click.echo(f"{games} games, {len(seat_names)} players, {'with' if not no_deck else 'without'} cards "
+               f"({game.spec.title})")
     click.echo(tally_text(totals))

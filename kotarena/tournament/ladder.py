@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+from kotarena.games import UnknownGameError, get_spec
+
 FREE_FOR_ALL = "free-for-all"
 GAUNTLET = "gauntlet"
 FORMATS = (FREE_FOR_ALL, GAUNTLET)
@@ -208,6 +210,18 @@ def _declared_parameters(bot: str) -> Mapping[str, type] | None:
         return None
 
 
+def _games_refusal(bot: str, game: str) -> str | None:
+    """Why the installed ``bot`` cannot play ``game`` (``None``: it can, or the registry
+    does not know it)."""
+    from kotarena.bots.registry import UnknownBotError, game_refusal, get_bot
+
+    try:
+        info = get_bot(bot)
+    except UnknownBotError:
+        return None
+    return None if info.plays(game) else game_refusal(bot, info.games, game)
+
+
 def _kind(value: object) -> str:
     """A TOML user's name for the type of ``value``."""
     if isinstance(value, bool):
@@ -237,6 +251,8 @@ class _Checker:
     def __init__(self, source: str, known_bots: Collection[str] | None) -> None:
         self.source = source
         self.known_bots = list(known_bots) if known_bots is not None else None
+        #: The ladder's game, once its ``game`` key is read (entrants must play it).
+        self.game: str | None = None
         self.problems: list[LadderError] = []
 
     def fail(self, key: str, problem: str) -> LadderError:
@@ -297,11 +313,9 @@ class _Checker:
     # ---------------------------------------------------------- the file
 
     def ladder(self, data: dict, default_name: str) -> Ladder:
-        from kotarena.engine.games import UnknownGameError, get_game
-
         def game_spec() -> Any:
             try:
-                return get_game(self.string(data, "game", "kot"))
+                return get_spec(self.string(data, "game", "kot"))
             except UnknownGameError as error:
                 raise self.fail("game", str(error)) from None
 
@@ -314,9 +328,10 @@ class _Checker:
         self.unknown_keys(data, TOP_KEYS)
         name = self.attempt(lambda: self.string(data, "name", default_name), default_name)
         spec = self.attempt(game_spec, None)
+        self.game = spec.name if spec is not None else None
         deck = players = duplicate = None
         if spec is not None:  # (what a deck and a table may be depends on the game)
-            deck = self.attempt(lambda: self.deck(data, spec.deck), None)
+            deck = self.attempt(lambda: self.deck(data, spec.deck, spec.decks), None)
             players = self.attempt(lambda: self.players(data, spec.min_players, spec.max_players, spec.title), None)
         games = self.attempt(lambda: self.integer(data, "games", DEFAULT_GAMES, 1, MAX_GAMES), None)
         time_limit = self.attempt(lambda: self.time_limit(data), None)
@@ -362,12 +377,10 @@ class _Checker:
             workers=workers, allow_repeats=allow_repeats,
         )
 
-    def deck(self, data: dict, game_deck: str | None) -> str:
-        from kotarena.cards import DECKS
-
+    def deck(self, data: dict, game_deck: str | None, decks: Sequence[str]) -> str:
         deck = self.string(data, "deck", game_deck or NO_DECK)
-        if deck != NO_DECK and deck not in DECKS:
-            raise self.fail("deck", f"unknown deck {deck!r} (decks: {', '.join(sorted(DECKS))}, none)")
+        if deck != NO_DECK and deck not in decks:
+            raise self.fail("deck", f"unknown deck {deck!r} (decks: {', '.join((*decks, 'none'))})")
         return deck
 
     def players(self, data: dict, low: int, high: int, title: str) -> tuple[int, ...]:
@@ -469,6 +482,9 @@ class _Checker:
             raise self.fail(f"{prefix}name", "missing: which installed bot plays this entrant")
         bot = self.string(entry, "name", None, prefix)
         self.check_bot(bot, f"{prefix}name")
+        refusal = _games_refusal(bot, self.game) if self.known_bots is not None and self.game else None
+        if refusal:
+            raise self.fail(f"{prefix}name", refusal)
         label = self.string(entry, "label", bot, prefix)
         params = entry.get("params", {})
         if not isinstance(params, dict):
@@ -523,10 +539,13 @@ class _Checker:
             from kotarena.bots.registry import bot_names
 
             names = bot_names()
+        # Only the bots that play the ladder's game: "all" means all who can sit at this table.
         entrants = [Entrant(label=name, bot=name, params=dict(params.get(name, {})))
-                    for name in names if name not in INTERACTIVE_BOTS]
+                    for name in names if name not in INTERACTIVE_BOTS
+                    and not (self.game and _games_refusal(name, self.game))]
         for entrant in entrants:
             self.check_params(entrant.bot, entrant.params, f"params.{entrant.bot}")
         if not entrants:
-            raise self.fail("bots", '"all" found no installed bots that can play in a ladder')
+            game = f" {get_spec(self.game).title}" if self.game else ""
+            raise self.fail("bots", f'"all" found no installed bots that can play{game} in a ladder')
         return entrants

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from kotarena.bots.registry import get_bot
-from kotarena.engine import get_game, new_game
 from kotarena.engine.outcome import TERMINATION_TEXT
+from kotarena.games import get_spec, new_game
 from kotarena.match import bot_seed
 from kotarena.ratings import ranks_for
 from kotarena.replay import actions_replay_text
@@ -119,7 +119,7 @@ def play_match(job: MatchJob, *, keep_guard: bool = False) -> MatchResult:
         ))
     return MatchResult(
         index=job.index, key=job.key, game=job.game, seed=job.seed, first_player=job.first_player,
-        rules_version=get_game(job.game).rules_version,
+        rules_version=get_spec(job.game).rules_version,
         status="forfeit" if any(failures) else "done", termination=TERMINATION_TEXT[outcome.termination],
         winner_seat=outcome.winner, turns=outcome.turns, duration=time.perf_counter() - started,
         replay=actions_replay_text(state, first_player=job.first_player, bots=[spec.bot for spec in job.seats]),

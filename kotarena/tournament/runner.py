@@ -22,7 +22,7 @@ from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExe
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace
 
-from kotarena.engine import new_game
+from kotarena.games import new_game
 from kotarena.storage.models import MatchResult, SeatResult
 from kotarena.tournament.matches import MatchJob, final_ranks, play_match
 from kotarena.tournament.seats import GUARD

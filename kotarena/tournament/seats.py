@@ -33,8 +33,8 @@ from typing import Any
 from kotarena.bots.registry import get_bot
 from kotarena.engine.actions import Action, ActionError, parse_action
 from kotarena.engine.outcome import IllegalActionError
-from kotarena.engine.state import State
-from kotarena.engine.view import View, build_view
+from kotarena.games.kot.state import State
+from kotarena.games.kot.view import View, build_view
 
 TIMEOUT = "timeout"
 ERROR = "error"

@@ -150,7 +150,7 @@ def _play_chunk(args: tuple[str, int, list[tuple[int, int | None]], bool]) -> tu
     Returns the games played and the CPU seconds they took.
     """
     from kotarena.bots.registry import get_bot
-    from kotarena.engine import new_game
+    from kotarena.games import new_game
     from kotarena.match import bot_seed, play
 
     bot, players, games, deck = args

@@ -10,15 +10,19 @@ from __future__ import annotations
 import json
 
 import click
+import pytest
 from click.testing import CliRunner
 
 from kotarena import plugins
 from kotarena.bots.registry import get_bot, get_bots
 from kotarena.cli import add_plugin_commands, cli
 from kotarena.conformance import check_bot
-from kotarena.engine import new_game
+from kotarena.games import games, get_game, new_game
+from kotarena.games.kot import KingOfTokyo
 from kotarena.hookspecs import hookimpl
 from kotarena.match import play
+from kotarena.testing import check_game
+from kotarena.tournament.ladder import LadderError, parse_ladder
 
 BROKEN = ("kotarena-broken-import", "kotarena-raising", "kotarena-duplicate", "kotarena-misspelt")
 ALL = ("kotarena-good", *BROKEN)
@@ -182,3 +186,92 @@ def test_trace_plugins_variable_prints_hook_calls_to_stderr(install, monkeypatch
     assert "good-bot" in get_bots()
 
     assert "register_bots [hook]" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- register_games
+
+
+def test_hook_register_games_makes_a_plugins_game_playable_by_name_and_alias(install, monkeypatch):
+    install("kotarena-pig")
+    monkeypatch.setenv("KOTARENA_LOAD_PLUGINS", "kotarena-pig")
+
+    assert list(games()) == ["kot", "pig"]  # kotarena's own first
+    assert get_game("pig-dice").spec.title == "Pig"
+    state = play(new_game("pig", players=3, seed=4), [get_bot("pig-greedy").make(seed=s) for s in range(3)])
+    assert state.outcome is not None and state.outcome.ranks.count(0) == 1
+    assert max(state.banked) >= 20
+    assert check_game("pig", games=3) > 0  # the harness every game passes (tests/engine/test_game_api.py)
+    report = check_bot("pig-greedy", games=2, worker=False)  # bots check plays the games a bot declares
+    assert report.ok, report.checks
+    assert "games: pig;" in report.checks[0].detail
+
+
+def test_hook_register_games_game_is_played_by_match_and_listed_by_games(install, monkeypatch):
+    install("kotarena-pig")
+    monkeypatch.setenv("KOTARENA_LOAD_PLUGINS", "kotarena-pig")
+
+    result = CliRunner().invoke(cli, ["match", "--game", "pig", "--bot", "pig-greedy", "--bot", "random",
+                                      "--seed", "3", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["game"] == "pig" and data["deck"] is None
+    assert [set(seat) for seat in data["seats"]] == [{"seat", "bot", "monster", "banked", "rank"}] * 2
+    narrated = run("match", "--game", "pig", "--bot", "pig-greedy", "--bot", "pig-greedy", "--seed", "3", "-v")
+    assert "\nroll 0 " in narrated  # the game's own events, in their text form
+    listed = json.loads(run("games", "--json"))["games"]
+    assert [g["name"] for g in listed] == ["kot", "pig"]
+    assert listed[1]["decisions"] == {"roll": "roll the die again (reroll 1), or bank this turn's points (stop)"}
+
+
+def test_hook_register_games_bots_sit_only_at_the_games_they_declare(install, monkeypatch):
+    install("kotarena-pig")
+    monkeypatch.setenv("KOTARENA_LOAD_PLUGINS", "kotarena-pig")
+
+    result = CliRunner().invoke(cli, ["match", "--bot", "pig-greedy", "--bot", "random", "--seed", "1"])
+    assert result.exit_code == 1
+    assert "the pig-greedy bot does not play King of Tokyo (it plays: pig;" in result.output
+    assert get_bot("random").plays("pig") and get_bot("random").plays("kot")
+    assert not get_bot("pig-greedy").plays("classic")
+
+
+def test_hook_register_games_ladders_seat_only_bots_that_play_their_game(install, monkeypatch):
+    install("kotarena-pig")
+    monkeypatch.setenv("KOTARENA_LOAD_PLUGINS", "kotarena-pig")
+    known = list(get_bots())
+
+    with pytest.raises(LadderError) as refused:
+        parse_ladder('players = 2\nbots = ["random", "pig-greedy"]', source="kot.toml", known_bots=known)
+    assert str(refused.value) == (
+        "kot.toml: bots[1].name: the pig-greedy bot does not play King of Tokyo (it plays: pig; "
+        "a bot lists the games it plays in its 'games')")
+
+    everyone = parse_ladder('players = 2\nallow_repeats = true\nbots = "all"', source="kot.toml", known_bots=known)
+    assert [e.bot for e in everyone.entrants] == ["random"]  # not pig-greedy, not human
+    pig = parse_ladder('game = "pig"\ndeck = "none"\nplayers = 2\nbots = "all"', source="pig.toml",
+                       known_bots=known)
+    assert [e.bot for e in pig.entrants] == ["random", "pig-greedy"]
+
+
+def test_hook_register_games_that_raises_or_takes_a_name_costs_only_that_plugin(site, monkeypatch):
+    monkeypatch.setenv("KOTARENA_LOAD_PLUGINS", "")
+
+    class Raising:
+        @hookimpl
+        def register_games(self, register):
+            raise RuntimeError("no games today")
+
+    class Impostor:
+        @hookimpl
+        def register_games(self, register):
+            register(KingOfTokyo())  # answers to "kot", which is taken
+            register("not a game")
+
+    pm = plugins.get_plugin_manager()
+    pm.register(Raising(), name="raising-games")
+    pm.register(Impostor(), name="impostor-games")
+
+    assert list(games()) == ["kot"]
+    messages = sorted(e.message for e in plugins.plugin_errors() if e.plugin in ("raising-games", "impostor-games"))
+    assert messages == ["game name 'kot' is already taken; this one is ignored",
+                        "register_games raised RuntimeError: no games today",
+                        "register_games raised TypeError: register() needs a Game, got 'not a game'"]

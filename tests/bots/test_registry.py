@@ -60,7 +60,7 @@ def test_built_in_random_bot_is_registered_through_the_hook(pm):
     info = get_bot("random")
 
     assert info.cls is RandomBot
-    assert (info.package, info.plugin, info.games) == ("kotarena", "kotarena.bots.builtin", ("kot",))
+    assert (info.package, info.plugin, info.games) == ("kotarena", "kotarena.bots.builtin", ("*",))
     assert info.to_json()["name"] == "random"
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from kotarena.engine.position import MonsterSetup
+from kotarena.games.kot.position import MonsterSetup
 
 #: A roll that scores nothing, heals nothing and attacks nobody: 1 energy.
 NOTHING = "1 2 3 1 2 energy"

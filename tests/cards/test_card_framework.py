@@ -7,9 +7,9 @@ from __future__ import annotations
 import os
 import random
 
-from kotarena.engine import new_game
-from kotarena.engine.position import MonsterSetup
-from kotarena.engine.state import _NO_HOOKS
+from kotarena.games import new_game
+from kotarena.games.kot.position import MonsterSetup
+from kotarena.games.kot.state import _NO_HOOKS
 from kotarena.testing import invariants, random_game, random_games
 
 QUIET = "1 2 3 1 2 heart"
@@ -165,7 +165,7 @@ def test_replaying_seed_and_history_with_cards_gives_the_same_game():
 
 
 def test_a_view_without_cards_has_the_default_card_fields():
-    from kotarena.engine.view import View
+    from kotarena.games.kot.view import View
 
     view = new_game("kot", 4, seed=1, deck=None).view(0)
     start = View._fields.index("private")

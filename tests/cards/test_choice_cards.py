@@ -7,7 +7,7 @@ never uses a card by accident.
 
 from __future__ import annotations
 
-from kotarena.engine.position import MonsterSetup
+from kotarena.games.kot.position import MonsterSetup
 
 QUIET = "1 2 3 1 2 heart"
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from kotarena.cards import DECKS
+from kotarena.games.kot.cards import DECKS
 from kotarena.testing import random_games
 
 HERE = Path(__file__).parent

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from kotarena.engine.position import MonsterSetup
+from kotarena.games.kot.position import MonsterSetup
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,7 @@ plays through the real engine with scripted dice.
 
 from __future__ import annotations
 
-from kotarena.engine.position import MonsterSetup
+from kotarena.games.kot.position import MonsterSetup
 
 NOTHING = "1 2 3 1 2 energy"  # scores nothing, 1 energy
 QUIET = "1 2 3 1 2 heart"  # scores nothing, 1 heart

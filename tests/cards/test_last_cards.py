@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kotarena.engine.position import MonsterSetup
+from kotarena.games.kot.position import MonsterSetup
 
 QUIET = "1 2 3 1 2 heart"
 

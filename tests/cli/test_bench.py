@@ -46,7 +46,7 @@ def test_bench_alone_runs_engine_and_speaks_json():
 def test_bench_rejects_impossible_player_counts():
     result = invoke(["bench", "engine", "--players", "1,4"])
     assert result.exit_code != 0
-    assert result.stderr.strip() == "Error: bad --players '1,4': player counts go from 2 to 6"
+    assert result.stderr.strip() == "Error: bad --players: King of Tokyo is for 2 to 6 players, not 1"
 
 
 def test_timed_games_count_turns_and_decisions_the_same_every_run():

@@ -12,8 +12,9 @@ import random
 
 import pytest
 
-from kotarena.engine import Action, ActionError, GameOverError, IllegalActionError, new_game, parse_action
+from kotarena.engine import Action, ActionError, GameOverError, IllegalActionError, parse_action
 from kotarena.engine.actions import reroll_table
+from kotarena.games import new_game
 from kotarena.testing import random_game, random_games
 
 

@@ -13,8 +13,8 @@ import textwrap
 
 import pytest
 
-from kotarena.engine import new_game
-from kotarena.engine.games import KOT
+from kotarena.games import new_game
+from kotarena.games.kot.game import SPEC as KOT
 from kotarena.testing import random_game
 
 #: Plays a seeded game with a seeded chooser and prints its log, one event per line.
@@ -22,7 +22,7 @@ from kotarena.testing import random_game
 PLAY_AND_PRINT = textwrap.dedent(
     """
     import random
-    from kotarena.engine import new_game
+    from kotarena.games import new_game
 
     def play_and_print(seed, players, deck):
         game = new_game("kot", players, seed=seed, deck=deck)
@@ -100,7 +100,7 @@ def test_a_turns_dice_do_not_depend_on_the_decisions_before_it():
 #
 # These values were written from the engine as it plays seed 2024 today. If a change
 # to the engine makes this test fail, the change alters how recorded games replay: it
-# is a rules change, so bump ``rules_version`` in kotarena/engine/games.py (and
+# is a rules change, so bump ``rules_version`` in kotarena/games/kot/game.py (and
 # regenerate stored replays) before updating the values below.
 
 GOLDEN_RULES_VERSION = 4
@@ -151,7 +151,7 @@ def test_golden_seed_2024_five_monsters_without_cards_rerolling_everything():
 
 def test_an_extra_roll_from_a_card_leaves_later_turns_dice_unchanged():
     """Duplicate play: Telepath's extra reroll must not shift the dice of later turns."""
-    from kotarena.engine.position import MonsterSetup, build_position
+    from kotarena.games.kot.position import MonsterSetup, build_position
 
     def second_turn_dice(extra: bool) -> list[int]:
         state = build_position([MonsterSetup("Alienoid", energy=5, cards=["telepath"]), MonsterSetup("Kraken")],

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from kotarena.engine import FACE_NAMES, DiceError, IllegalActionError, ScriptedDice, format_faces, new_game, parse_faces
+from kotarena.engine import FACE_NAMES, DiceError, IllegalActionError, ScriptedDice, format_faces, parse_faces
 from kotarena.engine.dice import CLAW, ENERGY, HEART
+from kotarena.games import new_game
 
 
 def test_a_die_has_six_faces_1_2_3_energy_heart_claw():

@@ -9,7 +9,7 @@ engine's damage step do what the named card would do, and say so.
 from __future__ import annotations
 
 from kotarena.engine import Termination
-from kotarena.engine.position import MonsterSetup
+from kotarena.games.kot.position import MonsterSetup
 
 
 def test_monster_with_20_stars_at_the_end_of_its_turn_wins(table, act, events):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from kotarena.engine import IllegalActionError, PositionError
-from kotarena.engine.position import MonsterSetup, build_position
+from kotarena.games.kot.position import MonsterSetup, build_position
 
 NO_CLAWS = "1 2 3 1 2 heart"
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 import os
 
 from kotarena import free_for_all, match
-from kotarena.engine import NATIVE, dice, state, view
+from kotarena.engine import NATIVE, dice
+from kotarena.games.kot import state, view
 
 
 def test_the_hot_modules_are_compiled_all_together_or_not_at_all():

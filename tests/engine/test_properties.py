@@ -17,7 +17,8 @@ from collections import Counter
 
 import pytest
 
-from kotarena.engine import Termination, new_game
+from kotarena.engine import Termination
+from kotarena.games import new_game
 from kotarena.testing import DEFAULT_STEP_CAP, InvariantError, StepCapError, invariants, random_game, random_games
 
 PLAYER_COUNTS = (2, 3, 4, 5, 6)

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from kotarena.engine import MONSTERS, PositionError, ScriptedDice, new_game
-from kotarena.engine.position import MonsterSetup, build_position
+from kotarena.engine import PositionError, ScriptedDice
+from kotarena.games import new_game
+from kotarena.games.kot import MONSTERS
+from kotarena.games.kot.position import MonsterSetup, build_position
 
 NO_CLAWS = "1 2 3 1 2 heart"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kotarena.engine import IllegalActionError
-from kotarena.engine.position import MonsterSetup
+from kotarena.games.kot.position import MonsterSetup
 
 
 def test_nobody_is_in_tokyo_at_the_start(table):

@@ -6,8 +6,9 @@ import random
 
 import pytest
 
-from kotarena.engine import PositionError, new_game
-from kotarena.engine.position import MonsterSetup, build_position
+from kotarena.engine import PositionError
+from kotarena.games import new_game
+from kotarena.games.kot.position import MonsterSetup, build_position
 
 FIVE = ("Alienoid", "Cyber Bunny", "Giga Zaur", "Kraken", "Meka Dragon")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kotarena.engine import GameOverError, IllegalActionError, format_faces
-from kotarena.engine.position import MonsterSetup
+from kotarena.games.kot.position import MonsterSetup
 
 
 @pytest.mark.parametrize(("dice", "stars"), [

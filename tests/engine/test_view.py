@@ -16,7 +16,9 @@ from dataclasses import fields, is_dataclass
 import pytest
 
 from kotarena.bots.random_bot import RandomBot
-from kotarena.engine import Action, View, new_game
+from kotarena.engine import Action
+from kotarena.games import new_game
+from kotarena.games.kot import View
 from kotarena.match import bot_seed, play
 from kotarena.testing import invariants, random_game
 
@@ -71,7 +73,7 @@ def test_a_view_has_no_seed_no_random_generator_and_no_deck_list():
         view = game.view(seat)
         for value in _values(view):
             assert not isinstance(value, (random.Random, list, dict, set)), value
-            assert type(value).__module__ != "kotarena.engine.state", value
+            assert type(value).__module__ != "kotarena.games.kot.state", value
         assert game.seed not in set(_values(view))
         deck_ids = tuple(game.cards_info[c].id for c in game.deck)
         deck_indices = tuple(game.deck)
@@ -291,7 +293,7 @@ def test_a_game_sampled_between_turns_goes_on_with_next_turn():
 
 
 def test_a_view_where_no_card_acts_has_the_default_card_fields():
-    from kotarena.engine.view import View
+    from kotarena.games.kot.view import View
 
     view = new_game("kot", 3, seed=4, deck=None).view(0)
     card_fields = View._fields[View._fields.index("private"):]

@@ -256,7 +256,7 @@ def test_unknown_keys_anywhere(ladder_file, text, expected):
     ("workers = -2", "workers: must be between 0 and 1024, not -2"),
     ("name = 7", "name: must be a string, not an integer"),
     ('name = "  "', "name: must not be empty"),
-    ('game = "monopoly"', "game: unknown game 'monopoly'; known games: kot (classic)"),
+    ('game = "monopoly"', "game: unknown game 'monopoly'; known games: kot (classic, king-of-tokyo)"),
     ('deck = "dark"', "deck: unknown deck 'dark' (decks: kot, none)"),
     ('format = "swiss"', "format: unknown format 'swiss' (formats: free-for-all, gauntlet)"),
     ('allow_repeats = "yes"', "allow_repeats: must be true or false, not a string"),
@@ -355,7 +355,7 @@ def test_entrant_mistakes(ladder_file, text, expected):
 
 def test_bots_all_with_nothing_installed(ladder_file):
     assert problem(ladder_file, 'allow_repeats = true\nbots = "all"', known=["human"]) == (
-        'bots: "all" found no installed bots that can play in a ladder'
+        'bots: "all" found no installed bots that can play King of Tokyo in a ladder'
     )
 
 

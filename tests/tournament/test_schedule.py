@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 
-from kotarena.engine import new_game
+from kotarena.games import new_game
 from kotarena.tournament.ladder import Entrant, Ladder
 from kotarena.tournament.schedule import build_schedule, rotate, rotation_offsets
 

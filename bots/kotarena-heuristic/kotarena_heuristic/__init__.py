@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from kotarena.bots.base import Bot
 from kotarena.engine.actions import Action
-from kotarena.engine.view import View
+from kotarena.games.kot.view import View
 from kotarena.hookspecs import hookimpl
 from kotarena_heuristic.cards import buy_action, energy_wanted, view_offers
 from kotarena_heuristic.rolls import roll_action

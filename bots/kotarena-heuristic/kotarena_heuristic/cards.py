@@ -28,8 +28,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache
 
-from kotarena.cards import KEEP, CardInfo, deck_cards
 from kotarena.engine.actions import Action
+from kotarena.games.kot.cards import KEEP, CardInfo, deck_cards
 
 #: Energy a star is worth (a Skyscraper is 6 energy for 4 stars).
 STAR_WORTH = 1.6

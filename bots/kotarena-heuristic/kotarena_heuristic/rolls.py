@@ -17,8 +17,8 @@ Dice that serve no goal are rerolled; when every die serves one, the bot stops. 
 that already win the game (20 stars, or claws that eliminate everyone left) stop at
 once.
 
-The functions read only fields that a :class:`~kotarena.engine.view.View` and a
-:class:`~kotarena.engine.state.State` share (``health``, ``stars``, ``city``, ``dice``
+The functions read only fields that a :class:`~kotarena.games.kot.view.View` and a
+:class:`~kotarena.games.kot.state.State` share (``health``, ``stars``, ``city``, ``dice``
 ...), so a search bot can run them on its simulated games without building views.
 """
 

@@ -1,6 +1,6 @@
 """The heuristic bot: whole games through the engine, and its choices in built positions.
 
-Positions are built with :func:`~kotarena.engine.position.build_position` and scripted
+Positions are built with :func:`~kotarena.games.kot.position.build_position` and scripted
 dice, played up to the decision under test, and the bot is asked with the deciding
 seat's view, exactly as a match would ask it.
 """
@@ -15,10 +15,10 @@ from kotarena import plugins
 from kotarena.bots.random_bot import RandomBot
 from kotarena.bots.registry import get_bot
 from kotarena.conformance import check_bot
-from kotarena.engine import new_game
 from kotarena.engine.actions import Action
 from kotarena.engine.dice import ScriptedDice
-from kotarena.engine.position import MonsterSetup, build_position
+from kotarena.games import new_game
+from kotarena.games.kot.position import MonsterSetup, build_position
 from kotarena.match import bot_seed, play
 
 NOTHING = "1 2 3 heart 1 2"  # a roll that scores nothing, hurts nobody, heals nobody at full health

@@ -38,7 +38,7 @@ from kotarena_heuristic import HeuristicBot
 
 from kotarena.bots.base import Bot
 from kotarena.engine.actions import Action
-from kotarena.engine.view import View
+from kotarena.games.kot.view import View
 from kotarena.hookspecs import hookimpl
 from kotarena_mcts.candidates import distinct_actions
 from kotarena_mcts.search import SearchResult, sequential_halving

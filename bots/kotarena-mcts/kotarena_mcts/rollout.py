@@ -19,7 +19,7 @@ from kotarena_heuristic.rolls import roll_action
 from kotarena_heuristic.tokyo import yield_action
 
 from kotarena.engine.actions import Action
-from kotarena.engine.state import State
+from kotarena.games.kot.state import State
 from kotarena_mcts.value import win_probability
 
 

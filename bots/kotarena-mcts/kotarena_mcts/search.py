@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from kotarena.engine.actions import Action
-from kotarena.engine.view import View
+from kotarena.games.kot.view import View
 from kotarena_mcts.rollout import rollout
 
 

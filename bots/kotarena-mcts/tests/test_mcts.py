@@ -17,10 +17,10 @@ from kotarena import plugins
 from kotarena.bots.random_bot import RandomBot
 from kotarena.bots.registry import get_bot
 from kotarena.conformance import check_bot
-from kotarena.engine import new_game
 from kotarena.engine.actions import reroll_table
 from kotarena.engine.dice import ScriptedDice, parse_faces
-from kotarena.engine.position import MonsterSetup, build_position
+from kotarena.games import new_game
+from kotarena.games.kot.position import MonsterSetup, build_position
 from kotarena.match import bot_seed, play
 
 

@@ -25,7 +25,7 @@ from kotarena_mcts.rollout import policy
 from kotarena_mcts.value import HEALTH_CAP, STARS_CAP, features_of
 from scipy.optimize import minimize
 
-from kotarena.engine import new_game
+from kotarena.games import new_game
 
 PLAYER_COUNTS = (2, 3, 4, 4, 4, 5, 6)
 MAX_PLAYERS = 6

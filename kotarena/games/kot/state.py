@@ -23,7 +23,7 @@ Design notes (why it looks like this):
   every seat the same luck. Deck reshuffles draw from their own stream for the same
   reason.
 * The event log is a list of small tuples; formatting happens only when someone reads
-  it (:mod:`kotarena.engine.events`).
+  it (:mod:`kotarena.games.kot.events`).
 """
 
 from __future__ import annotations
@@ -32,34 +32,6 @@ import random as _random_module
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
-from kotarena.cards import KEEP, CardInfo, deck_cards, deck_effects
-from kotarena.cards.moments import (
-    ATTACK_BONUS,
-    ATTACKED,
-    BONUS_REROLL,
-    BOUGHT,
-    CARD_DAMAGE,
-    CLAWS,
-    COST,
-    END_TURN,
-    ENERGY_BONUS,
-    GUARD,
-    HEAL_BONUS,
-    HURT,
-    MOMENTS,
-    OFFERS,
-    RESCUE,
-    REVEALED,
-    SCORE,
-    START_TURN,
-    TAKEN,
-    TARGETS,
-    YIELDED,
-    ZERO,
-)
-from kotarena.cards.moments import (
-    DICE_COUNT as DICE_COUNT_MOMENT,
-)
 from kotarena.engine.actions import (
     BUY,
     BUY_ACTIONS,
@@ -85,7 +57,35 @@ from kotarena.engine.outcome import (
     PositionError,
     Termination,
 )
-from kotarena.engine.view import View, build_view
+from kotarena.games.kot.cards import KEEP, CardInfo, deck_cards, deck_effects
+from kotarena.games.kot.cards.moments import (
+    ATTACK_BONUS,
+    ATTACKED,
+    BONUS_REROLL,
+    BOUGHT,
+    CARD_DAMAGE,
+    CLAWS,
+    COST,
+    END_TURN,
+    ENERGY_BONUS,
+    GUARD,
+    HEAL_BONUS,
+    HURT,
+    MOMENTS,
+    OFFERS,
+    RESCUE,
+    REVEALED,
+    SCORE,
+    START_TURN,
+    TAKEN,
+    TARGETS,
+    YIELDED,
+    ZERO,
+)
+from kotarena.games.kot.cards.moments import (
+    DICE_COUNT as DICE_COUNT_MOMENT,
+)
+from kotarena.games.kot.view import View, build_view
 
 if TYPE_CHECKING:
     from kotarena.engine.decisions import Decision
@@ -460,7 +460,7 @@ class State:
         self._start_turn()
 
     def view(self, player: int) -> View:
-        """What seat ``player`` may see now (see :mod:`kotarena.engine.view`)."""
+        """What seat ``player`` may see now (see :mod:`kotarena.games.kot.view`)."""
         return build_view(self, player)
 
     def in_tokyo(self, player: int) -> bool:

@@ -3,12 +3,12 @@
 Names and costs are the first edition's; ``second_edition_name`` records what the
 2016 edition calls the card. Facts come from ``shared/cards/kot_cards.csv``.
 ``text`` is what the card does, in our own words (``kotarena cards`` prints it); the
-effects themselves are code, in :mod:`kotarena.cards.kot_effects`.
+effects themselves are code, in :mod:`kotarena.games.kot.cards.kot_effects`.
 """
 
 from __future__ import annotations
 
-from kotarena.cards.info import DISCARD, KEEP, CardInfo
+from kotarena.games.kot.cards.info import DISCARD, KEEP, CardInfo
 
 #: Every distinct card of the classic deck; ``copies`` says how many the deck holds.
 KOT_CARDS: tuple[CardInfo, ...] = (

@@ -1,7 +1,7 @@
 """Set up any position: monsters, Tokyo, market, deck top, whose turn.
 
 Scenarios and tests describe a table with :class:`MonsterSetup` values and get a
-:class:`~kotarena.engine.state.State` at the start of the given monster's turn.
+:class:`~kotarena.games.kot.state.State` at the start of the given monster's turn.
 Positions that cannot exist in a game are refused with a :class:`PositionError`
 naming the problem.
 """
@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from kotarena.cards import UnknownDeckError, find_card
 from kotarena.engine.dice import ScriptedDice
-from kotarena.engine.games import get_game
 from kotarena.engine.outcome import PositionError
-from kotarena.engine.state import BAY, BAY_MIN_PLAYERS, CITY, MARKET_SIZE, State
+from kotarena.games import get_spec
+from kotarena.games.kot.cards import UnknownDeckError, find_card
+from kotarena.games.kot.state import BAY, BAY_MIN_PLAYERS, CITY, MARKET_SIZE, State
 
 
 @dataclass
@@ -57,7 +57,7 @@ def build_position(
     the deck, the next one to be revealed first. Other cards stay in the seeded
     shuffled order below them.
     """
-    spec = get_game(game)
+    spec = get_spec(game)
     names = [m.name for m in monsters]
     spec.check_players(len(names))
     state = State.blank(names, seed=seed, deck=spec.deck if deck == "default" else deck, dice=dice, record=record)

@@ -22,10 +22,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from kotarena.engine.state import State
+    from kotarena.games.kot.state import State
 
-from kotarena.cards.moments import MOMENTS
 from kotarena.engine.actions import Action
+from kotarena.games.kot.cards.moments import MOMENTS
 
 
 class Effect:

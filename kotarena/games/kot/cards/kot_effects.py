@@ -1,6 +1,6 @@
 """What the cards of the classic deck do (first edition, as the seeds describe it).
 
-One :class:`~kotarena.cards.effects.Effect` subclass per card id, registered in
+One :class:`~kotarena.games.kot.cards.effects.Effect` subclass per card id, registered in
 :data:`KOT_EFFECTS` by the :func:`card` decorator. Rulings taken where the seeds are
 silent are listed in ``docs/cards.md``; the comments here only say why code looks the
 way it does.
@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from kotarena.cards.effects import Effect, use_action
 from kotarena.engine.dice import FACE_NAMES, HEART, ONE, THREE, TWO
-from kotarena.engine.state import BUY_CARDS, CITY, DAMAGE, DICE_CARDS, END_CARDS, HEARTS, PROBE, REVEAL, START_CARDS
+from kotarena.games.kot.cards.effects import Effect, use_action
+from kotarena.games.kot.state import BUY_CARDS, CITY, DAMAGE, DICE_CARDS, END_CARDS, HEARTS, PROBE, REVEAL, START_CARDS
 
 if TYPE_CHECKING:
     from kotarena.engine.actions import Action
-    from kotarena.engine.state import State
+    from kotarena.games.kot.state import State
 
 KOT_EFFECTS: dict[str, Effect] = {}
 

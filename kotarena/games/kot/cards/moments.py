@@ -1,4 +1,4 @@
-"""The named moments of a turn where card effects act (see :mod:`kotarena.cards.effects`).
+"""The named moments of a turn where card effects act (see :mod:`kotarena.games.kot.cards.effects`).
 
 Each moment is a small int (its index in :data:`MOMENTS`), used by the engine to keep
 one list of acting cards per moment.

@@ -7,8 +7,8 @@ different physical cards with the same id.
 
 from __future__ import annotations
 
-from kotarena.cards.info import DISCARD, KEEP, CardInfo
-from kotarena.cards.kot import KOT_CARDS
+from kotarena.games.kot.cards.info import DISCARD, KEEP, CardInfo
+from kotarena.games.kot.cards.kot import KOT_CARDS
 
 DECKS: dict[str, tuple[CardInfo, ...]] = {"kot": KOT_CARDS}
 
@@ -29,7 +29,7 @@ def _expanded(deck: str) -> tuple[tuple[CardInfo, ...], tuple]:
         raise UnknownDeckError(f"unknown deck {deck!r}; known decks: {', '.join(sorted(DECKS))}, none") from None
     cached = _EXPANDED.get(deck)
     if cached is None or cached[0] is not table:
-        from kotarena.cards.effects import Effect
+        from kotarena.games.kot.cards.effects import Effect
 
         cards = tuple(info for info in table for _ in range(info.copies))
         effects = _effect_tables().get(deck, {})
@@ -44,7 +44,7 @@ def deck_cards(deck: str) -> tuple[CardInfo, ...]:
 
 
 def deck_effects(deck: str) -> tuple:
-    """The :class:`~kotarena.cards.effects.Effect` of each physical card of a deck.
+    """The :class:`~kotarena.games.kot.cards.effects.Effect` of each physical card of a deck.
 
     Cards whose effect is not written yet get the base ``Effect`` (they do nothing).
     """
@@ -53,7 +53,7 @@ def deck_effects(deck: str) -> tuple:
 
 def _effect_tables() -> dict:
     # Imported on first use: effects import the engine, which imports this package.
-    from kotarena.cards.kot_effects import KOT_EFFECTS
+    from kotarena.games.kot.cards.kot_effects import KOT_EFFECTS
 
     return {"kot": KOT_EFFECTS}
 

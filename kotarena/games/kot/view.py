@@ -18,7 +18,7 @@ from kotarena.engine.actions import Action
 from kotarena.engine.outcome import Outcome
 
 if TYPE_CHECKING:
-    from kotarena.engine.state import State
+    from kotarena.games.kot.state import State
 
 
 class View(NamedTuple):
@@ -126,8 +126,8 @@ class View(NamedTuple):
 def _sample_game(view: View, seed: int | None) -> State:
     """:meth:`View.sample_game` (a module function: mypyc cannot compile a closure,
     ``take``, inside a method of a ``NamedTuple``)."""
-    from kotarena.cards import deck_cards, deck_effects
-    from kotarena.engine.state import State, shuffle
+    from kotarena.games.kot.cards import deck_cards, deck_effects
+    from kotarena.games.kot.state import State, shuffle
 
     rng = _random_module.Random(seed)
     s = State.__new__(State)

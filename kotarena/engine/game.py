@@ -1,0 +1,188 @@
+"""The game seam: what a game offers, and all that the rest of kotarena asks of one.
+
+Everything outside a game (the match loop, the seat hosts, the runner, replays,
+scenarios, the bot checker, the CLI) talks to games through two things only:
+
+* a :class:`Game`: its :class:`GameSpec`, a way to start a state, the type of its
+  views, the facts a stored seat keeps, its replay tokens and its invariant checker;
+* a :class:`GameState`: one game in progress (``decision``, ``apply``, ``view``,
+  ``clone``, ``child``, ``outcome``, ``history``, ``seed``).
+
+Games are registered through the ``register_games`` plugin hook, the built-in ones
+included (:mod:`kotarena.games` looks them up); this module knows no game.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from kotarena.engine.actions import Action
+from kotarena.engine.decisions import Decision
+from kotarena.engine.dice import ScriptedDice
+from kotarena.engine.events import event_to_text
+from kotarena.engine.outcome import EngineError, Outcome, PositionError
+
+#: In a bot's ``games``: the bot plays every game (it reads nothing but the legal actions).
+ANY_GAME = "*"
+
+
+class UnknownGameError(EngineError):
+    """A game name that no game answers to."""
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Static facts about a game: its name, seat counts, decks and rules version.
+
+    ``rules_version`` is stamped on every replay and stored result; bump it whenever a
+    change to the rules would make an old replay play differently. ``deck`` is the deck
+    a game gets by default (``None``: the game is played without cards); ``decks`` every
+    deck it can be played with.
+    """
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    deck: str | None
+    rules_version: int
+    aliases: tuple[str, ...] = ()
+    decks: tuple[str, ...] = ()
+
+    def check_players(self, count: int) -> None:
+        """Raise :class:`PositionError` unless ``count`` players can play this game."""
+        if not self.min_players <= count <= self.max_players:
+            raise PositionError(
+                f"{self.title} is for {self.min_players} to {self.max_players} players, not {count}"
+            )
+
+    def answers_to(self, name: str) -> bool:
+        """Whether ``name`` (any case, surrounding blanks ignored) is this game's name or an alias."""
+        key = name.strip().lower()
+        return key == self.name or key in self.aliases
+
+
+class GameState(Protocol):
+    """One game in progress, as everything outside the game sees it.
+
+    Between two calls of :meth:`apply` a state waits on one seat's decision (``to_move``,
+    ``kind``, ``legal``), is over (``outcome`` set, ``to_move`` is -1), or is paused
+    between two turns (``between_turns``; only when ``pause_between_turns`` was set,
+    as replays and scenarios do to check a position after each turn).
+    """
+
+    game: str
+    n: int
+    names: tuple[str, ...]
+    seed: int | None
+    deck_name: str | None
+    #: The turn being played, from 1.
+    turn: int
+    outcome: Outcome | None
+    history: list[tuple[int, Action]]
+    log: list[tuple] | None
+    to_move: int
+    kind: str | None
+    legal: tuple[Action, ...]
+    pause_between_turns: bool
+    between_turns: bool
+
+    @property
+    def is_over(self) -> bool: ...
+
+    @property
+    def decision(self) -> Decision | None: ...
+
+    def apply(self, action: Action | str) -> None: ...
+
+    def next_turn(self) -> None: ...
+
+    def view(self, player: int) -> Any: ...
+
+    def clone(self, *, record: bool = False) -> GameState: ...
+
+    def child(self, action: Action | str) -> GameState: ...
+
+
+class Game(abc.ABC):
+    """A game kotarena can play. One instance per game, registered through the
+    ``register_games`` hook; see ``docs/games.md`` for how one is put together."""
+
+    #: The game's static facts.
+    spec: GameSpec
+    #: The type of :meth:`GameState.view`'s answer: an immutable snapshot of what one seat
+    #: may see, which pickles and has ``player``, ``kind``, ``legal``, ``outcome`` and
+    #: ``to_json()`` (JSON-ready data, actions as their text).
+    view_type: type
+    #: The decision kinds the game may ask, each with what it asks (for people and docs).
+    decision_kinds: Mapping[str, str]
+    #: The keys of :meth:`seat_facts`, in the order a table shows them.
+    seat_fact_names: tuple[str, ...]
+    #: The names seats get when none are given, in seat order (at least ``max_players``).
+    default_names: tuple[str, ...]
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    @abc.abstractmethod
+    def new_state(
+        self,
+        players: int | Sequence[str],
+        *,
+        seed: int | None = None,
+        deck: str | None = "default",
+        first_player: int | None = None,
+        dice: ScriptedDice | None = None,
+        record: bool = True,
+    ) -> GameState:
+        """Set up a game and run it to its first decision.
+
+        :param players: a number of players, or the monsters' names in seat order.
+        :param seed: fixes every shuffle and die roll; ``None`` picks one (``state.seed``).
+        :param deck: ``"default"`` for the game's deck, a deck name, or ``None`` for a
+            game without cards (where the game allows it).
+        :param first_player: skip the choice of the first player and let this seat start.
+        :param dice: scripted dice instead of random ones.
+        :param record: keep the event log (full replays need it; search copies do not).
+        """
+
+    @abc.abstractmethod
+    def seat_facts(self, state: GameState, seat: int) -> dict[str, object]:
+        """The facts a stored result keeps about ``seat`` at the end (JSON-ready, keyed
+        by :attr:`seat_fact_names`), beside the rank, bot and forfeit every game keeps."""
+
+    @abc.abstractmethod
+    def replay_tokens(self) -> Mapping[str, str]:
+        """The one-character tokens of a packed replay line and the action text each
+        stands for. Part of the replay format: a token's meaning never changes."""
+
+    @abc.abstractmethod
+    def invariants(self, state: GameState) -> list[str]:
+        """Every rule of the game that ``state`` breaks, one sentence each (empty: none)."""
+
+    def event_text(self, event: tuple, names: Sequence[str]) -> str:
+        """One event of the log as a line a person reads (``kotarena replay``); ``names``
+        are the seats' names. The default is the event's text form."""
+        return event_to_text(event)
+
+    def event_lines(self, events: Sequence[tuple], names: Sequence[str]) -> list[str]:
+        """The lines that narrate ``events`` (``match -v``, ``play``, scenario logs): by
+        default one :meth:`event_text` per event."""
+        return [self.event_text(event, names) for event in events]
+
+    def scenario_format(self) -> Any | None:
+        """The game's scenario format (a :class:`kotarena.scenario.ScenarioFormat`: how a
+        scenario file's position and checks read, and how one is played), or ``None`` for
+        a game that has none yet."""
+        return None
+
+    def deck_names(self) -> tuple[str, ...]:
+        """The decks this game can be played with."""
+        return self.spec.decks
+
+
+__all__ = ["ANY_GAME", "Game", "GameSpec", "GameState", "UnknownGameError"]

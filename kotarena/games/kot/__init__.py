@@ -1,0 +1,15 @@
+"""King of Tokyo (the classic game of the seeds): 2-6 monsters, Tokyo City and Tokyo Bay,
+the 66-card deck.
+
+:data:`KING_OF_TOKYO` is the :class:`~kotarena.engine.game.Game` that the built-in
+plugin registers. :class:`State` is one game in progress and :class:`View` what one seat
+may see of it (both also at the top level, ``kotarena.State`` and ``kotarena.View``).
+"""
+
+from __future__ import annotations
+
+from kotarena.games.kot.game import KING_OF_TOKYO, KingOfTokyo
+from kotarena.games.kot.state import BUY_CARDS, MONSTERS, ROLL, YIELD_TOKYO, State
+from kotarena.games.kot.view import View
+
+__all__ = ["BUY_CARDS", "KING_OF_TOKYO", "KingOfTokyo", "MONSTERS", "ROLL", "State", "View", "YIELD_TOKYO"]
