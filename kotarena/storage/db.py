@@ -23,13 +23,15 @@ from kotarena.storage import models
 
 #: Bump when the tables change, add the step from the version before to ``_STEPS``
 #: and say what changed, for users, in ``SCHEMA_CHANGES``.
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 #: What each schema version changed, in words for the person whose database is
 #: upgraded (the CLI says it with the upgrade).
 SCHEMA_CHANGES: dict[int, str] = {
     2: "each seat now keeps its entrant's rating right after the match (the rating_history table is gone, "
        "its ratings moved onto the seats); seeds are 64-bit integers on PostgreSQL",
+    3: "a seat keeps its game's own facts (for King of Tokyo: monster, stars, health, alive) as JSON in "
+       "seat.facts, beside its rank, bot and forfeit; the monster, stars, health and alive columns are gone",
 }
 
 
@@ -222,6 +224,21 @@ _STEPS: dict[int, tuple[str | tuple[str, str], ...]] = {
         "DROP TABLE rating_history",
         "DROP INDEX IF EXISTS ix_match_night_id",
         "DROP INDEX IF EXISTS ix_seat_match_id",
+    ),
+    # 2 -> 3: results are game-neutral: what a game keeps about a seat beyond its rank,
+    # bot and forfeit is JSON (every seat so far is King of Tokyo's). The default only
+    # fills the new column for the rows already there. (SQLite drops columns from 3.35.)
+    2: (
+        "ALTER TABLE seat ADD COLUMN facts JSON NOT NULL DEFAULT '{}'",
+        ("sqlite", "UPDATE seat SET facts = json_object('monster', monster, 'stars', stars, 'health', health,"
+                   " 'alive', json(CASE WHEN alive THEN 'true' ELSE 'false' END))"),
+        ("postgresql", "UPDATE seat SET facts = json_build_object('monster', monster, 'stars', stars,"
+                       " 'health', health, 'alive', alive)"),
+        ("postgresql", "ALTER TABLE seat ALTER COLUMN facts DROP DEFAULT"),
+        "ALTER TABLE seat DROP COLUMN monster",
+        "ALTER TABLE seat DROP COLUMN stars",
+        "ALTER TABLE seat DROP COLUMN health",
+        "ALTER TABLE seat DROP COLUMN alive",
     ),
 }
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
-from sqlalchemy import BigInteger, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 
@@ -76,19 +76,19 @@ class Night(SQLModel, table=True):
 
 
 class SeatBase(SQLModel):
-    """One seat of a played match: who sat there and how they finished."""
+    """One seat of a played match: who sat there and how they finished. Every game's
+    seat has these; what else the game keeps about a seat is in ``facts``."""
 
     seat: int
     entrant: str = Field(index=True)  #: the ladder's label for the bot
-    monster: str
     rank: int  #: finishing place used for ratings, 0 = first; forfeits rank last
-    stars: int
-    health: int
-    alive: bool
     forfeit: str | None = None  #: timeout, error, invalid, crash
     forfeit_detail: str | None = None
     decisions: int = 0
     cpu_seconds: float = 0.0
+    #: The game's own facts about the seat at the end (``Game.seat_facts``; for King of
+    #: Tokyo the monster, stars, health and whether it is alive), as JSON.
+    facts: dict[str, Any] = Field(default_factory=dict, sa_type=JSON)
 
 
 class Seat(SeatBase, table=True):

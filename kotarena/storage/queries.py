@@ -58,7 +58,8 @@ def leaderboard(engine: Engine, ladder_name: str) -> list[dict[str, Any]]:
 def matches(engine: Engine, *, ladder: str | None = None, entrant: str | None = None, night: int | None = None,
             limit: int = 50) -> list[dict[str, Any]]:
     """The newest ``limit`` stored matches (of a ladder, of a night number, with an
-    entrant at the table), newest first, each with its seats."""
+    entrant at the table), newest first, each with its seats (the game's facts about a
+    seat among its keys)."""
     query = (select(Match.id, Match.index, Match.seed, Match.status, Match.termination, Match.winner_seat,
                     Match.turns, Match.duration, Night.number, LadderRow.name)
              .join(Night, Match.night_id == Night.id).join(LadderRow, Night.ladder_id == LadderRow.id))
@@ -73,7 +74,7 @@ def matches(engine: Engine, *, ladder: str | None = None, entrant: str | None = 
         seats: dict[int, list[Any]] = {}
         for start in range(0, len(found), PAGE):
             for seat in connection.execute(
-                    select(Seat.match_id, Seat.seat, Seat.entrant, Seat.rank, Seat.stars, Seat.health, Seat.forfeit)
+                    select(Seat.match_id, Seat.seat, Seat.entrant, Seat.rank, Seat.facts, Seat.forfeit)
                     .where(Seat.match_id.in_([row.id for row in found[start:start + PAGE]]))
                     .order_by(Seat.match_id, Seat.seat)):
                 seats.setdefault(seat.match_id, []).append(seat)
@@ -82,8 +83,8 @@ def matches(engine: Engine, *, ladder: str | None = None, entrant: str | None = 
         "status": row.status, "termination": row.termination,
         "winner": next((s.entrant for s in seats.get(row.id, []) if s.seat == row.winner_seat), None),
         "turns": row.turns, "duration": round(row.duration, 3),
-        "seats": [{"seat": s.seat, "entrant": s.entrant, "rank": s.rank, "stars": s.stars, "health": s.health,
-                   "forfeit": s.forfeit} for s in seats.get(row.id, [])],
+        "seats": [{"seat": s.seat, "entrant": s.entrant, "rank": s.rank, **s.facts, "forfeit": s.forfeit}
+                  for s in seats.get(row.id, [])],
     } for row in found]
 
 

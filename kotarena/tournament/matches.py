@@ -17,7 +17,7 @@ from typing import Any
 
 from kotarena.bots.registry import get_bot
 from kotarena.engine.outcome import TERMINATION_TEXT
-from kotarena.games import get_spec, new_game
+from kotarena.games import get_game
 from kotarena.match import bot_seed
 from kotarena.ratings import ranks_for
 from kotarena.replay import actions_replay_text
@@ -85,8 +85,8 @@ def play_match(job: MatchJob, *, keep_guard: bool = False) -> MatchResult:
     started = time.perf_counter()
     # No event log: the stored replay holds the actions, and replaying it regenerates
     # the events, so the match runs at the engine's full speed.
-    state = new_game(job.game, players=len(job.seats), seed=job.seed, deck=job.deck,
-                     first_player=job.first_player, record=False)
+    game = get_game(job.game)
+    state = game.new_state(len(job.seats), seed=job.seed, deck=job.deck, first_player=job.first_player, record=False)
     hosts = [_seat_host(seat, spec, job) for seat, spec in enumerate(job.seats)]
     failures: list[BotFailure | None] = [None] * state.n
     for seat, host in enumerate(hosts):
@@ -112,14 +112,13 @@ def play_match(job: MatchJob, *, keep_guard: bool = False) -> MatchResult:
         info = host.info if isinstance(host, InProcessSeat) and host.info is not None else get_bot(spec.bot)
         seats.append(SeatResult(
             seat=seat, entrant=spec.entrant, bot=spec.bot, package=info.package, version=info.version,
-            monster=state.names[seat], rank=ranks[seat], stars=state.stars[seat], health=state.health[seat],
-            alive=state.alive[seat], forfeit=failed.kind if failed else None,
+            rank=ranks[seat], forfeit=failed.kind if failed else None,
             forfeit_detail=failed.detail[:500] if failed else None, decisions=host.decisions,
-            cpu_seconds=round(host.cpu, 6),
+            cpu_seconds=round(host.cpu, 6), facts=game.seat_facts(state, seat),
         ))
     return MatchResult(
         index=job.index, key=job.key, game=job.game, seed=job.seed, first_player=job.first_player,
-        rules_version=get_spec(job.game).rules_version,
+        rules_version=game.spec.rules_version,
         status="forfeit" if any(failures) else "done", termination=TERMINATION_TEXT[outcome.termination],
         winner_seat=outcome.winner, turns=outcome.turns, duration=time.perf_counter() - started,
         replay=actions_replay_text(state, first_player=job.first_player, bots=[spec.bot for spec in job.seats]),

@@ -32,9 +32,11 @@ from typing import Any
 
 from kotarena.bots.registry import get_bot
 from kotarena.engine.actions import Action, ActionError, parse_action
+from kotarena.engine.game import GameState
 from kotarena.engine.outcome import IllegalActionError
-from kotarena.games.kot.state import State
-from kotarena.games.kot.view import View, build_view
+
+#: What a bot is shown: the view its game gives of one seat (``GameState.view``).
+View = Any
 
 TIMEOUT = "timeout"
 ERROR = "error"
@@ -272,7 +274,7 @@ class InProcessSeat:
         self.bot = self._choose = None
 
 
-def play_seated(state: State, hosts: list[Any], failures: list[BotFailure | None]) -> None:
+def play_seated(state: GameState, hosts: list[Any], failures: list[BotFailure | None]) -> None:
     """Play ``state`` to its end, asking each seat's host (:class:`InProcessSeat` or
     :class:`IsolatedSeat`) for its decisions.
 
@@ -281,13 +283,13 @@ def play_seated(state: State, hosts: list[Any], failures: list[BotFailure | None
     the other bots' game stays valid.
     """
     choose = [host.choose for host in hosts]
-    apply = state.apply
+    apply, view = state.apply, state.view
     while state.outcome is None:
         seat = state.to_move
         action: Any = None
         if failures[seat] is None:
             try:
-                action = choose[seat](build_view(state, seat))
+                action = choose[seat](view(seat))
                 apply(action)
                 continue
             except BotFailure as failure:

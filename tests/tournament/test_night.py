@@ -623,20 +623,24 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
-def test_rows_written_in_bulk_are_stored_as_sqlalchemy_stores_them(tmp_path):
-    """Matches and seats skip SQLAlchemy's per-row work on SQLite; their dates, flags and
-    numbers must still be stored in the format every other row uses."""
+def test_a_seat_keeps_its_games_facts_as_json_beside_rank_bot_and_forfeit(tmp_path):
+    """What a game keeps about a seat (King of Tokyo: monster, stars, health, alive) is
+    the seat's JSON facts, as the game's seat_facts gave them at the end of the match."""
+    import json
     import sqlite3
+
+    from kotarena.games import get_game
+    from kotarena.replay import replay_from_text, reproduce
 
     engine = open_db(tmp_path / "a.db")
     run_night(engine, load_ladder(ladder_file(tmp_path, games=3)), executor_factory=inline)
     raw = sqlite3.connect(tmp_path / "a.db")
-    (night_started,) = raw.execute("select started_at from night").fetchone()
-    (played, rated) = raw.execute("select played_at, rated from match").fetchone()
-    (alive, mu, cpu) = raw.execute("select alive, mu, cpu_seconds from seat").fetchone()
-    assert len(played) == len(night_started)  # 'YYYY-MM-DD HH:MM:SS.ffffff', no zone suffix
-    assert rated == 1 and alive in (0, 1) and isinstance(mu, float) and isinstance(cpu, float)
+    (facts_text,) = raw.execute("select facts from seat").fetchone()
+    facts = json.loads(facts_text)
+    assert tuple(facts) == get_game("kot").seat_fact_names == ("monster", "stars", "health", "alive")
+    assert isinstance(facts["alive"], bool) and isinstance(facts["stars"], int)
     with Session(engine) as session:
-        match = session.exec(select(Match)).first()
-        night = session.exec(select(Night)).one()
-        assert match.played_at.tzinfo == night.started_at.tzinfo and match.played_at >= night.started_at
+        for match in session.exec(select(Match)).all():
+            state = reproduce(replay_from_text(match.replay))
+            seats = session.exec(select(Seat).where(Seat.match_id == match.id).order_by(Seat.seat)).all()
+            assert [seat.facts for seat in seats] == [get_game("kot").seat_facts(state, k) for k in range(state.n)]

@@ -26,6 +26,8 @@ from kotarena.tournament.ladder import load_ladder
 from kotarena.tournament.night import run_night
 
 V1 = Path(__file__).parent.parent / "fixtures" / "schema_v1_postgresql.sql"
+#: ``pg_dump --inserts`` of the schema-2 database of ``schema_v2.sql`` (see test_schema.py).
+V2 = Path(__file__).parent.parent / "fixtures" / "schema_v2_postgresql.sql"
 
 
 def _server_programs() -> Path | None:
@@ -125,6 +127,37 @@ def test_a_schema_1_postgresql_database_is_upgraded_and_takes_full_seeds(tmp_pat
     with Session(engine) as session:
         assert session.exec(select(Night).where(Night.number == 1)).one().status == "running"
     assert set(ratings_of(engine, "old")) == {"random-a", "random-b"}
+
+
+def test_a_schema_2_postgresql_database_is_upgraded_keeping_every_seat_with_its_facts(tmp_path, server):
+    import json
+
+    url = server("old2")
+    with psycopg.connect(host=url.split("host=")[1], user="postgres", dbname="old2") as connection:
+        connection.execute(V2.read_text())
+    with psycopg.connect(host=url.split("host=")[1], user="postgres", dbname="old2") as connection:
+        before = connection.execute("SELECT id, monster, stars, health, alive, rank, forfeit, mu FROM seat"
+                                    " ORDER BY id").fetchall()
+        ratings = connection.execute("SELECT entrant, mu, sigma, games, wins FROM rating ORDER BY entrant").fetchall()
+    upgraded = []
+    engine = open_db(url, on_upgrade=lambda old, new: upgraded.append((old, new)))
+    assert upgraded == [(2, SCHEMA_VERSION)]
+    with engine.connect() as db:
+        after = db.execute(text("SELECT id, facts, rank, forfeit, mu FROM seat ORDER BY id")).all()
+        columns = {name for (name,) in db.execute(text(
+            "SELECT column_name FROM information_schema.columns WHERE table_name = 'seat'"))}
+        assert db.execute(text("SELECT entrant, mu, sigma, games, wins FROM rating ORDER BY entrant")).all() == ratings
+    assert not {"monster", "stars", "health", "alive"} & columns
+    assert [(seat_id, facts if isinstance(facts, dict) else json.loads(facts), rank, forfeit, mu)
+            for seat_id, facts, rank, forfeit, mu in after] == [
+        (seat_id, {"monster": monster, "stars": stars, "health": health, "alive": alive}, rank, forfeit, mu)
+        for seat_id, monster, stars, health, alive, rank, forfeit, mu in before]
+    for match_id in (1, 6):
+        result = CliRunner().invoke(cli, ["replay", "--match", str(match_id), "-q", "--db", url])
+        assert result.exit_code == 0 and "reproduced: yes" in result.stdout, result.output
+    assert rerate(engine, "old2") == 4
+    with engine.connect() as db:
+        assert db.execute(text("SELECT entrant, mu, sigma, games, wins FROM rating ORDER BY entrant")).all() == ratings
 
 
 def test_two_processes_running_one_ladder_on_postgresql_store_and_rate_each_match_once(tmp_path, server, failbots):
