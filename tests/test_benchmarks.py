@@ -21,3 +21,14 @@ def test_overhead_parts_compares_the_runner_and_a_whole_night_with_the_raw_engin
         assert overhead.endswith("%")
         assert float(worker_ratio) > 0 and float(coordinator_ms) > 0
     assert lines[4].strip().startswith("storing and rating add")
+
+
+def test_query_memory_fills_a_database_and_reports_each_commands_peak_memory(tmp_path):
+    run = subprocess.run([sys.executable, str(BENCHMARKS / "query_memory.py"), "--games", "60", "--night-size", "25",
+                          "--keep", str(tmp_path / "memory.db")], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[0].startswith(f"filled {tmp_path / 'memory.db'} with 60 games")
+    measured = {line[:42].strip(): line[42:].split() for line in lines[2:]}
+    assert {"kotarena history bot-0 --json", "kotarena league rerate memory"} <= set(measured)
+    assert all(unit == "MiB" and float(memory) > 0 for memory, unit, _seconds in measured.values())
