@@ -25,7 +25,6 @@ import trueskill
 from sqlalchemy import bindparam, delete, func, insert, select, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import SQLModel
 
 from kotarena import ratings as trueskill_ratings
 from kotarena.storage.models import (
@@ -49,6 +48,10 @@ __all__ = [
 
 #: Stored matches rated per statement (see :func:`_rate_stored`).
 PAGE = 500
+
+#: The fields of a match and of a seat that their tables store as they come.
+_MATCH_FIELDS = tuple(MatchBase.model_fields)
+_SEAT_FIELDS = tuple(SeatBase.model_fields)
 
 
 class UnknownLadderError(LookupError):
@@ -106,7 +109,7 @@ def open_night(engine: Engine, ladder_id: int, *, fresh: bool,
         last = connection.execute(select(func.max(Night.number)).where(Night.ladder_id == ladder_id)).scalar()
         night = new_night((last or 0) + 1)
         night.ladder_id = ladder_id
-        night.id = connection.execute(insert(Night).values(_columns(night, Night, skip=("id",)))
+        night.id = connection.execute(insert(Night).values(night.model_dump(exclude={"id"}))
                                       .returning(Night.id)).scalar_one()
     return night, True
 
@@ -199,17 +202,18 @@ class NightResults:
         """Insert matches and their seats, two statements for the whole batch; a match in
         ``after`` (by index: each seat's rating after it) is stored rated."""
         played_at = utcnow()
+        # (A result's fields begin with its table's: zip stops at the last of those.)
         ids = connection.execute(
             insert(Match).returning(Match.id, sort_by_parameter_order=True),
-            [{**_columns(result, MatchBase), "night_id": self.night_id, "rated": result.index in after,
-              "played_at": played_at} for result in results]).scalars().all()
+            [dict(zip(_MATCH_FIELDS, result), night_id=self.night_id, rated=result.index in after,
+                  played_at=played_at) for result in results]).scalars().all()
         rows = []
         for match_id, result in zip(ids, results):
             rated = after.get(result.index)
             for k, seat in enumerate(result.seats):
                 mu, sigma = rated[k] if rated is not None else (None, None)
-                rows.append({**_columns(seat, SeatBase), "match_id": match_id, "mu": mu, "sigma": sigma,
-                             "bot_version_id": self._version(connection, seat, versions)})
+                rows.append(dict(zip(_SEAT_FIELDS, seat), match_id=match_id, mu=mu, sigma=sigma,
+                                 bot_version_id=self._version(connection, seat, versions)))
         connection.execute(insert(Seat), rows)
 
     def _version(self, connection: Connection, seat: SeatResult, added: dict[tuple[str, str, str], int]) -> int:
@@ -352,9 +356,3 @@ def _rate_stored(connection: Connection, night_id: int, start: int, ratings: _Ra
         start = end
         if run < len(page) or len(page) < PAGE:
             return start
-
-
-def _columns(record: SQLModel, model: type[SQLModel], skip: tuple[str, ...] = ()) -> dict[str, Any]:
-    """The values of ``record``'s fields that ``model`` declares, by name."""
-    return {name: getattr(record, name) for name in model.model_fields if name not in skip}
-

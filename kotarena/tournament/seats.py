@@ -101,17 +101,16 @@ def _as_action(answer: object, view: View) -> Action:
 class _Guard:
     """Keeps a bot's calls within their CPU limit, at no cost per call.
 
-    Reading the process's CPU clock is a system call (close to a microsecond in a
-    virtual machine), and setting a timer around every decision costs more: for fast
-    bots that would be a large share of a league night. Instead, while seats are in
-    play, a periodic timer ticks every ``limit / TICKS`` seconds of the process's CPU
-    time; its handler reads the CPU clock into ``cpu_clock`` and stops a call that is
-    over its limit. A call's CPU time is the difference of the ``cpu_clock`` readings
-    around it, so it is known to within one tick, and judged in the bot's favour: a
-    call is over its limit only when even the smallest CPU time it can have used is
-    (``used - tick > limit``). A runaway call is stopped within two ticks of its limit.
-    Over many calls the readings add up to the bots' true CPU time (a tick lands in a
-    call as often as the call's share of the CPU).
+    Reading the process's CPU clock is a system call, and setting a timer around every
+    decision costs more: for fast bots that would be a large share of a league night.
+    Instead, while seats are in play, a periodic timer ticks every ``limit / TICKS``
+    seconds of the process's CPU time; its handler reads the CPU clock into
+    ``cpu_clock`` and stops a call that is over its limit. A call's CPU time is the
+    difference of the ``cpu_clock`` readings around it, so it is known to within one
+    tick, and judged in the bot's favour: a call is over its limit only when even the
+    smallest CPU time it can have used is (``used - tick > limit``). A runaway call is
+    stopped within two ticks of its limit. Over many calls the readings add up to the
+    bots' true CPU time (a tick lands in a call as often as the call's share of the CPU).
 
     A second timer ticks on the wall clock and stops a call that blocks or sleeps for
     ``WALL_FACTOR`` times its limit (plus ``WALL_GRACE``). It counts its own ticks
