@@ -19,7 +19,7 @@ from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError, NoSuchModuleError, OperationalError, ProgrammingError
 from sqlmodel import Session, SQLModel, create_engine, select
 
-from kotarena.storage import models
+from kotarena.storage.models import Meta  # (and, with it, every table SQLModel.metadata creates)
 
 #: Bump when the tables change, add the step from the version before to ``_STEPS``
 #: and say what changed, for users, in ``SCHEMA_CHANGES``.
@@ -144,12 +144,12 @@ def _initialize(engine: Engine, url: str) -> int | None:
 
     Returns the version an older database was upgraded from, else ``None``.
     """
-    SQLModel.metadata.create_all(engine, tables=[models.Meta.__table__])
+    SQLModel.metadata.create_all(engine, tables=[Meta.__table__])
     with Session(engine) as session:
-        row = session.get(models.Meta, "schema_version")
+        row = session.get(Meta, "schema_version")
         if row is None:
             SQLModel.metadata.create_all(engine)
-            session.add(models.Meta(key="schema_version", value=str(SCHEMA_VERSION)))
+            session.add(Meta(key="schema_version", value=str(SCHEMA_VERSION)))
             session.commit()
             return None
         found = int(row.value)
@@ -183,8 +183,8 @@ def _upgrade(engine: Engine, found: int, url: str) -> bool:
         # write lock): of two processes opening the same old database, one upgrades
         # it and the other, finding the version moved on, has nothing left to do.
         claimed = connection.execute(
-            update(models.Meta.__table__)
-            .where(models.Meta.__table__.c.key == "schema_version", models.Meta.__table__.c.value == str(found))
+            update(Meta.__table__)
+            .where(Meta.__table__.c.key == "schema_version", Meta.__table__.c.value == str(found))
             .values(value=str(SCHEMA_VERSION))
         ).rowcount
         if not claimed:
@@ -245,5 +245,5 @@ _STEPS: dict[int, tuple[str | tuple[str, str], ...]] = {
 
 def schema_version(engine: Engine) -> int:
     with Session(engine) as session:
-        row = session.exec(select(models.Meta).where(models.Meta.key == "schema_version")).first()
+        row = session.exec(select(Meta).where(Meta.key == "schema_version")).first()
         return int(row.value) if row else 0
