@@ -44,7 +44,8 @@ def pair_labels(players: int) -> list[str]:
 
 
 def verdict_data(standing: Standing, game: Game) -> dict:
-    """The final standing as JSON-ready data (see docs/compare.md for the keys)."""
+    """The final standing as JSON-ready data (see docs/compare.md for the keys); numbers
+    unrounded, so the text made from them rounds once."""
     c = standing.comparison
     e = standing.estimate()
     sprt = c.sprt
@@ -60,21 +61,20 @@ def verdict_data(standing: Standing, game: Game) -> dict:
         "last_seed": c.seed + standing.pairs - 1,
         "model": "pentanomial" if c.players == 2 else "trinomial",
         "sprt": {"elo0": sprt.elo0, "elo1": sprt.elo1, "alpha": sprt.alpha, "beta": sprt.beta,
-                 "lower": round(sprt.lower, 4), "upper": round(sprt.upper, 4)},
+                 "lower": sprt.lower, "upper": sprt.upper},
         "max_games": c.max_pairs * 2,
         "decision": standing.decision,
         "verdict": VERDICTS[standing.decision].format(a=c.a, b=c.b, elo1=sprt.elo1, games=standing.games),
         "games": standing.games,
         "pairs": standing.pairs,
-        "llr": round(standing.llr, 4),
-        "score": {"mean": round(e.score, 4), "low": round(e.low, 4), "high": round(e.high, 4),
-                  "confidence": e.confidence},
-        "elo": {"mean": round(e.elo, 1), "low": round(e.elo_low, 1), "high": round(e.elo_high, 1)},
+        "llr": standing.llr,
+        "score": {"mean": e.score, "low": e.low, "high": e.high, "confidence": e.confidence},
+        "elo": {"mean": e.elo, "low": e.elo_low, "high": e.elo_high},
         "pair_scores": [{"score": score, "label": label, "pairs": count}
                         for score, label, count in zip(c.scores, pair_labels(c.players), standing.counts,
                                                        strict=True)],
         "bots": [{"role": role, "bot": name, "games": record.games, "wins": record.wins,
-                  "mean_place": round(record.mean_place, 3)} for role, name, record in records],
+                  "mean_place": record.mean_place} for role, name, record in records],
     }
 
 
@@ -107,20 +107,20 @@ def verdict_text(data: dict, game: Game) -> str:
               help="Seats at each table. Two: B against A from both seats of each deal. More: B, then A, "
                    "in the same seat of the deal against the same field.")
 @click.option("--field", metavar="NAME",
-              help="The bot in the other seats with three or more players. Default: random.")
+              help=f"The bot in the other seats with three or more players. Default: {Comparison.field}.")
 @game_option
 @seed_option
 @deck_option
-@click.option("--max-games", type=click.IntRange(min=2), default=20_000, show_default=True, metavar="N",
+@click.option("--max-games", type=click.IntRange(min=2), default=Comparison.max_games, show_default=True, metavar="N",
               help="Stop after N games (N/2 deals) if neither hypothesis is accepted: the verdict is then "
                    "'inconclusive'.")
-@click.option("--elo0", type=float, default=SPRT.elo0, show_default=True,
+@click.option("--elo0", type=float, default=SPRT.elo0, show_default=True, metavar="ELO",
               help="H0: B is this many logistic Elo better than A (or less).")
-@click.option("--elo1", type=float, default=SPRT.elo1, show_default=True,
+@click.option("--elo1", type=float, default=SPRT.elo1, show_default=True, metavar="ELO",
               help="H1: B is this many logistic Elo better than A (or more).")
-@click.option("--alpha", type=float, default=SPRT.alpha, show_default=True,
+@click.option("--alpha", type=float, default=SPRT.alpha, show_default=True, metavar="P",
               help="The chance of accepting H1 when H0 holds.")
-@click.option("--beta", type=float, default=SPRT.beta, show_default=True,
+@click.option("--beta", type=float, default=SPRT.beta, show_default=True, metavar="P",
               help="The chance of accepting H0 when H1 holds.")
 @click.option("--workers", type=click.IntRange(min=0), default=0, show_default=True, metavar="N",
               help="Play deals on N processes (0 or 1: in this one). The result is the same either way.")
@@ -153,7 +153,7 @@ def compare(a: str, b: str, players: int, field: str | None, game: Game, seed: i
                                    "with --players 2, B plays A alone")
     seed = pick_seed(seed)
     try:
-        comparison = Comparison(a=a, b=b, game=game.name, players=players, field=field or "random",
+        comparison = Comparison(a=a, b=b, game=game.name, players=players, field=field or Comparison.field,
                                 deck=not no_deck, seed=seed, max_games=max_games,
                                 sprt=SPRT(elo0, elo1, alpha, beta), workers=workers)
         comparison.check()
