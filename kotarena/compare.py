@@ -178,13 +178,10 @@ def play_deal(deal: Deal) -> DealResult:
                 for seat, role in enumerate(roles)]
         try:
             play(state, bots)
-        except BotMoveError as error:
-            role = getattr(error.bot, "role", "?")  # the bot is one of the _Answerable ones seated above
-            return DealResult(deal.index, error=f"bot {error.bot.name!r} ({role}) at seat {error.seat + 1} "
-                                                "answered illegally: "
-                                                f"{error.__cause__ or error} (deal seed {deal.seed})")
-        except _BotRaised as error:
-            return DealResult(deal.index, error=f"{error} (deal seed {deal.seed})")
+        except (BotMoveError, _BotRaised) as error:
+            # Both name the bot and its seat; the role says which of the compared it is.
+            role = getattr(error.bot, "role", "?")
+            return DealResult(deal.index, error=f"{error} (role {role}, deal seed {deal.seed})")
         ranks = state.outcome.ranks
         if b_seat >= 0:
             b_places.append(ranks[b_seat] + 1)
@@ -198,7 +195,11 @@ def play_deal(deal: Deal) -> DealResult:
 
 
 class _BotRaised(RuntimeError):
-    """A bot raised an exception: the message names the bot, its role and its seat."""
+    """A bot raised an exception: the message names the bot and its seat."""
+
+    def __init__(self, bot: _Answerable, message: str) -> None:
+        super().__init__(message)
+        self.bot = bot
 
 
 class _Answerable(Bot):
@@ -216,8 +217,7 @@ class _Answerable(Bot):
         self.name = inner.name or type(inner).__name__
 
     def _raised(self, error: Exception) -> _BotRaised:
-        return _BotRaised(f"bot {self.name!r} ({self.role}) at seat {self.seat + 1} raised "
-                          f"{type(error).__name__}: {error}")
+        return _BotRaised(self, f"bot {self.name!r} at seat {self.seat + 1} raised {type(error).__name__}: {error}")
 
     def start(self, view):
         try:

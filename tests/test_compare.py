@@ -151,12 +151,12 @@ def test_a_bot_that_raises_ends_the_run_with_an_error_naming_it(test_bots, worke
 
     with pytest.raises(CompareError) as raised:
         final(comparison)
-    assert str(raised.value) == ("bot 'compare-raises' (B) at seat 1 raised ZeroDivisionError: out of ideas "
-                                 "(deal seed 4)")
+    assert str(raised.value) == ("bot 'compare-raises' at seat 1 raised ZeroDivisionError: out of ideas "
+                                 "(role B, deal seed 4)")
 
 
 def test_a_bot_that_answers_illegally_ends_the_run_with_an_error_naming_it(test_bots):
-    expected = r"^bot 'compare-illegal' \(field\) at seat [23] answered illegally: unknown action 'dance' \(deal seed 4\)$"
+    expected = r"^bot 'compare-illegal' at seat [23] \([^)]+\): unknown action 'dance' \(role field, deal seed 4\)$"
     with pytest.raises(CompareError, match=expected):
         final(Comparison(a="random", b="random", field="compare-illegal", players=3, seed=4))
 
@@ -237,7 +237,7 @@ def test_compare_exits_0_when_the_cap_comes_first():
     (["compare-pig", "random"], "Error: the compare-pig bot does not play King of Tokyo"),
     (["random", "heuristic", "--field", "random"], "Error: --field fills the other seats of games of three"),
     (["random", "heuristic", "--elo0", "10", "--elo1", "5"], "Error: elo0 (10) must be less than elo1 (5)"),
-    (["compare-raises", "random", "--seed", "4"], "Error: bot 'compare-raises' (A) at seat 2 raised "),
+    (["compare-raises", "random", "--seed", "4"], "Error: bot 'compare-raises' at seat 2 raised "),
 ])
 def test_compare_errors_are_one_line(test_bots, args, message):
     result = compare(*args)
