@@ -494,6 +494,21 @@ def test_forfeits_are_stored_with_their_reason_and_rank_last(tmp_path, failbots)
     assert ratings_of(engine)["fail-raise"][3] == 0  # no wins
 
 
+def test_a_trusted_bot_that_kills_its_worker_forfeits_as_crash_and_the_night_finishes(tmp_path, failbots):
+    """A trusted bot runs in the worker's own process: its os._exit breaks the process
+    pool. The matches the pool held are played again with every bot isolated, so the
+    crash is that bot's forfeit, and the night stores and rates every match and ends."""
+    engine = open_db(tmp_path / "a.db")
+    ladder = load_ladder(ladder_file(tmp_path, games=3, second="fail-crash", params="trusted = true"))
+    report = run_night(engine, ladder, workers=1)
+    assert report.finished and report.played == 3
+    with Session(engine) as session:
+        seats = session.exec(select(Seat).where(Seat.entrant == "fail-crash")).all()
+        assert seats and all(seat.forfeit == "crash" and "exit code 3" in seat.forfeit_detail for seat in seats)
+        assert [match.rated for match in session.exec(select(Match)).all()] == [True] * 3
+    assert ratings_of(engine)["fail-crash"][3] == 0  # no wins
+
+
 def run_cli(*args: str, env: dict, **popen) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "kotarena", *args], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **popen)
