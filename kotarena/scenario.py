@@ -30,7 +30,8 @@ from kotarena.engine.outcome import EngineError, IllegalActionError, Termination
 from kotarena.games import get_spec
 from kotarena.games.kot.cards import DECKS, UnknownDeckError, find_card
 from kotarena.games.kot.position import MonsterSetup, build_position
-from kotarena.games.kot.state import MARKET_SIZE, State
+from kotarena.games.kot.rules import CLASSIC
+from kotarena.games.kot.state import State
 
 __all__ = [
     "Check", "Failure", "Scenario", "ScenarioError", "ScenarioResult", "ScriptedAction",
@@ -233,8 +234,8 @@ def _as_card_list(value: object, where: str, reader: _Reader) -> tuple[str, ...]
 
 
 def _as_market(value: object, where: str, reader: _Reader) -> tuple[str, ...]:
-    if not isinstance(value, list) or len(value) != MARKET_SIZE:
-        raise _Problem(f"{where} must list the {MARKET_SIZE} market slots (a card or \"empty\"), not {value!r}")
+    if not isinstance(value, list) or len(value) != CLASSIC.market_size:
+        raise _Problem(f"{where} must list the {CLASSIC.market_size} market slots (a card or \"empty\"), not {value!r}")
     return tuple(EMPTY if isinstance(v, str) and v.strip().lower() == EMPTY else reader.card_name(v, where)
                  for v in value)
 

@@ -9,13 +9,13 @@ from kotarena.engine.dice import ScriptedDice
 from kotarena.engine.game import Game, GameSpec
 from kotarena.games.kot import invariants as _invariants
 from kotarena.games.kot.cards import DECKS
+from kotarena.games.kot.rules import CLASSIC, Rules
 from kotarena.games.kot.state import (
     BUY_CARDS,
     DAMAGE,
     DICE_CARDS,
     END_CARDS,
     HEARTS,
-    MONSTERS,
     PROBE,
     REVEAL,
     ROLL,
@@ -45,13 +45,19 @@ DECISION_KINDS: dict[str, str] = {
 
 
 class KingOfTokyo(Game):
-    """Classic King of Tokyo: 2-6 monsters, 20 stars or the last one standing wins."""
+    """Classic King of Tokyo: 2-6 monsters, 20 stars or the last one standing wins.
 
-    spec = SPEC
+    ``rules`` are the numbers its states play by (:class:`~kotarena.games.kot.rules.Rules`).
+    """
+
     view_type = View
     decision_kinds = DECISION_KINDS
     seat_fact_names = ("monster", "stars", "health", "alive")
-    default_names = MONSTERS
+
+    def __init__(self, spec: GameSpec = SPEC, rules: Rules = CLASSIC) -> None:
+        self.spec = spec
+        self.rules = rules
+        self.default_names = rules.monsters
 
     def new_state(
         self,
@@ -65,8 +71,8 @@ class KingOfTokyo(Game):
     ) -> State:
         count = players if isinstance(players, int) else len(players)
         self.spec.check_players(count)
-        state = State.blank(players, seed=seed, deck=self.spec.deck if deck == "default" else deck, dice=dice,
-                            record=record)
+        state = State.blank(players, rules=self.rules, seed=seed, deck=self.spec.deck if deck == "default" else deck,
+                            dice=dice, record=record)
         state.game = self.spec.name
         first = state.roll_off() if first_player is None else first_player
         state.begin(first)

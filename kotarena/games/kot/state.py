@@ -85,6 +85,7 @@ from kotarena.games.kot.cards.moments import (
 from kotarena.games.kot.cards.moments import (
     DICE_COUNT as DICE_COUNT_MOMENT,
 )
+from kotarena.games.kot.rules import CLASSIC, Rules
 from kotarena.games.kot.view import View, build_view
 
 if TYPE_CHECKING:
@@ -105,35 +106,28 @@ START_CARDS = "start"  #: the turn starts, before the roll: ``pass`` or a card's
 CITY = "city"
 BAY = "bay"
 
-MAX_STARS_TO_WIN = 20
-STARTING_HEALTH = 10
-DICE_COUNT = 6
-#: Faces drawn per roll at the start of a turn: room for the most dice a monster
-#: can roll (six black and two green), so cards never change other rolls' faces.
-DIE_SLOTS = 8
-REROLLS = 2
-SWEEP_COST = 2
-MARKET_SIZE = 3
-BAY_MIN_PLAYERS = 5
-
 #: The faces of four dice for each number below 6**4, the first die slowest.
 _FOUR_FACES = tuple((a, b, c, d) for a in range(6) for b in range(6) for c in range(6) for d in range(6))
 _EIGHT_DICE = 6**8
 
 
-def _faces(key: float) -> tuple[int, ...]:
-    """The faces of the ``DIE_SLOTS`` (eight) die positions of one roll, from one
-    ``random()`` number: its first 6**8 outcomes in base 6, one digit per die.
+def _faces(key: float, slots: int) -> tuple[int, ...]:
+    """The faces of the ``slots`` die positions of one roll (``Rules.die_slots``, eight
+    in the classic game), from one ``random()`` number: its first 6**slots outcomes in
+    base 6, one digit per die, the first die slowest.
 
     One draw per roll instead of one per die keeps the dice as fair as before (a 53-bit
     number spread over 6**8 outcomes favours some by less than one part in a billion)
     at an eighth of the calls.
     """
-    high, low = divmod(int(key * _EIGHT_DICE), 1296)
-    return _FOUR_FACES[high] + _FOUR_FACES[low]
-
-
-MONSTERS = ("Alienoid", "Cyber Bunny", "Giga Zaur", "Kraken", "Meka Dragon", "The King")
+    if slots == 8:
+        high, low = divmod(int(key * _EIGHT_DICE), 1296)
+        return _FOUR_FACES[high] + _FOUR_FACES[low]
+    number = int(key * 6**slots)
+    faces = [0] * slots
+    for i in range(slots - 1, -1, -1):
+        number, faces[i] = divmod(number, 6)
+    return tuple(faces)
 
 _REROLL_TABLES: dict[int, tuple[tuple[Action, ...], frozenset[Action]]] = {}
 
@@ -146,20 +140,31 @@ def _reroll_legal(dice_count: int) -> tuple[tuple[Action, ...], frozenset[Action
     return entry
 
 
-def _buy_tables() -> list[tuple[tuple[Action, ...], frozenset[Action]]]:
-    """Index ``mask | sweep << 3``: bit ``s`` of ``mask`` set when slot ``s+1`` is affordable."""
-    tables = []
-    for index in range(16):
+def _buy_tables(size: int) -> list[tuple[tuple[Action, ...], frozenset[Action]]]:
+    """Index ``mask | sweep << size``: bit ``s`` of ``mask`` set when slot ``s+1`` is affordable."""
+    tables = [_NOTHING_TO_BUY]  # shared by every market size: the buy step compares it by identity
+    for index in range(1, 2 << size):
         legal = [DONE_ACTION]
-        legal.extend(BUY_ACTIONS[s] for s in range(MARKET_SIZE) if index >> s & 1)
-        if index & 8:
+        legal.extend(BUY_ACTIONS[s] if s < 3 else Action.of(BUY, s + 1) for s in range(size) if index >> s & 1)
+        if index >> size & 1:
             legal.append(SWEEP_ACTION)
         tables.append((tuple(legal), frozenset(legal)))
     return tables
 
 
-_BUY_LEGAL = _buy_tables()
-_NOTHING_TO_BUY = _BUY_LEGAL[0]
+_NOTHING_TO_BUY: tuple[tuple[Action, ...], frozenset[Action]] = ((DONE_ACTION,), frozenset((DONE_ACTION,)))
+#: The buy tables of the classic market (three slots); other sizes are made when first asked.
+_BUY_LEGAL = _buy_tables(3)
+_OTHER_BUY_TABLES: dict[int, list[tuple[tuple[Action, ...], frozenset[Action]]]] = {}
+
+
+def _buy_legal(size: int) -> list[tuple[tuple[Action, ...], frozenset[Action]]]:
+    if size == 3:
+        return _BUY_LEGAL
+    tables = _OTHER_BUY_TABLES.get(size)
+    if tables is None:
+        tables = _OTHER_BUY_TABLES[size] = _buy_tables(size)
+    return tables
 _YIELD_LEGAL = ((STAY_ACTION, YIELD_ACTION), frozenset((STAY_ACTION, YIELD_ACTION)))
 _NO_LEGAL: tuple[tuple[Action, ...], frozenset[Action]] = ((), frozenset())
 
@@ -186,7 +191,7 @@ class State:
     """The whole table of one classic King of Tokyo game. See the module docstring."""
 
     __slots__ = (
-        "game", "n", "names", "seed", "deck_name", "cards_info",
+        "game", "rules", "n", "names", "seed", "deck_name", "cards_info",
         "health", "max_health", "stars", "energy", "alive", "owned",
         "city", "bay", "bay_open", "alive_count",
         "active", "turn", "dice", "rolls_left",
@@ -202,6 +207,7 @@ class State:
     )
 
     game: str
+    rules: Rules
     n: int
     names: tuple[str, ...]
     seed: int | None
@@ -283,6 +289,7 @@ class State:
         cls,
         players: int | Sequence[str],
         *,
+        rules: Rules = CLASSIC,
         seed: int | None = None,
         deck: str | None = "kot",
         dice: ScriptedDice | None = None,
@@ -292,7 +299,7 @@ class State:
 
         Nobody has been chosen to start yet; :func:`new_game` does the roll-off.
         """
-        names = tuple(players) if not isinstance(players, int) else MONSTERS[:players]
+        names = tuple(players) if not isinstance(players, int) else rules.monsters[:players]
         n = len(names)
         if not 2 <= n <= 6:
             raise PositionError(f"King of Tokyo is for 2 to 6 players, not {n}")
@@ -302,12 +309,13 @@ class State:
             seed = _random_module.SystemRandom().randrange(2**63)
         s = cls()
         s.game = "kot"
+        s.rules = rules
         s.n = n
         s.names = names
         s.seed = seed
         s.deck_name = deck
-        s.health = [STARTING_HEALTH] * n
-        s.max_health = [STARTING_HEALTH] * n
+        s.health = [rules.starting_health] * n
+        s.max_health = [rules.starting_health] * n
         s.stars = [0] * n
         s.energy = [0] * n
         s.alive = [True] * n
@@ -316,7 +324,7 @@ class State:
         s.alive_count = n
         s.city = -1
         s.bay = -1
-        s.bay_open = n >= BAY_MIN_PLAYERS
+        s.bay_open = rules.bay_opens(n)
         s.active = 0
         s.turn = 0
         s.dice = []
@@ -336,7 +344,7 @@ class State:
         s._hit = []
         s._batch = 0
         s.eliminated_at = [None] * n
-        s.market = [-1] * MARKET_SIZE
+        s.market = [-1] * rules.market_size
         s.discard = []
         s.poison = [0] * n
         s.shrink = [0] * n
@@ -368,7 +376,7 @@ class State:
             s._effects = deck_effects(deck)
             s.deck = list(range(len(s.cards_info)))
             shuffle(s.deck, s._random)
-            for slot in range(MARKET_SIZE):
+            for slot in range(rules.market_size):
                 s._reveal(slot)
         return s
 
@@ -487,15 +495,15 @@ class State:
 
     def _roll_off_dice(self) -> list[int]:
         if self._script is not None:
-            return self._script.roll(DICE_COUNT)
+            return self._script.roll(self.rules.dice)
         random = self._random
-        return [int(random() * 6) for _ in range(DICE_COUNT)]
+        return [int(random() * 6) for _ in range(self.rules.dice)]
 
     def _draw_turn_dice(self) -> None:
         """Draw this turn's dice: one number per roll a turn normally has, each standing
-        for the faces of all ``DIE_SLOTS`` die positions of that roll (see ``_faces``)."""
+        for the faces of all ``Rules.die_slots`` die positions of that roll (see ``_faces``)."""
         random = self._random
-        self._turn_dice = [random(), random(), random()]
+        self._turn_dice = [random() for _ in range(self.rules.rerolls + 1)]
         self._roll_no = 0
 
     def _roll(self, positions: tuple[int, ...]) -> list[int]:
@@ -511,7 +519,7 @@ class State:
             # turn's dice as they were (duplicate play relies on that).
             stream = _random_module.Random(((self.seed or 0) * 1_000_003 + self.turn) * 1_009 + roll_no + 1)
             keys.append(stream.random())
-        faces = _faces(keys[roll_no])
+        faces = _faces(keys[roll_no], self.rules.die_slots)
         return [faces[i - 1] for i in positions]
 
     def _start_turn(self) -> None:
@@ -522,7 +530,11 @@ class State:
             log.append(("turn", p, self.turn))
         self._dealt = False
         if p == self.city or p == self.bay:
-            self._gain_stars(p, 2, "start in tokyo")
+            rules = self.rules
+            if rules.start_tokyo_stars:
+                self._gain_stars(p, rules.start_tokyo_stars, "start in tokyo")
+            if rules.start_tokyo_energy:
+                self._gain_energy(p, rules.start_tokyo_energy)
         if self._slow:
             self._flags = _NO_FLAGS
             self._revealed = []
@@ -540,26 +552,27 @@ class State:
 
     def _first_roll(self) -> None:
         p = self.active
-        count = DICE_COUNT
+        rules = self.rules
+        count = rules.dice
         if self._slow and (self._mine[p][DICE_COUNT_MOMENT] or self.shrink[p]):
             count = self._dice_count(p)
         if self._script is None:
             self._draw_turn_dice()
             self._roll_no = 1
-            self.dice = list(_faces(self._turn_dice[0])[:count])
+            self.dice = list(_faces(self._turn_dice[0], rules.die_slots)[:count])
         else:
             self.dice = self._script.roll(count)
         if self.log is not None:
             self.log.append(("roll", p, tuple(self.dice), ()))
-        self.rolls_left = REROLLS
+        self.rolls_left = rules.rerolls
         self._decide(p, ROLL, _reroll_legal(count))
 
     def _dice_count(self, p: int) -> int:
         """Dice rolled this turn: six, more with Extra Head, fewer per shrink token."""
-        count = DICE_COUNT
+        count = self.rules.dice
         for card, fn in self._mine[p][DICE_COUNT_MOMENT]:
             count = fn(self, p, card, count)
-        return max(0, min(DIE_SLOTS, count - self.shrink[p]))
+        return max(0, min(self.rules.die_slots, count - self.shrink[p]))
 
     def _reroll(self, positions: tuple[int, ...]) -> None:
         dice = self.dice
@@ -567,7 +580,7 @@ class State:
         if self._script is None and roll_no < len(self._turn_dice):
             # The usual rerolls take their faces straight from the turn's draw.
             self._roll_no = roll_no + 1
-            faces = _faces(self._turn_dice[roll_no])
+            faces = _faces(self._turn_dice[roll_no], self.rules.die_slots)
             for position in positions:
                 dice[position - 1] = faces[position - 1]
         else:
@@ -1004,14 +1017,18 @@ class State:
         energy = self.energy[self.active]
         market = self.market
         info = self.cards_info
+        size = len(market)
         index = 0
-        for slot in range(MARKET_SIZE):
+        shown = False
+        for slot in range(size):
             card = market[slot]
-            if card >= 0 and info[card].cost <= energy:
-                index |= 1 << slot
-        if energy >= SWEEP_COST and (market[0] >= 0 or market[1] >= 0 or market[2] >= 0):
-            index |= 8
-        return _BUY_LEGAL[index]
+            if card >= 0:
+                shown = True
+                if info[card].cost <= energy:
+                    index |= 1 << slot
+        if shown and energy >= self.rules.sweep_cost:
+            index |= 1 << size
+        return _buy_legal(size)[index]
 
     def _card_buy_table(self) -> tuple[tuple[Action, ...], frozenset[Action]]:
         """The buy decision with cards in play: prices may change, cards add actions."""
@@ -1019,11 +1036,14 @@ class State:
         energy = self.energy[p]
         market = self.market
         legal = [DONE_ACTION]
-        for slot in range(MARKET_SIZE):
+        shown = False
+        for slot in range(len(market)):
             card = market[slot]
-            if card >= 0 and self.cost(p, card) <= energy:
-                legal.append(BUY_ACTIONS[slot])
-        if energy >= SWEEP_COST and (market[0] >= 0 or market[1] >= 0 or market[2] >= 0):
+            if card >= 0:
+                shown = True
+                if self.cost(p, card) <= energy:
+                    legal.append(BUY_ACTIONS[slot] if slot < 3 else Action.of(BUY, slot + 1))
+        if shown and energy >= self.rules.sweep_cost:
             legal.append(SWEEP_ACTION)
         legal.extend(self._offers(p, BUY_CARDS))
         return tuple(legal), frozenset(legal)
@@ -1092,15 +1112,16 @@ class State:
 
     def _sweep(self) -> None:
         p = self.active
-        self.energy[p] -= SWEEP_COST
+        self.energy[p] -= self.rules.sweep_cost
         if self.log is not None:
             self.log.append(("sweep", p))
-        for slot in range(MARKET_SIZE):
+        size = len(self.market)
+        for slot in range(size):
             if self.market[slot] >= 0:
                 self.discard.append(self.market[slot])
                 self._card_ids = None
                 self.market[slot] = -1
-        for slot in range(MARKET_SIZE):
+        for slot in range(size):
             self._reveal(slot)
         self._buy_step()
 
@@ -1159,11 +1180,12 @@ class State:
         stars = self.stars
         n = self.n
         p = self.active
-        if max(stars) >= MAX_STARS_TO_WIN:
+        goal = self.rules.stars_to_win
+        if max(stars) >= goal:
             best = -1
             for step in range(n):
                 q = (p + step) % n
-                if alive[q] and stars[q] >= MAX_STARS_TO_WIN and stars[q] > (stars[best] if best >= 0 else -1):
+                if alive[q] and stars[q] >= goal and stars[q] > (stars[best] if best >= 0 else -1):
                     best = q
             if best >= 0:
                 self._finish(best, Termination.STARS)
@@ -1389,7 +1411,7 @@ class State:
         self._cards_changed()
 
     def _close_bay(self) -> None:
-        if self.bay_open and self.alive_count < BAY_MIN_PLAYERS:
+        if self.bay_open and self.alive_count < self.rules.bay_min_players:
             self.bay_open = False
             if self.log is not None:
                 self.log.append(("bay closed",))
@@ -1525,7 +1547,11 @@ class State:
             self.bay = p
         if self.log is not None:
             self.log.append(("enter", p, place))
-        self._gain_stars(p, 1, "take tokyo")
+        rules = self.rules
+        if rules.take_tokyo_stars:
+            self._gain_stars(p, rules.take_tokyo_stars, "take tokyo")
+        if rules.take_tokyo_energy:
+            self._gain_energy(p, rules.take_tokyo_energy)
 
     def _leave(self, p: int, reason: str) -> None:
         if p == self.city:
@@ -1578,6 +1604,7 @@ class State:
         """
         s = State.__new__(State)
         s.game = self.game
+        s.rules = self.rules
         s.n = self.n
         s.names = self.names
         s.seed = self.seed

@@ -126,12 +126,14 @@ class View(NamedTuple):
 def _sample_game(view: View, seed: int | None) -> State:
     """:meth:`View.sample_game` (a module function: mypyc cannot compile a closure,
     ``take``, inside a method of a ``NamedTuple``)."""
+    from kotarena.games import get_game
     from kotarena.games.kot.cards import deck_cards, deck_effects
     from kotarena.games.kot.state import State, shuffle
 
     rng = _random_module.Random(seed)
     s = State.__new__(State)
     s.game = view.game
+    s.rules = get_game(view.game).rules  # type: ignore[attr-defined]
     s.n = len(view.names)
     s.names = view.names
     s.seed = seed
@@ -203,7 +205,7 @@ def _sample_game(view: View, seed: int | None) -> State:
     s._reshuffles = 0
     # Future rolls of this turn come from the bot's seed, not the real game.
     s._draw_turn_dice()
-    s._roll_no = 1 + (2 - view.rolls_left)
+    s._roll_no = 1 + (s.rules.rerolls - view.rolls_left)
     s._attacker = view.attacker
     s._yielders = list(view.yielders)
     s._hit = []
@@ -260,7 +262,7 @@ def build_view(state: State, player: int) -> View:
         cards, discard, market, _ = ids
     else:
         cards = ((),) * s.n
-        market = (None, None, None)
+        market = _EMPTY_MARKETS[len(s.market)]
         discard = ()
     # The tuple is built directly: View.__new__ would spend a third of the view's time
     # on the card fields' defaults. Without cards or tokens those fields stay empty.
@@ -275,6 +277,8 @@ def build_view(state: State, player: int) -> View:
 
 
 _new_view = tuple.__new__
+#: The market of a game without cards, by its number of slots.
+_EMPTY_MARKETS = tuple((None,) * size for size in range(9))
 #: The card fields of a view (``private`` onwards) on a table where no card acts.
 _NO_CARD_FACTS = tuple(View._field_defaults[name] for name in View._fields[View._fields.index("private"):])
 
