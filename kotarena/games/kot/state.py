@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import random as _random_module
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from kotarena.engine.actions import (
     BUY,
@@ -188,99 +188,138 @@ def shuffle(items: list, random) -> None:
 
 
 class State:
-    """The whole table of one classic King of Tokyo game. See the module docstring."""
+    """The whole table of one King of Tokyo game. See the module docstring.
 
-    __slots__ = (
-        "game", "rules", "n", "names", "seed", "deck_name", "cards_info",
-        "health", "max_health", "stars", "energy", "alive", "owned",
-        "city", "bay", "bay_open", "alive_count",
-        "active", "turn", "dice", "rolls_left",
-        "market", "deck", "discard",
-        "to_move", "kind", "legal", "_legal_set",
-        "outcome", "log", "history", "pause_between_turns", "between_turns",
-        "_rng", "_random", "_script", "_turn_dice", "_roll_no", "_reshuffles",
-        "_attacker", "_yielders", "_hit", "_batch", "eliminated_at", "_card_ids",
-        # cards: tokens and counters, per-moment hooks, the damage queue, turn flags
-        "poison", "shrink", "counters", "peek", "mimic",
-        "_effects", "_hooks", "_offer_hooks", "_mine", "_my_offers", "_slow", "_queue", "_then", "_dropped",
-        "_extra_turns", "_flags", "_dealt", "_card_rolls", "_pending_hit", "_ready", "_revealed", "_hearts_left",
-    )
+    :meth:`__init__` declares every field, once, with its starting value and how a copy
+    takes it: :meth:`clone` is ``__init__`` given the state to copy, and the sampled
+    copy (:mod:`kotarena.games.kot.view`) starts from a blank state, so a new field
+    needs only its line there.
+    """
 
-    game: str
-    rules: Rules
-    n: int
-    names: tuple[str, ...]
-    seed: int | None
-    deck_name: str | None
-    cards_info: tuple[CardInfo, ...]
-    health: list[int]
-    max_health: list[int]
-    stars: list[int]
-    energy: list[int]
-    alive: list[bool]
-    owned: list[list[int]]
-    city: int
-    bay: int
-    bay_open: bool
-    alive_count: int
-    active: int
-    turn: int
-    dice: list[int]
-    rolls_left: int
-    market: list[int]
-    deck: list[int]
-    discard: list[int]
-    to_move: int
-    kind: str | None
-    legal: tuple[Action, ...]
-    _legal_set: frozenset[Action]
-    outcome: Outcome | None
-    log: list[tuple] | None
-    history: list[tuple[int, Action]]
-    pause_between_turns: bool
-    between_turns: bool
-    _rng: _random_module.Random
-    _random: Callable[[], float]
-    _script: ScriptedDice | None
-    _turn_dice: list[float]
-    _roll_no: int
-    _reshuffles: int
-    _attacker: int
-    _yielders: list[int]
-    _hit: list[int]
-    _batch: int
-    eliminated_at: list[Any]
-    _card_ids: Any
-    # cards: tokens and counters, per-moment hooks, the damage queue, turn flags
-    poison: list[int]
-    shrink: list[int]
-    counters: dict[int, int]
-    peek: int
-    mimic: int
-    _effects: tuple[Any, ...]
-    _hooks: tuple[tuple[Any, ...], ...]
-    _offer_hooks: dict[str, tuple[Any, ...]]
-    _mine: tuple[tuple[tuple[Any, ...], ...], ...]
-    _my_offers: tuple[dict[str, tuple[Any, ...]], ...]
-    _slow: bool
-    _queue: list[tuple[int, int, int, bool]]
-    _then: int
-    _dropped: list[int]
-    _extra_turns: int
-    _flags: frozenset[tuple[Any, ...]]
-    _dealt: bool
-    _card_rolls: int
-    _pending_hit: Any
-    _ready: list[tuple[int, int, int, bool]]
-    _revealed: list[tuple[int, int]]
-    _hearts_left: int
+    def __init__(
+        self,
+        rules: Rules = CLASSIC,
+        names: tuple[str, ...] = (),
+        *,
+        game: str = "kot",
+        seed: int | None = None,
+        deck: str | None = None,
+        cards: tuple[CardInfo, ...] = (),
+        effects: tuple[Any, ...] = (),
+        dice: ScriptedDice | None = None,
+        record: bool = False,
+        rng: _random_module.Random | None = None,
+        source: State | None = None,
+    ) -> None:
+        """A table before anything happened: every monster fresh, nobody in Tokyo, the
+        deck (the physical ``cards`` of ``deck`` and their ``effects``) in table order
+        and the market empty; :meth:`blank` shuffles and deals, :meth:`begin` starts.
+        With ``source``, a copy of that state instead (:meth:`clone`), whose generator
+        is ``rng`` and whose log and history are copied with ``record``.
 
-    def __init__(self) -> None:  # use new_game() or State.from_position()
-        self.to_move = -1
-        self.kind = None
-        self.legal = ()
-        self._legal_set = frozenset()
-        self.outcome = None
+        Every field of a state is declared here, once, with its type, its starting
+        value and, after ``if c is None else``, what a copy takes: a list is copied (a
+        list of lists list by list), a dict too, anything else is immutable and shared
+        (tuples such as the hook tables and the legal list, numbers, strings, ``None``).
+        ``tests/engine/test_state_fields.py`` checks every field of the declaration
+        against both copies.
+        """
+        c = source
+        n = len(names) if c is None else c.n
+        if rng is None:
+            rng = _random_module.Random(seed)
+        # The game and its seats.
+        self.game: str = game if c is None else c.game
+        self.rules: Rules = rules if c is None else c.rules
+        self.n: int = n
+        self.names: tuple[str, ...] = names if c is None else c.names
+        self.seed: int | None = seed if c is None else c.seed
+        self.deck_name: str | None = deck if c is None else c.deck_name
+        #: The physical cards (copies expanded); a card in play is an index into them.
+        self.cards_info: tuple[CardInfo, ...] = cards if c is None else c.cards_info
+        # Each monster, by seat.
+        self.health: list[int] = [rules.starting_health] * n if c is None else c.health[:]
+        self.max_health: list[int] = [rules.starting_health] * n if c is None else c.max_health[:]
+        self.stars: list[int] = [0] * n if c is None else c.stars[:]
+        self.energy: list[int] = [0] * n if c is None else c.energy[:]
+        self.alive: list[bool] = [True] * n if c is None else c.alive[:]
+        self.owned: list[list[int]] = [[] for _ in range(n)] if c is None else [cards[:] for cards in c.owned]
+        self.poison: list[int] = [0] * n if c is None else c.poison[:]
+        self.shrink: list[int] = [0] * n if c is None else c.shrink[:]
+        #: ``(turn, damage batch)`` of each monster's elimination (``None``: alive).
+        self.eliminated_at: list[Any] = [None] * n if c is None else c.eliminated_at[:]
+        self.alive_count: int = n if c is None else c.alive_count
+        # Tokyo: the seat in each place (-1: empty).
+        self.city: int = -1 if c is None else c.city
+        self.bay: int = -1 if c is None else c.bay
+        self.bay_open: bool = rules.bay_opens(n) if c is None else c.bay_open
+        # The turn and the dice.
+        self.active: int = 0 if c is None else c.active
+        self.turn: int = 0 if c is None else c.turn
+        self.dice: list[int] = [] if c is None else c.dice[:]
+        self.rolls_left: int = 0 if c is None else c.rolls_left
+        # The cards: the market (-1: an empty slot), the deck (its top is the end) and
+        # the discard pile; counters on cards in play; the card Made in a Lab shows and
+        # the card the mimic token is on (-1: none).
+        self.market: list[int] = [-1] * rules.market_size if c is None else c.market[:]
+        self.deck: list[int] = list(range(len(cards))) if c is None else c.deck[:]
+        self.discard: list[int] = [] if c is None else c.discard[:]
+        self.counters: dict[int, int] = {} if c is None else dict(c.counters)
+        self.peek: int = -1 if c is None else c.peek
+        self.mimic: int = -1 if c is None else c.mimic
+        # The pending decision (the legal list and its set are shared tables).
+        self.to_move: int = -1 if c is None else c.to_move
+        self.kind: str | None = None if c is None else c.kind
+        self.legal: tuple[Action, ...] = () if c is None else c.legal
+        self._legal_set: frozenset[Action] = frozenset() if c is None else c._legal_set
+        self.outcome: Outcome | None = None if c is None else c.outcome
+        # What happened: the event log (``None``: not recorded) and the actions.
+        self.log: list[tuple] | None = (
+            ([] if record else None) if c is None else list(c.log) if record and c.log is not None else None)
+        self.history: list[tuple[int, Action]] = [] if c is None or not record else list(c.history)
+        self.pause_between_turns: bool = False if c is None else c.pause_between_turns
+        self.between_turns: bool = False if c is None else c.between_turns
+        # Chance: the seeded generator (or scripted dice), this turn's roll draws, and
+        # how many rolls, reshuffles and card rolls have drawn so far.
+        self._rng: _random_module.Random = rng
+        self._random: Callable[[], float] = rng.random
+        self._script: ScriptedDice | None = dice if c is None or c._script is None else c._script.copy()
+        self._turn_dice: list[float] = [] if c is None else c._turn_dice[:]
+        self._roll_no: int = 0 if c is None else c._roll_no
+        self._reshuffles: int = 0 if c is None else c._reshuffles
+        self._card_rolls: int = 0 if c is None else c._card_rolls
+        # An attack: who attacked from outside, who may yield, who was hit; the damage
+        # batch number (monsters eliminated by one batch tie).
+        self._attacker: int = -1 if c is None else c._attacker
+        self._yielders: list[int] = [] if c is None else c._yielders[:]
+        self._hit: list[int] = [] if c is None else c._hit[:]
+        self._batch: int = 0 if c is None else c._batch
+        # The views' cache of card ids (see build_view); dropped whenever cards move.
+        self._card_ids: Any = None if c is None else c._card_ids
+        # Card effects: one per physical card, and the hooks of the cards in play, per
+        # moment, for everybody and by owner (tables never changed in place: rebuilt).
+        self._effects: tuple[Any, ...] = effects if c is None else c._effects
+        self._hooks: tuple[tuple[Any, ...], ...] = _NO_HOOKS if c is None else c._hooks
+        self._offer_hooks: dict[str, tuple[Any, ...]] = _NO_OFFERS if c is None else dict(c._offer_hooks)
+        self._mine: tuple[tuple[tuple[Any, ...], ...], ...] = (_NO_HOOKS,) * n if c is None else c._mine
+        self._my_offers: tuple[dict[str, tuple[Any, ...]], ...] = (_NO_OFFERS,) * n if c is None else c._my_offers
+        #: Whether turns take the card path (some card acts, or a token is out).
+        self._slow: bool = False if c is None else c._slow
+        # The damage queue: entries still to judge, judged ones about to land, the one
+        # a ``damage`` decision waits on, monsters at 0 health not yet eliminated, and
+        # the step that follows once it is empty.
+        self._queue: list[tuple[int, int, int, bool]] = [] if c is None else c._queue[:]
+        self._ready: list[tuple[int, int, int, bool]] = [] if c is None else c._ready[:]
+        self._pending_hit: Any = None if c is None else c._pending_hit
+        self._dropped: list[int] = [] if c is None else c._dropped[:]
+        self._then: int = _THEN_NOTHING if c is None else c._then
+        # Turn facts cards read: extra turns to come, once-a-turn flags, whether the
+        # active monster has hurt another, revealed cards still offered, hearts to spend.
+        self._extra_turns: int = 0 if c is None else c._extra_turns
+        self._flags: frozenset[tuple[Any, ...]] = _NO_FLAGS if c is None else c._flags
+        self._dealt: bool = False if c is None else c._dealt
+        self._revealed: list[tuple[int, int]] = [] if c is None else c._revealed[:]
+        self._hearts_left: int = 0 if c is None else c._hearts_left
 
     # ------------------------------------------------------------------ setup
 
@@ -307,74 +346,11 @@ class State:
             raise PositionError("two monsters have the same name")
         if seed is None:
             seed = _random_module.SystemRandom().randrange(2**63)
-        s = cls()
-        s.game = "kot"
-        s.rules = rules
-        s.n = n
-        s.names = names
-        s.seed = seed
-        s.deck_name = deck
-        s.health = [rules.starting_health] * n
-        s.max_health = [rules.starting_health] * n
-        s.stars = [0] * n
-        s.energy = [0] * n
-        s.alive = [True] * n
-        s.owned = [[] for _ in range(n)]
-        s._card_ids = None
-        s.alive_count = n
-        s.city = -1
-        s.bay = -1
-        s.bay_open = rules.bay_opens(n)
-        s.active = 0
-        s.turn = 0
-        s.dice = []
-        s.rolls_left = 0
-        s._rng = _random_module.Random(seed)
-        s._random = s._rng.random
-        s._script = dice
-        s._turn_dice = []
-        s._roll_no = 0
-        s._reshuffles = 0
-        s.log = [] if record else None
-        s.history = []
-        s.pause_between_turns = False
-        s.between_turns = False
-        s._attacker = -1
-        s._yielders = []
-        s._hit = []
-        s._batch = 0
-        s.eliminated_at = [None] * n
-        s.market = [-1] * rules.market_size
-        s.discard = []
-        s.poison = [0] * n
-        s.shrink = [0] * n
-        s.counters = {}
-        s.peek = -1
-        s.mimic = -1
-        s._hooks = _NO_HOOKS
-        s._offer_hooks = _NO_OFFERS
-        s._mine = (_NO_HOOKS,) * n
-        s._my_offers = (_NO_OFFERS,) * n
-        s._slow = False
-        s._queue = []
-        s._then = _THEN_NOTHING
-        s._dropped = []
-        s._extra_turns = 0
-        s._flags = _NO_FLAGS
-        s._dealt = False
-        s._card_rolls = 0
-        s._pending_hit = None
-        s._hearts_left = 0
-        s._ready = []
-        s._revealed = []
         if deck is None:
-            s.cards_info = ()
-            s._effects = ()
-            s.deck = []
+            s = cls(rules, names, seed=seed, dice=dice, record=record)
         else:
-            s.cards_info = deck_cards(deck)
-            s._effects = deck_effects(deck)
-            s.deck = list(range(len(s.cards_info)))
+            s = cls(rules, names, seed=seed, deck=deck, cards=deck_cards(deck), effects=deck_effects(deck), dice=dice,
+                    record=record)
             shuffle(s.deck, s._random)
             for slot in range(rules.market_size):
                 s._reveal(slot)
@@ -1601,77 +1577,11 @@ class State:
         The copy draws its dice from a copy of this game's random generator, so it
         rolls exactly what this game would roll. Use :meth:`reseed` on a copy to make
         its future differ.
+
+        The copy is :meth:`__init__` given this state: the declaration of each field
+        says how it is copied.
         """
-        s = State.__new__(State)
-        s.game = self.game
-        s.rules = self.rules
-        s.n = self.n
-        s.names = self.names
-        s.seed = self.seed
-        s.deck_name = self.deck_name
-        s.cards_info = self.cards_info
-        s.health = self.health[:]
-        s.max_health = self.max_health[:]
-        s.stars = self.stars[:]
-        s.energy = self.energy[:]
-        s.alive = self.alive[:]
-        s.owned = [cards[:] for cards in self.owned]
-        s._card_ids = self._card_ids
-        s.city = self.city
-        s.bay = self.bay
-        s.bay_open = self.bay_open
-        s.alive_count = self.alive_count
-        s.active = self.active
-        s.turn = self.turn
-        s.dice = self.dice[:]
-        s.rolls_left = self.rolls_left
-        s.market = self.market[:]
-        s.deck = self.deck[:]
-        s.discard = self.discard[:]
-        s.to_move = self.to_move
-        s.kind = self.kind
-        s.legal = self.legal
-        s._legal_set = self._legal_set
-        s.outcome = self.outcome
-        s.log = list(self.log) if record and self.log is not None else None
-        s.history = list(self.history) if record else []
-        s.pause_between_turns = self.pause_between_turns
-        s.between_turns = self.between_turns
-        s._rng = _random_module.Random()
-        s._rng.setstate(self._rng.getstate())
-        s._random = s._rng.random
-        s._script = None if self._script is None else _copy_script(self._script)
-        s._turn_dice = self._turn_dice[:]
-        s._roll_no = self._roll_no
-        s._reshuffles = self._reshuffles
-        s._attacker = self._attacker
-        s._yielders = self._yielders[:]
-        s._hit = self._hit[:]
-        s._batch = self._batch
-        s.eliminated_at = self.eliminated_at[:]
-        s.poison = self.poison[:]
-        s.shrink = self.shrink[:]
-        s.counters = dict(self.counters)
-        s.peek = self.peek
-        s.mimic = self.mimic
-        s._effects = self._effects
-        s._hooks = self._hooks  # tuples of (owner, card, bound method of a shared effect)
-        s._offer_hooks = self._offer_hooks  # never changed in place: rebuilt
-        s._mine = self._mine
-        s._my_offers = self._my_offers
-        s._slow = self._slow
-        s._queue = self._queue[:]
-        s._then = self._then
-        s._dropped = self._dropped[:]
-        s._extra_turns = self._extra_turns
-        s._flags = self._flags
-        s._dealt = self._dealt
-        s._card_rolls = self._card_rolls
-        s._pending_hit = self._pending_hit
-        s._ready = self._ready[:]
-        s._hearts_left = self._hearts_left
-        s._revealed = self._revealed[:]
-        return s
+        return State(source=self, rng=_copy_random(self._rng), record=record)
 
     def reseed(self, seed: int) -> None:
         """Draw future dice and shuffles from a new seed (and drop scripted dice)."""
@@ -1701,8 +1611,22 @@ def _after_seat(hooks: tuple, p: int, entry: tuple) -> tuple:
     return (*hooks, entry)
 
 
-def _copy_script(script: ScriptedDice) -> ScriptedDice:
-    copy = ScriptedDice()
-    copy.groups = script.groups[:]
-    copy.used = script.used
+def _field_names() -> tuple[str, ...]:
+    """Every field of a state, in the order :meth:`State.__init__` declares them."""
+    compiled = getattr(State, "__mypyc_attrs__", None)  # the compiled class keeps no annotations
+    return tuple(compiled) if compiled is not None else tuple(vars(State(rng=_random_module.Random(0))))
+
+
+#: Every field of a state, in the order :meth:`State.__init__` declares them.
+FIELDS: Final = _field_names()
+
+
+def _copy_random(rng: _random_module.Random) -> _random_module.Random:
+    """A generator in the same state as ``rng``.
+
+    Made without ``Random()``'s own seeding from the operating system (a fixed seed
+    costs less), since ``setstate`` replaces it at once.
+    """
+    copy: _random_module.Random = cast(Any, _random_module.Random).__new__(_random_module.Random, 0)
+    copy.setstate(rng.getstate())
     return copy

@@ -123,22 +123,49 @@ class View(NamedTuple):
         return _sample_game(self, seed)
 
 
+#: The fields of a state the sampled copy does not take from the view, and why: each
+#: keeps the starting value :meth:`State.__init__` gives it, or is set from the bot's
+#: seed. ``tests/engine/test_state_fields.py`` checks that every other field is the
+#: real game's.
+NOT_FROM_VIEW = frozenset((
+    # Chance: the bot's seed, its generator, the deck order it shuffles, the dice it
+    # draws for the rest of the turn, and the streams' counters (reshuffles, card rolls).
+    "seed", "_rng", "_random", "_script", "deck", "_turn_dice", "_roll_no", "_reshuffles", "_card_rolls",
+    # What happened before: the log and the actions are not part of a position.
+    "log", "history",
+    # The card Made in a Lab shows the active monster: a secret unless the view is its own.
+    "peek",
+    # Caches and flags derived from the rest: the views' card ids, whether cards act
+    # (recomputed), the damage batch number (only its order counts: the copy counts on
+    # from the last elimination).
+    "_card_ids", "_slow", "_batch",
+    # Spent before any decision is asked: who the last attack hit, monsters at 0
+    # health not yet eliminated.
+    "_hit", "_dropped",
+    # How the caller plays the copy.
+    "pause_between_turns",
+))
+
+
 def _sample_game(view: View, seed: int | None) -> State:
     """:meth:`View.sample_game` (a module function: mypyc cannot compile a closure,
-    ``take``, inside a method of a ``NamedTuple``)."""
+    ``take``, inside a method of a ``NamedTuple``).
+
+    The copy starts from a blank state of the view's game (:meth:`State.__init__`, the
+    one declaration of the fields) and sets what the view knows, so a field the view
+    does not know keeps its starting value.
+    """
     from kotarena.games import get_game
     from kotarena.games.kot.cards import deck_cards, deck_effects
     from kotarena.games.kot.state import State, shuffle
 
+    rules = get_game(view.game).rules  # type: ignore[attr-defined]
     rng = _random_module.Random(seed)
-    s = State.__new__(State)
-    s.game = view.game
-    s.rules = get_game(view.game).rules  # type: ignore[attr-defined]
-    s.n = len(view.names)
-    s.names = view.names
-    s.seed = seed
-    s.deck_name = view.deck
-    s.cards_info = deck_cards(view.deck) if view.deck else ()
+    if view.deck:
+        s = State(rules, view.names, game=view.game, seed=seed, deck=view.deck, cards=deck_cards(view.deck),
+                  effects=deck_effects(view.deck), rng=rng)
+    else:
+        s = State(rules, view.names, game=view.game, seed=seed, rng=rng)
     # Physical card indices by id, so copies of a card stay distinct.
     unseen: dict[str, list[int]] = {}
     for index, info in enumerate(s.cards_info):
@@ -148,7 +175,6 @@ def _sample_game(view: View, seed: int | None) -> State:
         return unseen[card_id].pop()
 
     s.owned = [[take(c) for c in cards] for cards in view.cards]
-    s._card_ids = None
     s.market = [take(c) if c is not None else -1 for c in view.market]
     s.discard = [take(c) for c in view.discard]
     peeked = [take(c) for what, c in view.private if what == "made_in_a_lab"]
@@ -158,25 +184,22 @@ def _sample_game(view: View, seed: int | None) -> State:
     del s.deck[view.deck_size - len(peeked):]
     s.deck.extend(peeked)  # the card this player has seen stays on top
     s.peek = peeked[0] if peeked else -1
-    s._effects = deck_effects(view.deck) if view.deck else ()
     s.counters = {
         card: count
         for cards, counts in zip(s.owned, view.counters)
         for card, count in zip(cards, counts)
         if count or s._effects[card].initial_counters is not None
     }
-    s.poison = list(view.poison) or [0] * s.n
-    s.shrink = list(view.shrink) or [0] * s.n
+    if view.poison:
+        s.poison = list(view.poison)
+    if view.shrink:
+        s.shrink = list(view.shrink)
     s._extra_turns = view.extra_turns
     s._dealt = view.dealt
     s._flags = frozenset(_flag_from_view(s, item) for item in view.used)
-    s._dropped = []
     if view.pending:
         entry, queue, ready, then = view.pending
         s._pending_hit, s._queue, s._ready, s._then = entry, list(queue), list(ready), then
-    else:
-        s._pending_hit, s._queue, s._ready, s._then = None, [], [], 0
-    s._card_rolls = 0
     s._revealed = list(view.reveals)
     s._hearts_left = view.hearts
     s.health = list(view.health)
@@ -193,30 +216,18 @@ def _sample_game(view: View, seed: int | None) -> State:
     s.dice = list(view.dice)
     s.rolls_left = view.rolls_left
     s.outcome = view.outcome
-    s.log = None
-    s.history = []
-    s.pause_between_turns = False
     s.between_turns = view.between_turns
-    s._rng = rng
-    s._random = rng.random
-    s._script = None
-    s._turn_dice = []
-    s._roll_no = 0
-    s._reshuffles = 0
     # Future rolls of this turn come from the bot's seed, not the real game.
     s._draw_turn_dice()
     s._roll_no = 1 + (s.rules.rerolls - view.rolls_left)
     s._attacker = view.attacker
     s._yielders = list(view.yielders)
-    s._hit = []
     s._batch = max((e[1] for e in view.eliminated_at if e), default=0)
     s.eliminated_at = list(view.eliminated_at)
     s.mimic = s.owned_card(view.mimic[0], view.mimic[1]) if view.mimic else -1
     s._cards_changed()
     s.to_move = view.to_move
     s.kind = view.kind
-    s.legal = ()
-    s._legal_set = frozenset()
     s._restore_decision()
     return s
 
@@ -273,7 +284,7 @@ def build_view(state: State, player: int) -> View:
         market, len(s.deck), discard,
         s.to_move, s.kind, s.legal if s.to_move == player else (),
         s._attacker, tuple(s._yielders), tuple(s.eliminated_at), s.between_turns, s.outcome,
-    ) + (_card_facts(s, player) if s._slow or s._extra_turns else _NO_CARD_FACTS))
+    ) + (_card_facts(s, player) if s._slow or s._extra_turns else _NO_CARD_FACTS_DEALT if s._dealt else _NO_CARD_FACTS))
 
 
 _new_view = tuple.__new__
@@ -281,6 +292,10 @@ _new_view = tuple.__new__
 _EMPTY_MARKETS = tuple((None,) * size for size in range(9))
 #: The card fields of a view (``private`` onwards) on a table where no card acts.
 _NO_CARD_FACTS = tuple(View._field_defaults[name] for name in View._fields[View._fields.index("private"):])
+#: The same after the active monster hurt another monster this turn (a card bought later
+#: this turn reads it: Herbivore).
+_NO_CARD_FACTS_DEALT = tuple(True if name == "dealt" else value for name, value in zip(
+    View._fields[View._fields.index("private"):], _NO_CARD_FACTS))
 
 
 def _card_facts(s: State, player: int) -> tuple:
