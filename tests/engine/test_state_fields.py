@@ -11,8 +11,8 @@ import random
 import pytest
 
 from kotarena.games import new_game
+from kotarena.games.kot.sample import NOT_FROM_VIEW
 from kotarena.games.kot.state import FIELDS, State
-from kotarena.games.kot.view import NOT_FROM_VIEW
 
 
 def _positions(seed: int, players: int, deck: str | None = "default", every: int = 3):

@@ -11,7 +11,8 @@ from __future__ import annotations
 import itertools
 
 from kotarena.engine.outcome import Termination
-from kotarena.games.kot.state import BUY_CARDS, ROLL, YIELD_TOKYO, State
+from kotarena.games.kot.kinds import BUY_CARDS, ROLL, YIELD_TOKYO
+from kotarena.games.kot.state import State
 
 
 def _who(state: State, p: int) -> str:

@@ -15,7 +15,8 @@ from kotarena.engine.dice import ScriptedDice
 from kotarena.engine.outcome import PositionError
 from kotarena.games import get_game
 from kotarena.games.kot.cards import UnknownDeckError, find_card
-from kotarena.games.kot.state import BAY, CITY, State
+from kotarena.games.kot.kinds import BAY, CITY
+from kotarena.games.kot.state import State
 
 
 @dataclass
@@ -58,12 +59,8 @@ def build_position(
     shuffled order below them.
     """
     kot = get_game(game)
-    spec = kot.spec
     names = [m.name for m in monsters]
-    spec.check_players(len(names))
-    state = State.blank(names, rules=kot.rules, seed=seed, deck=spec.deck if deck == "default" else deck, dice=dice,
-                        record=record)
-    state.game = spec.name
+    state: State = kot.blank(names, seed=seed, deck=deck, dice=dice, record=record)  # type: ignore[attr-defined]
     state.pause_between_turns = pause_between_turns
     alive_count = sum(1 for m in monsters if m.alive)
     if alive_count < 2:
@@ -77,7 +74,7 @@ def build_position(
     elif market or deck_top or any(m.cards for m in monsters):
         raise PositionError("cards are named but the game has no deck")
     else:
-        state._cards_changed()  # tokens act without cards
+        state.cards_changed()  # tokens act without cards
     if isinstance(first, str):
         if first not in names:
             raise PositionError(f"first monster {first!r} is not at the table ({', '.join(names)})")
@@ -165,7 +162,7 @@ def _deal_cards(
             if not m.alive:
                 raise PositionError(f"monster {m.name!r}: an eliminated monster owns no cards")
             state.owned[p].append(card)
-            initial = state._effects[card].initial_counters
+            initial = state.effect_of(card).initial_counters
             if info.id in m.counters:
                 state.counters[card] = m.counters[info.id]
             elif initial is not None:
@@ -183,6 +180,6 @@ def _deal_cards(
         # A market left unnamed is dealt from the shuffled rest of the deck, so the
         # named deck_top cards stay on top, to be revealed next.
         for slot in range(size):
-            state._reveal(slot)
+            state.reveal(slot)
     state.deck.extend(reversed(top))  # the deck's top is the end of the list
-    state._cards_changed()
+    state.cards_changed()

@@ -7,10 +7,10 @@ the list of ``(owner, card, method)`` that act there, rebuilt only when cards ch
 hands, so a moment where no card acts costs one empty-tuple test.
 
 Methods receive the state ``s``, the seat ``owner`` of the card and ``card``, the
-physical card index. Effects change the game only through the state's effect
-helpers (``s._gain_stars``, ``s._gain_energy``, ``s._heal``, ``s._queue_damage`` ...),
-so that other cards see every change (Friend of Children sees energy gained by
-Energize) and damage goes through the damage pipeline.
+physical card index. Effects change the game only through the state's public effect
+API (``s.gain_stars``, ``s.gain_energy``, ``s.heal``, ``s.queue_damage``, ...; see
+``docs/games.md``), so that other cards see every change (Friend of Children sees
+energy gained by Energize) and damage goes through the damage queue.
 
 Moments whose name says "your" are called for the active monster's cards only; the
 others for every owner (``zero`` for every card when any monster drops to 0, ``guard``

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from kotarena.engine.dice import FACE_NAMES, HEART, ONE, THREE, TWO
 from kotarena.games.kot.cards.effects import Effect, use_action
-from kotarena.games.kot.state import BUY_CARDS, CITY, DAMAGE, DICE_CARDS, END_CARDS, HEARTS, PROBE, REVEAL, START_CARDS
+from kotarena.games.kot.kinds import BUY_CARDS, CITY, DAMAGE, DICE_CARDS, END_CARDS, HEARTS, PROBE, REVEAL, START_CARDS
 
 if TYPE_CHECKING:
     from kotarena.engine.actions import Action
@@ -58,16 +58,16 @@ class Instant(Effect):
 
     def on_buy(self, s: State, p: int, card: int) -> None:
         if self.stars:
-            s._gain_stars(p, self.stars, self.id)
+            s.gain_stars(p, self.stars, self.id)
         if self.energy:
-            s._gain_energy(p, self.energy)
+            s.gain_energy(p, self.energy)
         if self.heal:
-            s._heal(p, self.heal)
+            s.heal(p, self.heal)
         if self.hurt_self:
-            s._queue_damage(p, self.hurt_self, p)
+            s.queue_damage(p, self.hurt_self, p)
         if self.hurt_others:
             for q in others(s, p):
-                s._queue_damage(q, self.hurt_others, p)
+                s.queue_damage(q, self.hurt_others, p)
 
 
 @card("apartment_building")
@@ -146,34 +146,34 @@ class EvacuationOrders(Effect):
 
     def on_buy(self, s: State, p: int, card: int) -> None:
         for q in others(s, p):
-            s._lose_stars(q, 5, self.id)
+            s.lose_stars(q, 5, self.id)
 
 
 @card("vast_storm")
 class VastStorm(Effect):
 
     def on_buy(self, s: State, p: int, card: int) -> None:
-        s._gain_stars(p, 2, self.id)
+        s.gain_stars(p, 2, self.id)
         for q in others(s, p):
-            s._lose_energy(q, s.energy[q] // 2, self.id)
+            s.lose_energy(q, s.energy[q] // 2, self.id)
 
 
 @card("drop_from_high_altitude")
 class DropFromHighAltitude(Effect):
 
     def on_buy(self, s: State, p: int, card: int) -> None:
-        s._gain_stars(p, 2, self.id)
+        s.gain_stars(p, 2, self.id)
         if not s.in_tokyo(p):
             if s.city >= 0:
-                s._leave(s.city, self.id)
-            s._enter(p, CITY)
+                s.leave_tokyo(s.city, self.id)
+            s.take_tokyo(p, CITY)
 
 
 @card("frenzy")
 class Frenzy(Effect):
 
     def on_buy(self, s: State, p: int, card: int) -> None:
-        s._extra_turns += 1
+        s.add_extra_turn()
 
 
 # ---------------------------------------------------------------- keep cards: stars and energy
@@ -185,7 +185,7 @@ class EnergyHoarder(Effect):
 
     def end_turn(self, s: State, p: int, card: int) -> None:
         if s.energy[p] >= 6:
-            s._gain_stars(p, s.energy[p] // 6, self.id)
+            s.gain_stars(p, s.energy[p] // 6, self.id)
 
 
 @card("solar_powered")
@@ -194,7 +194,7 @@ class SolarPowered(Effect):
 
     def end_turn(self, s: State, p: int, card: int) -> None:
         if s.energy[p] == 0:
-            s._gain_energy(p, 1)
+            s.gain_energy(p, 1)
 
 
 @card("friend_of_children")
@@ -211,7 +211,7 @@ class RootingForTheUnderdog(Effect):
 
     def end_turn(self, s: State, p: int, card: int) -> None:
         if all(s.stars[p] < s.stars[q] for q in others(s, p)):
-            s._gain_stars(p, 1, self.id)
+            s.gain_stars(p, 1, self.id)
 
 
 @card("dedicated_news_team")
@@ -219,7 +219,7 @@ class DedicatedNewsTeam(Effect):
     moments = ("bought",)
 
     def bought(self, s: State, p: int, card: int, info) -> None:
-        s._gain_stars(p, 1, self.id)
+        s.gain_stars(p, 1, self.id)
 
 
 # ---------------------------------------------------------------- keep cards: health
@@ -229,17 +229,11 @@ class DedicatedNewsTeam(Effect):
 class EvenBigger(Effect):
 
     def gained(self, s: State, p: int, card: int) -> None:
-        s.max_health[p] += 2
-        if s.log is not None:
-            s.log.append(("max health", p, s.max_health[p]))
-        s._heal(p, 2)
+        s.add_max_health(p, 2)
+        s.heal(p, 2)
 
     def lost(self, s: State, p: int, card: int) -> None:
-        s.max_health[p] -= 2
-        if s.health[p] > s.max_health[p]:
-            s.health[p] = s.max_health[p]
-        if s.log is not None:
-            s.log.append(("max health", p, s.max_health[p]))
+        s.add_max_health(p, -2)
 
 
 @card("regeneration")
@@ -256,8 +250,7 @@ class ArmorPlating(Effect):
 
     def guard(self, s: State, p: int, card: int, amount: int, source: int, attack: bool) -> int:
         if amount == 1:
-            if s.log is not None:
-                s.log.append(("prevent", p, 1, self.id))
+            s.log_event(("prevent", p, 1, self.id))
             return 0
         return amount
 
@@ -267,10 +260,9 @@ class Camouflage(Effect):
     moments = ("guard",)
 
     def guard(self, s: State, p: int, card: int, amount: int, source: int, attack: bool) -> int:
-        faces = s._roll_card_dice(amount)
+        faces = s.roll_card_dice(amount)
         cancelled = faces.count(HEART)
-        if s.log is not None:
-            s.log.append(("camouflage", p, tuple(faces), cancelled))
+        s.log_event(("camouflage", p, tuple(faces), cancelled))
         return amount - cancelled
 
 
@@ -280,7 +272,7 @@ class WereOnlyMakingItStronger(Effect):
 
     def hurt(self, s: State, p: int, card: int, amount: int) -> None:
         if amount >= 2:
-            s._gain_energy(p, 1)
+            s.gain_energy(p, 1)
 
 
 @card("it_has_a_child")
@@ -288,15 +280,14 @@ class ItHasAChild(Effect):
     moments = ("rescue",)
 
     def rescue(self, s: State, p: int, card: int) -> bool:
-        if s.log is not None:
-            s.log.append(("rescued", p, self.id))
+        s.log_event(("rescued", p, self.id))
         if s.in_tokyo(p):
-            s._leave(p, self.id)
+            s.leave_tokyo(p, self.id)
         for c in list(s.owned[p]):
-            s._discard_owned(p, c)
-        s._lose_stars(p, s.stars[p], self.id)
+            s.discard_card(p, c)
+        s.lose_stars(p, s.stars[p], self.id)
         s.health[p] = 0
-        s._heal(p, s.max_health[p])
+        s.heal(p, s.max_health[p])
         return True
 
 
@@ -305,7 +296,7 @@ class EaterOfTheDead(Effect):
     moments = ("zero",)
 
     def zero(self, s: State, owner: int, card: int, q: int) -> None:
-        s._gain_stars(owner, 3, self.id)
+        s.gain_stars(owner, 3, self.id)
 
 
 #: Where Rapid Healing is offered: the owner's own decisions, and before damage.
@@ -320,13 +311,13 @@ class RapidHealing(Effect):
     def offers(self, s: State, p: int, card: int, kind: str) -> tuple[Action, ...]:
         if kind not in _RAPID_HEALING_KINDS or s.energy[p] < 2 or s.health[p] >= s.max_health[p]:
             return ()
-        if kind == DAMAGE and s._pending_hit[1] + s.incoming(p) < s.health[p]:
+        if kind == DAMAGE and s.pending_damage[1] + s.incoming(p) < s.health[p]:
             return ()  # healing now or after this damage is the same unless it would eliminate
         return (use_action(self.id),)
 
     def use(self, s: State, p: int, card: int, action: Action) -> None:
-        s.energy[p] -= 2
-        s._heal(p, 1)
+        s.pay(p, 2)
+        s.heal(p, 1)
 
 
 # ---------------------------------------------------------------- keep cards: attacks
@@ -360,7 +351,7 @@ class Urbavore(Effect):
 
     def start_turn(self, s: State, p: int, card: int) -> None:
         if s.in_tokyo(p):
-            s._gain_stars(p, 1, self.id)
+            s.gain_stars(p, 1, self.id)
 
     def attack_bonus(self, s: State, p: int, card: int, target: int, from_tokyo: bool) -> int:
         return 1 if from_tokyo else 0
@@ -374,7 +365,7 @@ class Burrowing(Effect):
         return 0 if from_tokyo else 1
 
     def taken(self, s: State, owner: int, card: int, p: int) -> None:
-        s._queue_damage(p, 1, owner)
+        s.queue_damage(p, 1, owner)
 
 
 @card("fire_breathing")
@@ -397,7 +388,7 @@ class AlphaMonster(Effect):
     moments = ("attacked",)
 
     def attacked(self, s: State, p: int, card: int, hit: list[int]) -> None:
-        s._gain_stars(p, 1, self.id)
+        s.gain_stars(p, 1, self.id)
 
 
 @card("poison_spit")
@@ -407,7 +398,7 @@ class PoisonSpit(Effect):
     def attacked(self, s: State, p: int, card: int, hit: list[int]) -> None:
         for q in hit:
             if s.alive[q]:
-                s._add_tokens(q, "poison", 1)
+                s.add_tokens(q, "poison", 1)
 
 
 @card("shrink_ray")
@@ -417,7 +408,7 @@ class ShrinkRay(Effect):
     def attacked(self, s: State, p: int, card: int, hit: list[int]) -> None:
         for q in hit:
             if s.alive[q]:
-                s._add_tokens(q, "shrink", 1)
+                s.add_tokens(q, "shrink", 1)
 
 
 @card("alien_metabolism")
@@ -433,8 +424,8 @@ class Herbivore(Effect):
     moments = ("end_turn",)
 
     def end_turn(self, s: State, p: int, card: int) -> None:
-        if not s._dealt:
-            s._gain_stars(p, 1, self.id)
+        if not s.dealt:
+            s.gain_stars(p, 1, self.id)
 
 
 # ---------------------------------------------------------------- keep cards: dice
@@ -498,7 +489,7 @@ class FreezeTime(Effect):
     def end_turn(self, s: State, p: int, card: int) -> None:
         if s.dice.count(ONE) >= 3 and s.alive[p]:
             s.counters[card] = s.counters.get(card, 0) + 1
-            s._extra_turns += 1
+            s.add_extra_turn()
         else:
             s.counters[card] = 0
 
@@ -543,23 +534,17 @@ def _changes(card_id: str, dice: list[int]) -> tuple[Action, ...]:
     )
 
 
-def _set_die(s: State, p: int, position: int, face: int, why: str) -> None:
-    s.dice[position - 1] = face
-    if s.log is not None:
-        s.log.append(("change die", p, position, FACE_NAMES[face], why))
-
-
 @card("herd_culler")
 class HerdCuller(DiceCard):
 
     def dice_offers(self, s: State, p: int, card: int) -> tuple[Action, ...]:
-        if ("used", card) in s._flags:
+        if s.has_flag(("used", card)):
             return ()
         return tuple(use_action(self.id, i) for i, face in enumerate(s.dice, 1) if face != ONE)
 
     def use(self, s: State, p: int, card: int, action: Action) -> None:
-        s._flags = s._flags | {("used", card)}
-        _set_die(s, p, action.args[1], ONE, self.id)
+        s.set_flag(("used", card))
+        s.set_die(p, action.args[1], ONE, self.id)
 
 
 @card("plot_twist")
@@ -569,8 +554,8 @@ class PlotTwist(DiceCard):
         return _changes(self.id, s.dice)
 
     def use(self, s: State, p: int, card: int, action: Action) -> None:
-        _set_die(s, p, action.args[1], _face_of(action.args[2]), self.id)
-        s._discard_owned(p, card)
+        s.set_die(p, action.args[1], _face_of(action.args[2]), self.id)
+        s.discard_card(p, card)
 
 
 @card("stretchy")
@@ -580,8 +565,8 @@ class Stretchy(DiceCard):
         return _changes(self.id, s.dice) if s.energy[p] >= 2 else ()
 
     def use(self, s: State, p: int, card: int, action: Action) -> None:
-        s.energy[p] -= 2
-        _set_die(s, p, action.args[1], _face_of(action.args[2]), self.id)
+        s.pay(p, 2)
+        s.set_die(p, action.args[1], _face_of(action.args[2]), self.id)
 
 
 @card("telepath")
@@ -591,8 +576,8 @@ class Telepath(DiceCard):
         return (use_action(self.id),) if s.energy[p] >= 1 else ()
 
     def use(self, s: State, p: int, card: int, action: Action) -> None:
-        s.energy[p] -= 1
-        s._grant_reroll()
+        s.pay(p, 1)
+        s.grant_reroll()
 
 
 @card("smoke_cloud")
@@ -606,8 +591,8 @@ class SmokeCloud(DiceCard):
     def use(self, s: State, p: int, card: int, action: Action) -> None:
         s.counters[card] -= 1
         if s.counters[card] == 0:
-            s._discard_owned(p, card)
-        s._grant_reroll()
+            s.discard_card(p, card)
+        s.grant_reroll()
 
 
 @card("background_dweller")
@@ -618,9 +603,7 @@ class BackgroundDweller(DiceCard):
 
     def use(self, s: State, p: int, card: int, action: Action) -> None:
         position = action.args[1]
-        s.dice[position - 1] = s._roll((position,))[0]
-        if s.log is not None:
-            s.log.append(("roll", p, tuple(s.dice), (position,)))
+        s.reroll_die(position)
 
 
 # ---------------------------------------------------------------- keep cards: buying
@@ -639,11 +622,10 @@ class Metamorph(Effect):
 
     def use(self, s: State, p: int, card: int, action: Action) -> None:
         sold = s.owned_card(p, action.args[1])
-        s._discard_owned(p, sold)
+        s.discard_card(p, sold)
         # Taking back the printed cost is not "gaining" energy for Friend of Children.
-        s.energy[p] += s.cards_info[sold].cost
-        if s.log is not None:
-            s.log.append(("sell", p, s.cards_info[sold].id, s.cards_info[sold].cost))
+        s.receive(p, s.cards_info[sold].cost)
+        s.log_event(("sell", p, s.cards_info[sold].id, s.cards_info[sold].cost))
 
 
 @card("parasitic_tentacles")
@@ -666,14 +648,11 @@ class ParasiticTentacles(Effect):
         q = action.args[1] - 1
         taken = s.owned_card(q, action.args[2])
         price = s.cost(p, taken)
-        s.energy[p] -= price
-        s.energy[q] += price
-        s.owned[q].remove(taken)
-        s._effects[taken].lost(s, q, taken)
-        s._cards_changed()
-        if s.log is not None:
-            s.log.append(("take card", p, q, s.cards_info[taken].id, price))
-        s._gain_card(p, taken)
+        s.pay(p, price)
+        s.receive(q, price)
+        s.remove_card(q, taken)
+        s.log_event(("take card", p, q, s.cards_info[taken].id, price))
+        s.gain_card(p, taken)
 
 
 @card("made_in_a_lab")
@@ -691,11 +670,10 @@ class MadeInALab(Effect):
     def use(self, s: State, p: int, card: int, action: Action) -> None:
         top = s.deck.pop()
         price = s.cost(p, top)
-        s.energy[p] -= price
+        s.pay(p, price)
         s.peek = -1
-        if s.log is not None:
-            s.log.append(("buy top", p, s.cards_info[top].id, price))
-        s._gain_card(p, top)
+        s.log_event(("buy top", p, s.cards_info[top].id, price))
+        s.gain_card(p, top)
 
     def end_turn(self, s: State, p: int, card: int) -> None:
         s.peek = -1
@@ -710,30 +688,29 @@ class MonsterBatteries(Effect):
 
     def gained(self, s: State, p: int, card: int) -> None:
         if card not in s.counters:
-            s._flags = s._flags | {("charge", card)}
+            s.set_flag(("charge", card))
         super().gained(s, p, card)
 
     def offers(self, s: State, p: int, card: int, kind: str) -> tuple[Action, ...]:
-        if kind != BUY_CARDS or ("charge", card) not in s._flags:
+        if kind != BUY_CARDS or not s.has_flag(("charge", card)):
             return ()
         return tuple(use_action(self.id, amount) for amount in range(1, s.energy[p] + 1))
 
     def use(self, s: State, p: int, card: int, action: Action) -> None:
         amount = action.args[1]
-        s._flags = s._flags - {("charge", card)}
-        s.energy[p] -= amount
+        s.clear_flag(("charge", card))
+        s.pay(p, amount)
         s.counters[card] = 2 * amount
-        if s.log is not None:
-            s.log.append(("charge", p, self.id, 2 * amount))
+        s.log_event(("charge", p, self.id, 2 * amount))
 
     def start_turn(self, s: State, p: int, card: int) -> None:
         taken = min(2, s.counters.get(card, 0))
         s.counters[card] = s.counters.get(card, 0) - taken
-        s.energy[p] += taken  # taken from the card, not gained (Friend of Children does not add)
-        if s.log is not None and taken:
-            s.log.append(("discharge", p, self.id, taken))
+        s.receive(p, taken)  # taken from the card, not gained (Friend of Children does not add)
+        if taken:
+            s.log_event(("discharge", p, self.id, taken))
         if s.counters[card] <= 0:
-            s._discard_owned(p, card)
+            s.discard_card(p, card)
 
 
 # ---------------------------------------------------------------- keep cards: before damage
@@ -745,22 +722,19 @@ class Wings(Effect):
     offer_kinds = frozenset({DAMAGE})
 
     def offers(self, s: State, p: int, card: int, kind: str) -> tuple[Action, ...]:
-        if kind == DAMAGE and s.energy[p] >= 2 and ("wings", card) not in s._flags:
+        if kind == DAMAGE and s.energy[p] >= 2 and not s.has_flag(("wings", card)):
             return (use_action(self.id),)
         return ()
 
     def use(self, s: State, p: int, card: int, action: Action) -> None:
-        s.energy[p] -= 2
-        s._flags = s._flags | {("wings", card)}
-        q, amount, source, attack = s._pending_hit
-        s._pending_hit = (q, 0, source, attack)
-        if s.log is not None:
-            s.log.append(("prevent", p, amount, self.id))
+        s.pay(p, 2)
+        s.set_flag(("wings", card))
+        amount = s.cancel_pending_damage()
+        s.log_event(("prevent", p, amount, self.id))
 
     def guard(self, s: State, p: int, card: int, amount: int, source: int, attack: bool) -> int:
-        if ("wings", card) in s._flags:
-            if s.log is not None:
-                s.log.append(("prevent", p, amount, self.id))
+        if s.has_flag(("wings", card)):
+            s.log_event(("prevent", p, amount, self.id))
             return 0
         return amount
 
@@ -773,17 +747,15 @@ class Jets(Effect):
     def offers(self, s: State, p: int, card: int, kind: str) -> tuple[Action, ...]:
         if kind != DAMAGE:
             return ()
-        q, amount, source, attack = s._pending_hit
+        q, amount, source, attack = s.pending_damage
         if attack and s.in_tokyo(p) and not s.in_tokyo(source):
             return (use_action(self.id),)
         return ()
 
     def use(self, s: State, p: int, card: int, action: Action) -> None:
-        q, amount, source, attack = s._pending_hit
-        s._pending_hit = (q, 0, source, attack)
-        if s.log is not None:
-            s.log.append(("prevent", p, amount, self.id))
-        s._give_way(p)
+        amount = s.cancel_pending_damage()
+        s.log_event(("prevent", p, amount, self.id))
+        s.give_way(p)
 
 
 # ---------------------------------------------------------------- keep cards: on other monsters' turns
@@ -795,21 +767,18 @@ class PsychicProbe(Effect):
     offer_kinds = frozenset({PROBE})
 
     def offers(self, s: State, p: int, card: int, kind: str) -> tuple[Action, ...]:
-        if kind != PROBE or ("used", card) in s._flags:
+        if kind != PROBE or s.has_flag(("used", card)):
             return ()
         return tuple(use_action(self.id, i) for i in range(1, len(s.dice) + 1))
 
     def declined(self, s: State, p: int, card: int, kind: str) -> None:
-        s._flags = s._flags | {("used", card)}
+        s.set_flag(("used", card))
 
     def use(self, s: State, p: int, card: int, action: Action) -> None:
-        s._flags = s._flags | {("used", card)}
+        s.set_flag(("used", card))
         position = action.args[1]
-        s.dice[position - 1] = s._roll((position,))[0]
-        if s.log is not None:
-            s.log.append(("roll", s.active, tuple(s.dice), (position,)))
-        if s.dice[position - 1] == HEART:
-            s._discard_owned(p, card)
+        if s.reroll_die(position) == HEART:
+            s.discard_card(p, card)
 
 
 @card("opportunist")
@@ -820,7 +789,7 @@ class Opportunist(Effect):
     def offers(self, s: State, p: int, card: int, kind: str) -> tuple[Action, ...]:
         if kind != REVEAL:
             return ()
-        slot = s._revealed[0][0]
+        slot = s.revealed_slot
         new = s.market[slot]
         if new >= 0 and s.cost(p, new) <= s.energy[p]:
             return (use_action(self.id, slot + 1),)
@@ -833,12 +802,10 @@ class Opportunist(Effect):
         slot = action.args[1] - 1
         bought = s.market[slot]
         price = s.cost(p, bought)
-        s.energy[p] -= price
-        if s.log is not None:
-            s.log.append(("buy", p, s.cards_info[bought].id, slot + 1, price))
-        s._revealed.pop(0)
-        s._reveal(slot)
-        s._gain_card(p, bought)
+        s.pay(p, price)
+        s.log_event(("buy", p, s.cards_info[bought].id, slot + 1, price))
+        s.bought_revealed(slot)
+        s.gain_card(p, bought)
 
 
 @card("healing_ray")
@@ -847,20 +814,19 @@ class HealingRay(Effect):
     offer_kinds = frozenset({HEARTS})
 
     def offers(self, s: State, p: int, card: int, kind: str) -> tuple[Action, ...]:
-        if kind != HEARTS or not s._hearts_left:
+        if kind != HEARTS or not s.hearts_left:
             return ()
         return tuple(use_action(self.id, q + 1) for q in others(s, p) if s.health[q] < s.max_health[q])
 
     def use(self, s: State, p: int, card: int, action: Action) -> None:
         q = action.args[1] - 1
-        s._hearts_left -= 1
-        s._heal(q, 1)
+        s.spend_heart()
+        s.heal(q, 1)
         # The healed monster pays 2 energy per health, or what it has if less.
         paid = min(2, s.energy[q])
-        s.energy[q] -= paid
-        s.energy[p] += paid
-        if s.log is not None:
-            s.log.append(("pay", q, p, paid, self.id))
+        s.pay(q, paid)
+        s.receive(p, paid)
+        s.log_event(("pay", q, p, paid, self.id))
 
 
 # ---------------------------------------------------------------- Mimic
@@ -877,14 +843,14 @@ class Mimic(Effect):
     copies_cards = True
 
     def gained(self, s: State, p: int, card: int) -> None:
-        s._flags = s._flags | {("place", card)}  # placing it right after buying is free
+        s.set_flag(("place", card))  # placing it right after buying is free
 
     def lost(self, s: State, p: int, card: int) -> None:
         if s.mimic >= 0:
             self._lift(s, p, card)
 
     def offers(self, s: State, p: int, card: int, kind: str) -> tuple[Action, ...]:
-        if kind == BUY_CARDS and ("place", card) in s._flags:
+        if kind == BUY_CARDS and s.has_flag(("place", card)):
             pass
         elif kind != START_CARDS or s.energy[p] < 1:
             return ()
@@ -898,20 +864,19 @@ class Mimic(Effect):
 
     def use(self, s: State, p: int, card: int, action: Action) -> None:
         if s.kind == START_CARDS:
-            s.energy[p] -= 1
-        s._flags = s._flags - {("place", card)}
+            s.pay(p, 1)
+        s.clear_flag(("place", card))
         if s.mimic >= 0:
             self._lift(s, p, card)
         q = action.args[1] - 1
         s.mimic = s.owned_card(q, action.args[2])
-        if s.log is not None:
-            s.log.append(("mimic", p, q, action.args[2]))
-        s._cards_changed()
+        s.log_event(("mimic", p, q, action.args[2]))
+        s.cards_changed()
         # The copy comes into play as if just bought, with Mimic's own counters.
-        s._effects[s.mimic].gained(s, p, card)
+        s.effect_of(s.mimic).gained(s, p, card)
 
     def _lift(self, s: State, p: int, card: int) -> None:
         """Take the token back: the copy leaves play."""
         target, s.mimic = s.mimic, -1
-        s._effects[target].lost(s, p, card)
+        s.effect_of(target).lost(s, p, card)
         s.counters.pop(card, None)
