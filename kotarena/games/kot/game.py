@@ -15,7 +15,7 @@ from kotarena.engine.dice import ScriptedDice
 from kotarena.engine.game import Game, GameSpec
 from kotarena.engine.outcome import PositionError
 from kotarena.games.kot import invariants as _invariants
-from kotarena.games.kot.cards import DECKS, deck_cards, deck_effects
+from kotarena.games.kot.cards import DECKS, Deck, UnknownDeckError, get_deck
 from kotarena.games.kot.kinds import DECISION_KINDS
 from kotarena.games.kot.market import reveal, shuffle
 from kotarena.games.kot.rules import CLASSIC, Rules
@@ -32,18 +32,28 @@ SPEC = GameSpec("kot", "King of Tokyo", 2, 6, "kot", rules_version=4, aliases=("
 class KingOfTokyo(Game):
     """Classic King of Tokyo: 2-6 monsters, 20 stars or the last one standing wins.
 
-    ``rules`` are what its states play by (:class:`~kotarena.games.kot.rules.Rules`); a
-    variant of the same family is another instance with its own spec and rules.
+    ``rules`` are what its states play by (:class:`~kotarena.games.kot.rules.Rules`) and
+    ``decks`` the decks it plays (by name: ``spec.decks``); a variant of the same family
+    is another instance with its own spec, rules and decks.
     """
 
     view_type = View
     decision_kinds = DECISION_KINDS
     seat_fact_names = ("monster", "stars", "health", "alive")
 
-    def __init__(self, spec: GameSpec = SPEC, rules: Rules = CLASSIC) -> None:
+    def __init__(self, spec: GameSpec = SPEC, rules: Rules = CLASSIC, decks: Mapping[str, Deck] | None = None) -> None:
         self.spec = spec
         self.rules = rules
         self.default_names = rules.monsters
+        #: The decks this game plays, by name (by default the family's decks ``spec.decks`` names).
+        self.decks: dict[str, Deck] = dict(decks) if decks is not None else {name: get_deck(name) for name in spec.decks}
+
+    def deck(self, name: str) -> Deck:
+        """The deck called ``name`` that this game plays."""
+        deck = self.decks.get(name)
+        if deck is None:
+            raise UnknownDeckError(f"unknown deck {name!r}; known decks: {', '.join(sorted(self.decks))}, none")
+        return deck
 
     def blank(
         self,
@@ -67,8 +77,9 @@ class KingOfTokyo(Game):
         name = self.spec.deck if deck == "default" else deck
         if name is None:
             return State(rules, names, game=self.spec.name, seed=seed, dice=dice, record=record)
-        state = State(rules, names, game=self.spec.name, seed=seed, deck=name, cards=deck_cards(name),
-                      effects=deck_effects(name), dice=dice, record=record)
+        cards = self.deck(name)
+        state = State(rules, names, game=self.spec.name, seed=seed, deck=name, cards=cards.cards,
+                      effects=cards.card_effects, dice=dice, record=record)
         shuffle(state.deck, state._random)
         for slot in range(rules.market_size):
             reveal(state, slot)
@@ -91,10 +102,10 @@ class KingOfTokyo(Game):
 
     def sample(self, view: View, seed: int | None = None) -> State:
         """A playable state of this game consistent with ``view`` (``View.sample_game``)."""
-        deck = view.deck
-        cards = deck_cards(deck) if deck else ()
-        effects = deck_effects(deck) if deck else ()
-        return sample_state(view, seed, self.rules, cards, effects)
+        if view.deck is None:
+            return sample_state(view, seed, self.rules, (), ())
+        deck = self.deck(view.deck)
+        return sample_state(view, seed, self.rules, deck.cards, deck.card_effects)
 
     def seat_facts(self, state: State, seat: int) -> dict[str, object]:  # type: ignore[override]
         return {"monster": state.names[seat], "stars": state.stars[seat], "health": state.health[seat],

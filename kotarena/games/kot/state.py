@@ -6,29 +6,21 @@ decision (``to_move``, ``kind``, ``legal``) or is over (``outcome``). ``apply(ac
 checks the action against the legal list, carries it out and runs the game forward to
 the next decision, so between two calls the state is always at a decision point.
 
-The turn itself is played by the step modules of this package (``roll``, ``resolve``,
-``damage``, ``tokyo``, ``market``, ``end``, ``choices``, ``hooks``), functions of the
-state that read and write its fields; their private fields (``_queue``, ``_hooks``...)
-belong to them. Card effects use the public methods below instead (the effect API,
-``docs/games.md``), so that other cards see every change and damage goes through the
-damage queue.
+The turn is played by the step modules of this package (``roll``, ``resolve``,
+``damage``, ``tokyo``, ``market``, ``end``, ``choices``, ``hooks``): functions of the
+state, whose private fields (``_queue``, ``_hooks``...) belong to them. Card effects
+use the public methods below, the effect API (``docs/games.md``), so that other cards
+see every change and damage goes through the damage queue.
 
-Design notes (why it looks like this):
-
-* :meth:`State.__init__` declares every field once, with its starting value and what a
-  copy takes; :meth:`State.clone` and the sampled copy (``View.sample_game``) follow
-  from it.
-* Per-player facts live in parallel lists indexed by seat, so a copy is a handful of
-  list copies and the hot path touches no per-monster objects.
-* Legal action lists are precomputed tuples shared by every game
-  (:mod:`kotarena.games.kot.tables`); the engine never builds an action on the hot path.
-* Chance comes from a seeded ``random.Random`` (only ``random()`` is used, whose
-  output is the same on every platform and Python version) or from
-  :class:`~kotarena.engine.dice.ScriptedDice`; see :mod:`kotarena.games.kot.roll`.
-* The numbers and the named steps of the game are its rules (``state.rules``,
-  :mod:`kotarena.games.kot.rules`).
-* The event log is a list of small tuples; formatting happens only when someone reads
-  it (:mod:`kotarena.games.kot.events`).
+Why it looks like this: :meth:`State.__init__` declares every field once, with its
+starting value and what a copy takes (:meth:`State.clone` and the sampled copy follow
+from it); per-player facts live in parallel lists indexed by seat, so a copy is a
+handful of list copies and the hot path touches no per-monster objects; legal action
+lists are tables shared by every game (:mod:`~kotarena.games.kot.tables`); chance comes
+from a seeded ``random.Random`` (only ``random()``, the same on every platform) or from
+:class:`~kotarena.engine.dice.ScriptedDice` (:mod:`~kotarena.games.kot.roll`); the
+numbers and the named steps are the game's rules (``state.rules``); the event log is a
+list of small tuples, put in words only when read (:mod:`~kotarena.games.kot.events`).
 """
 
 from __future__ import annotations
@@ -52,13 +44,8 @@ from kotarena.games.kot.view import View, build_view
 
 
 class State:
-    """The whole table of one King of Tokyo game: see the module docstring.
-
-    :meth:`__init__` declares every field, once, with its starting value and how a copy
-    takes it: :meth:`clone` is ``__init__`` given the state to copy, and the sampled
-    copy (:mod:`kotarena.games.kot.view`) starts from a blank state, so a new field
-    needs only its line there.
-    """
+    """The whole table of one King of Tokyo game (see the module docstring); a new
+    field needs only its line in :meth:`__init__`."""
 
     def __init__(
         self,
@@ -76,11 +63,10 @@ class State:
         source: State | None = None,
     ) -> None:
         """A table before anything happened: every monster fresh, nobody in Tokyo, the
-        deck (the physical ``cards`` of ``deck`` and their ``effects``) in table order
-        and the market empty; the game's ``blank`` shuffles and deals, :meth:`begin`
-        starts.
-        With ``source``, a copy of that state instead (:meth:`clone`), whose generator
-        is ``rng`` and whose log and history are copied with ``record``.
+        deck (the physical ``cards`` of ``deck`` and their ``effects``) in table order,
+        the market empty (the game's ``blank`` deals, :meth:`begin` starts). With
+        ``source``, a copy of it (:meth:`clone`): its generator is ``rng``, and its log
+        and history are copied with ``record``.
 
         Every field of a state is declared here, once, with its type, its starting
         value and, after ``if c is None else``, what a copy takes: a list is copied (a

@@ -1,261 +1,28 @@
-"""What the cards of the classic deck do (first edition, as the seeds describe it).
+"""The effects of cards that are their own: choices (the cards' ``use`` actions),
+counters, guards with dice, the mimic token. Any deck table may use them; the simple
+effects most cards are made of are blocks (:mod:`~kotarena.games.kot.cards.blocks`).
 
-One :class:`~kotarena.games.kot.cards.effects.Effect` subclass per card id, registered in
-:data:`KOT_EFFECTS` by the :func:`card` decorator. Rulings taken where the seeds are
-silent are listed in ``docs/cards.md``; the comments here only say why code looks the
-way it does.
+Rulings taken where the seeds are silent are listed in ``docs/cards.md``; the comments
+here only say why code looks the way it does.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from kotarena.engine.dice import FACE_NAMES, HEART, ONE, THREE, TWO
+from kotarena.engine.dice import FACE_NAMES, HEART, ONE, THREE
+from kotarena.games.kot.cards.blocks import others
 from kotarena.games.kot.cards.effects import Effect, use_action
-from kotarena.games.kot.kinds import BUY_CARDS, CITY, DAMAGE, DICE_CARDS, END_CARDS, HEARTS, PROBE, REVEAL, START_CARDS
+from kotarena.games.kot.kinds import BUY_CARDS, DAMAGE, DICE_CARDS, END_CARDS, HEARTS, PROBE, REVEAL, START_CARDS
 
 if TYPE_CHECKING:
     from kotarena.engine.actions import Action
     from kotarena.games.kot.state import State
 
-KOT_EFFECTS: dict[str, Effect] = {}
 
+# ---------------------------------------------------------------- damage and health
 
-def card(card_id: str):
-    """Register an effect class for ``card_id`` (one shared instance)."""
 
-    def register(cls: type[Effect]) -> type[Effect]:
-        cls.id = card_id
-        KOT_EFFECTS[card_id] = cls()
-        return cls
-
-    return register
-
-
-def others(s: State, p: int) -> list[int]:
-    """The other living monsters, in turn order from ``p``'s left."""
-    n = s.n
-    return [(p + step) % n for step in range(1, n) if s.alive[(p + step) % n]]
-
-
-def neighbours(s: State, p: int) -> set[int]:
-    """The nearest living monster on each side of ``p`` (one monster with two players)."""
-    rest = others(s, p)
-    return {rest[0], rest[-1]} if rest else set()
-
-
-# ---------------------------------------------------------------- discard cards
-
-
-class Instant(Effect):
-    """A discard card: stars, energy, health, then damage, when bought."""
-
-    stars = 0
-    energy = 0
-    heal = 0
-    hurt_self = 0
-    hurt_others = 0
-
-    def on_buy(self, s: State, p: int, card: int) -> None:
-        if self.stars:
-            s.gain_stars(p, self.stars, self.id)
-        if self.energy:
-            s.gain_energy(p, self.energy)
-        if self.heal:
-            s.heal(p, self.heal)
-        if self.hurt_self:
-            s.queue_damage(p, self.hurt_self, p)
-        if self.hurt_others:
-            for q in others(s, p):
-                s.queue_damage(q, self.hurt_others, p)
-
-
-@card("apartment_building")
-class ApartmentBuilding(Instant):
-    stars = 3
-
-
-@card("commuter_train")
-class CommuterTrain(Instant):
-    stars = 2
-
-
-@card("corner_store")
-class CornerStore(Instant):
-    stars = 1
-
-
-@card("skyscraper")
-class Skyscraper(Instant):
-    stars = 4
-
-
-@card("energize")
-class Energize(Instant):
-    energy = 9
-
-
-@card("heal")
-class Heal(Instant):
-    heal = 2
-
-
-@card("nuclear_power_plant")
-class NuclearPowerPlant(Instant):
-    stars = 2
-    heal = 3
-
-
-@card("jet_fighters")
-class JetFighters(Instant):
-    stars = 5
-    hurt_self = 4
-
-
-@card("national_guard")
-class NationalGuard(Instant):
-    stars = 2
-    hurt_self = 2
-
-
-@card("tanks")
-class Tanks(Instant):
-    stars = 4
-    hurt_self = 3
-
-
-@card("fire_blast")
-class FireBlast(Instant):
-    hurt_others = 2
-
-
-@card("gas_refinery")
-class GasRefinery(Instant):
-    stars = 2
-    hurt_others = 3
-
-
-@card("high_altitude_bombing")
-class HighAltitudeBombing(Instant):
-    hurt_self = 3
-    hurt_others = 3
-
-
-@card("evacuation_orders")
-class EvacuationOrders(Effect):
-
-    def on_buy(self, s: State, p: int, card: int) -> None:
-        for q in others(s, p):
-            s.lose_stars(q, 5, self.id)
-
-
-@card("vast_storm")
-class VastStorm(Effect):
-
-    def on_buy(self, s: State, p: int, card: int) -> None:
-        s.gain_stars(p, 2, self.id)
-        for q in others(s, p):
-            s.lose_energy(q, s.energy[q] // 2, self.id)
-
-
-@card("drop_from_high_altitude")
-class DropFromHighAltitude(Effect):
-
-    def on_buy(self, s: State, p: int, card: int) -> None:
-        s.gain_stars(p, 2, self.id)
-        if not s.in_tokyo(p):
-            if s.city >= 0:
-                s.leave_tokyo(s.city, self.id)
-            s.take_tokyo(p, CITY)
-
-
-@card("frenzy")
-class Frenzy(Effect):
-
-    def on_buy(self, s: State, p: int, card: int) -> None:
-        s.add_extra_turn()
-
-
-# ---------------------------------------------------------------- keep cards: stars and energy
-
-
-@card("energy_hoarder")
-class EnergyHoarder(Effect):
-    moments = ("end_turn",)
-
-    def end_turn(self, s: State, p: int, card: int) -> None:
-        if s.energy[p] >= 6:
-            s.gain_stars(p, s.energy[p] // 6, self.id)
-
-
-@card("solar_powered")
-class SolarPowered(Effect):
-    moments = ("end_turn",)
-
-    def end_turn(self, s: State, p: int, card: int) -> None:
-        if s.energy[p] == 0:
-            s.gain_energy(p, 1)
-
-
-@card("friend_of_children")
-class FriendOfChildren(Effect):
-    moments = ("energy_bonus",)
-
-    def energy_bonus(self, s: State, p: int, card: int, amount: int) -> int:
-        return 1 if amount > 0 else 0
-
-
-@card("rooting_for_the_underdog")
-class RootingForTheUnderdog(Effect):
-    moments = ("end_turn",)
-
-    def end_turn(self, s: State, p: int, card: int) -> None:
-        if all(s.stars[p] < s.stars[q] for q in others(s, p)):
-            s.gain_stars(p, 1, self.id)
-
-
-@card("dedicated_news_team")
-class DedicatedNewsTeam(Effect):
-    moments = ("bought",)
-
-    def bought(self, s: State, p: int, card: int, info) -> None:
-        s.gain_stars(p, 1, self.id)
-
-
-# ---------------------------------------------------------------- keep cards: health
-
-
-@card("even_bigger")
-class EvenBigger(Effect):
-
-    def gained(self, s: State, p: int, card: int) -> None:
-        s.add_max_health(p, 2)
-        s.heal(p, 2)
-
-    def lost(self, s: State, p: int, card: int) -> None:
-        s.add_max_health(p, -2)
-
-
-@card("regeneration")
-class Regeneration(Effect):
-    moments = ("heal_bonus",)
-
-    def heal_bonus(self, s: State, p: int, card: int, amount: int) -> int:
-        return 1
-
-
-@card("armor_plating")
-class ArmorPlating(Effect):
-    moments = ("guard",)
-
-    def guard(self, s: State, p: int, card: int, amount: int, source: int, attack: bool) -> int:
-        if amount == 1:
-            s.log_event(("prevent", p, 1, self.id))
-            return 0
-        return amount
-
-
-@card("camouflage")
 class Camouflage(Effect):
     moments = ("guard",)
 
@@ -266,16 +33,6 @@ class Camouflage(Effect):
         return amount - cancelled
 
 
-@card("were_only_making_it_stronger")
-class WereOnlyMakingItStronger(Effect):
-    moments = ("hurt",)
-
-    def hurt(self, s: State, p: int, card: int, amount: int) -> None:
-        if amount >= 2:
-            s.gain_energy(p, 1)
-
-
-@card("it_has_a_child")
 class ItHasAChild(Effect):
     moments = ("rescue",)
 
@@ -291,19 +48,9 @@ class ItHasAChild(Effect):
         return True
 
 
-@card("eater_of_the_dead")
-class EaterOfTheDead(Effect):
-    moments = ("zero",)
-
-    def zero(self, s: State, owner: int, card: int, q: int) -> None:
-        s.gain_stars(owner, 3, self.id)
-
-
-#: Where Rapid Healing is offered: the owner's own decisions, and before damage.
 _RAPID_HEALING_KINDS = frozenset((DICE_CARDS, BUY_CARDS, END_CARDS, DAMAGE))
 
 
-@card("rapid_healing")
 class RapidHealing(Effect):
     moments = ("offers",)
     offer_kinds = _RAPID_HEALING_KINDS
@@ -320,158 +67,9 @@ class RapidHealing(Effect):
         s.heal(p, 1)
 
 
-# ---------------------------------------------------------------- keep cards: attacks
+# ---------------------------------------------------------------- dice
 
 
-class AttackBonus(Effect):
-    moments = ("attack_bonus",)
-
-
-@card("spiked_tail")
-class SpikedTail(AttackBonus):
-
-    def attack_bonus(self, s: State, p: int, card: int, target: int, from_tokyo: bool) -> int:
-        return 1
-
-
-@card("acid_attack")
-class AcidAttack(Effect):
-    moments = ("attack_bonus", "card_damage")
-
-    def attack_bonus(self, s: State, p: int, card: int, target: int, from_tokyo: bool) -> int:
-        return 1
-
-    def card_damage(self, s: State, p: int, card: int) -> int:
-        return 1
-
-
-@card("urbavore")
-class Urbavore(Effect):
-    moments = ("start_turn", "attack_bonus")
-
-    def start_turn(self, s: State, p: int, card: int) -> None:
-        if s.in_tokyo(p):
-            s.gain_stars(p, 1, self.id)
-
-    def attack_bonus(self, s: State, p: int, card: int, target: int, from_tokyo: bool) -> int:
-        return 1 if from_tokyo else 0
-
-
-@card("burrowing")
-class Burrowing(Effect):
-    moments = ("attack_bonus", "taken")
-
-    def attack_bonus(self, s: State, p: int, card: int, target: int, from_tokyo: bool) -> int:
-        return 0 if from_tokyo else 1
-
-    def taken(self, s: State, owner: int, card: int, p: int) -> None:
-        s.queue_damage(p, 1, owner)
-
-
-@card("fire_breathing")
-class FireBreathing(AttackBonus):
-
-    def attack_bonus(self, s: State, p: int, card: int, target: int, from_tokyo: bool) -> int:
-        return 1 if target in neighbours(s, p) else 0
-
-
-@card("nova_breath")
-class NovaBreath(Effect):
-    moments = ("targets",)
-
-    def targets(self, s: State, p: int, card: int) -> bool:
-        return True
-
-
-@card("alpha_monster")
-class AlphaMonster(Effect):
-    moments = ("attacked",)
-
-    def attacked(self, s: State, p: int, card: int, hit: list[int]) -> None:
-        s.gain_stars(p, 1, self.id)
-
-
-@card("poison_spit")
-class PoisonSpit(Effect):
-    moments = ("attacked",)
-
-    def attacked(self, s: State, p: int, card: int, hit: list[int]) -> None:
-        for q in hit:
-            if s.alive[q]:
-                s.add_tokens(q, "poison", 1)
-
-
-@card("shrink_ray")
-class ShrinkRay(Effect):
-    moments = ("attacked",)
-
-    def attacked(self, s: State, p: int, card: int, hit: list[int]) -> None:
-        for q in hit:
-            if s.alive[q]:
-                s.add_tokens(q, "shrink", 1)
-
-
-@card("alien_metabolism")
-class AlienMetabolism(Effect):
-    moments = ("cost",)
-
-    def cost(self, s: State, p: int, card: int, cost: int) -> int:
-        return cost - 1
-
-
-@card("herbivore")
-class Herbivore(Effect):
-    moments = ("end_turn",)
-
-    def end_turn(self, s: State, p: int, card: int) -> None:
-        if not s.dealt:
-            s.gain_stars(p, 1, self.id)
-
-
-# ---------------------------------------------------------------- keep cards: dice
-
-
-@card("gourmet")
-class Gourmet(Effect):
-    moments = ("score",)
-
-    def score(self, s: State, p: int, card: int, dice: list[int]) -> int:
-        return 2 if dice.count(ONE) >= 3 else 0
-
-
-@card("omnivore")
-class Omnivore(Effect):
-    moments = ("score",)
-
-    def score(self, s: State, p: int, card: int, dice: list[int]) -> int:
-        return 2 if ONE in dice and TWO in dice and THREE in dice else 0
-
-
-@card("complete_destruction")
-class CompleteDestruction(Effect):
-    moments = ("score",)
-
-    def score(self, s: State, p: int, card: int, dice: list[int]) -> int:
-        return 9 if len(set(dice)) == 6 else 0
-
-
-@card("poison_quills")
-class PoisonQuills(Effect):
-    moments = ("claws",)
-
-    def claws(self, s: State, p: int, card: int, dice: list[int], count: int) -> int:
-        return count + 2 if dice.count(TWO) >= 3 else count
-
-
-@card("extra_head")
-class ExtraHead(Effect):
-    moments = ("dice_count",)
-
-    def dice_count(self, s: State, p: int, card: int, count: int) -> int:
-        return count + 1
-
-
-@card("freeze_time")
 class FreezeTime(Effect):
     """With at least 1 1 1 at the end of your turn, play again with one die fewer.
 
@@ -492,14 +90,6 @@ class FreezeTime(Effect):
             s.add_extra_turn()
         else:
             s.counters[card] = 0
-
-
-@card("giant_brain")
-class GiantBrain(Effect):
-    moments = ("bonus_reroll",)
-
-    def bonus_reroll(self, s: State, p: int, card: int) -> bool:
-        return True
 
 
 class DiceCard(Effect):
@@ -534,7 +124,6 @@ def _changes(card_id: str, dice: list[int]) -> tuple[Action, ...]:
     )
 
 
-@card("herd_culler")
 class HerdCuller(DiceCard):
 
     def dice_offers(self, s: State, p: int, card: int) -> tuple[Action, ...]:
@@ -547,7 +136,6 @@ class HerdCuller(DiceCard):
         s.set_die(p, action.args[1], ONE, self.id)
 
 
-@card("plot_twist")
 class PlotTwist(DiceCard):
 
     def dice_offers(self, s: State, p: int, card: int) -> tuple[Action, ...]:
@@ -558,7 +146,6 @@ class PlotTwist(DiceCard):
         s.discard_card(p, card)
 
 
-@card("stretchy")
 class Stretchy(DiceCard):
 
     def dice_offers(self, s: State, p: int, card: int) -> tuple[Action, ...]:
@@ -569,7 +156,6 @@ class Stretchy(DiceCard):
         s.set_die(p, action.args[1], _face_of(action.args[2]), self.id)
 
 
-@card("telepath")
 class Telepath(DiceCard):
 
     def dice_offers(self, s: State, p: int, card: int) -> tuple[Action, ...]:
@@ -580,7 +166,6 @@ class Telepath(DiceCard):
         s.grant_reroll()
 
 
-@card("smoke_cloud")
 class SmokeCloud(DiceCard):
 
     initial_counters = 3
@@ -595,7 +180,6 @@ class SmokeCloud(DiceCard):
         s.grant_reroll()
 
 
-@card("background_dweller")
 class BackgroundDweller(DiceCard):
 
     def dice_offers(self, s: State, p: int, card: int) -> tuple[Action, ...]:
@@ -606,10 +190,9 @@ class BackgroundDweller(DiceCard):
         s.reroll_die(position)
 
 
-# ---------------------------------------------------------------- keep cards: buying
+# ---------------------------------------------------------------- buying
 
 
-@card("metamorph")
 class Metamorph(Effect):
     moments = ("offers",)
     offer_kinds = frozenset({END_CARDS})
@@ -628,7 +211,6 @@ class Metamorph(Effect):
         s.log_event(("sell", p, s.cards_info[sold].id, s.cards_info[sold].cost))
 
 
-@card("parasitic_tentacles")
 class ParasiticTentacles(Effect):
     moments = ("offers",)
     offer_kinds = frozenset({BUY_CARDS})
@@ -655,7 +237,6 @@ class ParasiticTentacles(Effect):
         s.gain_card(p, taken)
 
 
-@card("made_in_a_lab")
 class MadeInALab(Effect):
     moments = ("offers", "end_turn")
     offer_kinds = frozenset({BUY_CARDS})
@@ -679,7 +260,6 @@ class MadeInALab(Effect):
         s.peek = -1
 
 
-@card("monster_batteries")
 class MonsterBatteries(Effect):
     moments = ("offers", "start_turn")
     offer_kinds = frozenset({BUY_CARDS})
@@ -713,10 +293,9 @@ class MonsterBatteries(Effect):
             s.discard_card(p, card)
 
 
-# ---------------------------------------------------------------- keep cards: before damage
+# ---------------------------------------------------------------- before damage
 
 
-@card("wings")
 class Wings(Effect):
     moments = ("offers", "guard")
     offer_kinds = frozenset({DAMAGE})
@@ -739,7 +318,6 @@ class Wings(Effect):
         return amount
 
 
-@card("jets")
 class Jets(Effect):
     moments = ("offers",)
     offer_kinds = frozenset({DAMAGE})
@@ -758,10 +336,9 @@ class Jets(Effect):
         s.give_way(p)
 
 
-# ---------------------------------------------------------------- keep cards: on other monsters' turns
+# ---------------------------------------------------------------- on other monsters' turns
 
 
-@card("psychic_probe")
 class PsychicProbe(Effect):
     moments = ("offers",)
     offer_kinds = frozenset({PROBE})
@@ -781,7 +358,6 @@ class PsychicProbe(Effect):
             s.discard_card(p, card)
 
 
-@card("opportunist")
 class Opportunist(Effect):
     moments = ("offers", "revealed")
     offer_kinds = frozenset({REVEAL})
@@ -808,7 +384,6 @@ class Opportunist(Effect):
         s.gain_card(p, bought)
 
 
-@card("healing_ray")
 class HealingRay(Effect):
     moments = ("offers",)
     offer_kinds = frozenset({HEARTS})
@@ -829,10 +404,9 @@ class HealingRay(Effect):
         s.log_event(("pay", q, p, paid, self.id))
 
 
-# ---------------------------------------------------------------- Mimic
+# ---------------------------------------------------------------- the mimic token
 
 
-@card("mimic")
 class Mimic(Effect):
     """The mimic token sits on another card (``s.mimic``); the engine adds that card's
     hooks for Mimic's owner, acting as the Mimic card, so counters and once-a-turn
