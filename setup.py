@@ -50,7 +50,6 @@ NATIVE_MODULES = [
     # played), its loops over the matches it stores and rates, and the rows it inserts.
     "kotarena/tournament/seats.py",
     "kotarena/tournament/matches.py",
-    "kotarena/replay_lines.py",
     "kotarena/free_for_all.py",
     "kotarena/tournament/schedule.py",
     "kotarena/tournament/batch.py",

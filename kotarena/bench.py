@@ -129,7 +129,7 @@ def time_games(
 
 
 #: What :func:`reference_rate` measured on the 2-core machine where the peer engines
-#: of docs/cards.md were timed (the Go engine with 40 card titles: 650-900 games/s).
+#: of benchmarks/engine-log.md were timed (the Go engine with 40 card titles: 650-900 games/s).
 REFERENCE_AT_PEER_MEASUREMENT = 3061
 
 

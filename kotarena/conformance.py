@@ -40,13 +40,13 @@ import traceback
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Any
 
 from kotarena.bots.base import Bot
 from kotarena.bots.random_bot import RandomBot
 from kotarena.bots.registry import describe, get_bot, get_bots
 from kotarena.engine.actions import Action, ActionError, parse_action
 from kotarena.games import games, get_spec, new_game, supported_games
-from kotarena.games.kot.view import View
 from kotarena.match import bot_seed
 
 #: Games played per game, player count and deck setting unless told otherwise.
@@ -265,13 +265,13 @@ def _backstop(seconds: float) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
-def _fingerprint(view: View) -> tuple:
+def _fingerprint(view: Any) -> tuple:
     """Everything a view says, deeply, so a change anywhere inside it shows."""
     actions = tuple((a.kind, a.args, a.text) for a in view.legal)
     return json.dumps(view.to_json(), sort_keys=True, default=repr), actions
 
 
-def _legal_answer(answer: object, view: View) -> Action | None:
+def _legal_answer(answer: object, view: Any) -> Action | None:
     """The legal action the answer names, or ``None``."""
     if isinstance(answer, str):
         try:
@@ -307,8 +307,8 @@ class _Run:
         self.finished = 0
         self.hung = False
         #: The first table's views, for the worker check: (start view, [decision views]).
-        self.start_view: View | None = None
-        self.views: list[View] = []
+        self.start_view: Any = None
+        self.views: list[Any] = []
 
     def _guard(self, table: _Table, turn: int, what: str, call: Callable, *args, **kwargs) -> tuple[bool, object]:
         """Call ``call(*args, **kwargs)``; on failure record a problem and return ``(False, None)``."""

@@ -195,7 +195,7 @@ def check_game(
     and, where the game has one, without cards) and checks, at every decision: the
     pending decision agrees with ``to_move``, ``kind`` and ``legal``; every seat's view
     is a ``view_type`` that survives pickling, and only the deciding seat's view holds
-    legal actions; a copy (``clone``) played on with the same action reaches the same
+    legal actions, and it turns into JSON (``to_json()``); a copy (``clone``) played on with the same action reaches the same
     decision while ``child`` leaves its parent untouched; an action outside the legal
     list is refused and changes nothing; the game's invariants hold. A game played
     again from the same seed with the same actions is the same game. At the end: the
@@ -242,6 +242,7 @@ def check_game(
                         view = state.view(seat)
                         assert isinstance(view, game.view_type), f"{where}: view of seat {seat} is {type(view)}"
                         assert pickle.loads(pickle.dumps(view)) == view, f"{where}: view does not pickle"
+                        json.dumps(view.to_json())  # views cross process and language boundaries
                         if seat != state.to_move:
                             assert not view.legal, f"{where}: seat {seat} sees legal actions out of turn"
                     problems = game.invariants(state)

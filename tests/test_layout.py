@@ -1,5 +1,5 @@
-"""The package's shape: no import circle among kotarena's modules, and the game-neutral
-core imports no game."""
+"""The package's shape: no import circle among kotarena's modules, the game-neutral core
+imports no game, and no module grows past about 600 lines."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from pathlib import Path
 import kotarena
 
 PACKAGE = Path(kotarena.__file__).parent
+MAX_LINES = 600
 
 
 def _module_name(path: Path) -> str:
@@ -124,3 +125,8 @@ def test_the_core_imports_no_game():
     assert core
     for name in core:
         assert not {m for m in graph[name] if m.startswith("kotarena.games")}, name
+
+
+def test_no_module_is_longer_than_about_600_lines():
+    long = {name: n for name, path in MODULES.items() if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
+    assert not long, f"modules over {MAX_LINES} lines: {long}"

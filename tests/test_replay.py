@@ -270,7 +270,7 @@ def test_the_leagues_actions_only_text_is_the_packed_replay_and_plays_the_game_a
         play(state, [RandomBot(seed=bot_seed(seed, seat)) for seat in range(players)])
         for bots in (None, [f"bot-{seat}" for seat in range(players)]):
             text = actions_replay_text(state, first_player=first_player, bots=bots)
-            replay = Replay.actions_only(state, first_player=first_player, bots=bots, packed=True)
+            replay = Replay.actions_only(state, first_player=first_player, bots=bots)
             assert text == "\n".join([*replay.text_lines(), ""])
             assert text.startswith("kotarena-replay 2\n") and "\npacked " in text
             again = reproduce(replay_from_text(text))

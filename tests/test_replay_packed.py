@@ -17,9 +17,10 @@ from kotarena.bots.random_bot import RandomBot
 from kotarena.cli import cli
 from kotarena.engine.actions import parse_action
 from kotarena.games import new_game
+from kotarena.games.kot.tokens import PACKED_TOKENS
 from kotarena.match import bot_seed, play
 from kotarena.replay import Replay, ReplayError, actions_replay_text, read_replay, replay_from_text, reproduce
-from kotarena.replay_lines import PACKED_TOKENS, packed_body, packed_token, unpacked_texts
+from kotarena.replay.packed import packed_body, packed_token, unpacked_texts
 
 
 def played(seed: int, players: int = 4, deck: str | None = "default"):
@@ -47,7 +48,7 @@ def test_each_token_stands_for_one_action_and_is_that_actions_token():
     for token, text in PACKED_TOKENS.items():
         action = parse_action(text)
         assert action.text == text
-        assert packed_token(action) == token and unpacked_texts(token) == [text]
+        assert packed_token("kot", action) == token and unpacked_texts("kot", token) == [text]
         # One character that no line of the format gives another meaning: not a space,
         # a comment, a quote or escape, or a brace.
         assert len(token) == 1 and token.isascii() and token not in ' #"\\{}'
@@ -63,26 +64,26 @@ def test_each_token_stands_for_one_action_and_is_that_actions_token():
     ("sweep", "*"), ("done", "."), ("pass", "-"),
 ])
 def test_a_reroll_is_the_base_64_digit_of_its_dice_and_the_common_actions_have_a_sign(text, token):
-    assert packed_token(parse_action(text)) == token
+    assert packed_token("kot", parse_action(text)) == token
 
 
 @pytest.mark.parametrize("text", ["use stretchy 3 claw", "use rapid_healing", "cure 1 0", "reroll 1 7", "buy 4"])
 def test_any_other_action_is_its_text_in_braces(text):
     action = parse_action(text)
-    assert packed_token(action) == "{" + text + "}"
-    assert unpacked_texts("A{" + text + "}=") == ["stop", text, "stay"]
+    assert packed_token("kot", action) == "{" + text + "}"
+    assert unpacked_texts("kot", "A{" + text + "}=") == ["stop", text, "stay"]
 
 
 def test_an_action_holding_a_brace_is_refused_rather_than_packed_wrongly():
     with pytest.raises(ValueError, match=r"cannot be packed: it holds a brace"):
-        packed_token(parse_action("use some_card a}b"))
+        packed_token("kot", parse_action("use some_card a}b"))
 
 
 def test_a_history_packs_into_one_token_per_action():
     state = played(3, players=5)
-    body = packed_body(state.history)
-    assert unpacked_texts(body) == [action.text for _, action in state.history]
-    assert body == "".join(packed_token(action) for _, action in state.history)
+    body = packed_body("kot", state.history)
+    assert unpacked_texts("kot", body) == [action.text for _, action in state.history]
+    assert body == "".join(packed_token("kot", action) for _, action in state.history)
 
 
 @pytest.mark.parametrize(("packed", "message"), [
@@ -93,7 +94,7 @@ def test_a_history_packs_into_one_token_per_action():
 ])
 def test_a_packed_line_that_is_not_tokens_names_the_character(packed, message):
     with pytest.raises(ValueError, match=message):
-        unpacked_texts(packed)
+        unpacked_texts("kot", packed)
 
 
 # ------------------------------------------------------------------ packed replays
@@ -115,14 +116,31 @@ def test_a_packed_replay_plays_the_game_again_to_the_same_end(players, deck):
         assert again.history == state.history
         # Written again, it is the same text; made in memory, the same replay, lines and all.
         assert "\n".join([*replay.text_lines(), ""]) == text
-        made = Replay.actions_only(state, first_player=None, bots=["random"] * players, packed=True)
+        made = Replay.actions_only(state, first_player=None, bots=["random"] * players)
         assert made == dataclasses.replace(replay, source="<replay>", header_lines={})
+
+
+def seated(state) -> Replay:
+    """The actions-only replay of ``state`` with an ``a SEAT ACTION`` line per action, as
+    kotarena wrote them before packed lines (format version 1); they still read and play."""
+    replay = Replay.actions_only(state, first_player=None)
+    return dataclasses.replace(replay, log=tuple(("act", seat, action.text) for seat, action in state.history),
+                               lines=())
+
+
+def test_an_actions_only_replay_of_a_lines_as_older_kotarenas_wrote_still_reads_and_plays():
+    state = played(7, players=3)
+    text = "\n".join(seated(state).text_lines()) + "\n"
+    assert text.startswith("kotarena-replay 1\n") and "\npacked " not in text
+    replay = replay_from_text(text)
+    assert replay.actions == [(seat, action.text) for seat, action in state.history]
+    assert reproduce(replay).outcome == state.outcome
 
 
 def test_a_packed_line_is_less_than_a_fifth_of_the_a_lines_it_replaces():
     state = played(5, players=4)
     packed = [line for line in actions_replay_text(state, first_player=None).split("\n") if line.startswith("packed ")]
-    lines = [line for line in Replay.actions_only(state, first_player=None).text_lines() if line.startswith("a ")]
+    lines = [line for line in seated(state).text_lines() if line.startswith("a ")]
     assert len(packed) == 1 and len(lines) == len(state.history)
     assert len(packed[0]) * 5 < len("\n".join(lines))
 
@@ -131,13 +149,12 @@ def test_a_lines_and_packed_lines_can_share_an_actions_only_body():
     state = played(12, players=4)
     history = state.history
     half = len(history) // 2
-    text = "\n".join(Replay.actions_only(state, first_player=None).text_lines()).replace(
-        "kotarena-replay 1", "kotarena-replay 2")
+    text = "\n".join(seated(state).text_lines()).replace("kotarena-replay 1", "kotarena-replay 2")
     lines = text.split("\n")
     start = line_index(lines, "a ")
     result = line_index(lines, "result ")
-    mixed = [*lines[:start + half], f"packed {packed_body(history[half:half + 10])}",
-             *lines[start + half + 10:result], f"packed {packed_body([])}", lines[result]]
+    mixed = [*lines[:start + half], f"packed {packed_body('kot', history[half:half + 10])}",
+             *lines[start + half + 10:result], f"packed {packed_body('kot', [])}", lines[result]]
     replay = replay_from_text("\n".join(mixed))
     assert [seat for seat, _ in replay.actions] == [seat for seat, _ in history[:half]] + [None] * 10 + [
         seat for seat, _ in history[half + 10:]]
@@ -150,6 +167,11 @@ def test_a_lines_and_packed_lines_can_share_an_actions_only_body():
      r"game.replay:11: bad packed line: character \d+: '€' stands for no action"),
     (lambda lines: [*lines[:10], "e turn 0 1", *lines[10:]],
      r"game.replay:12: a replay with 'e' lines writes its actions as 'a SEAT ACTION' lines"),
+    # The tokens are the game's, so the game must be known before the packed line.
+    (lambda lines: [line for line in lines if not line.startswith("game ")],
+     r"game.replay:10: a 'packed' line needs the 'game' header line before it"),
+    (lambda lines: [line.replace("game kot", "game chess") for line in lines],
+     r"game.replay:11: bad packed line: unknown game 'chess'"),
 ])
 def test_a_malformed_packed_replay_is_refused_at_its_line(change, message):
     with pytest.raises(ReplayError, match=message):
@@ -169,7 +191,7 @@ def test_an_illegal_packed_action_is_reported_with_its_place_on_the_line():
 def test_an_action_packed_after_the_end_is_reported():
     lines = packed_lines()
     index = line_index(lines, "packed ")
-    count = len(unpacked_texts(lines[index][len("packed "):]))
+    count = len(unpacked_texts("kot", lines[index][len("packed "):]))
     lines[index] += "A"
     with pytest.raises(ReplayError, match=rf"action 'stop' after the game is over \(action {count + 1} of the packed"):
         reproduce_lines(lines)

@@ -5,11 +5,10 @@ from __future__ import annotations
 import abc
 import random
 from collections.abc import Mapping
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from kotarena.engine.actions import Action
 from kotarena.engine.game import ANY_GAME
-from kotarena.games.kot.view import View
 
 #: A bot's ``games`` for a bot that plays every game (it reads only the legal actions).
 ALL_GAMES: frozenset[str] = frozenset({ANY_GAME})
@@ -46,13 +45,18 @@ class Bot(abc.ABC):
         self.params = params
 
     @abc.abstractmethod
-    def choose(self, view: View) -> Action:
-        """Return one action of ``view.legal`` (the pending decision is in ``view.kind``)."""
+    def choose(self, view: Any) -> Action:
+        """Return one action of ``view.legal`` (the pending decision is in ``view.kind``).
 
-    def start(self, view: View) -> None:  # noqa: B027 - an optional hook: doing nothing is right
+        ``view`` is what this seat may see of the game being played: every game's view
+        has ``player``, ``kind``, ``legal`` and ``outcome``; King of Tokyo's is a
+        :class:`kotarena.View`.
+        """
+
+    def start(self, view: Any) -> None:  # noqa: B027 - an optional hook: doing nothing is right
         """Called once before the game's first decision, with this seat's view."""
 
-    def finish(self, view: View) -> None:  # noqa: B027 - an optional hook: doing nothing is right
+    def finish(self, view: Any) -> None:  # noqa: B027 - an optional hook: doing nothing is right
         """Called once when the game is over; ``view.outcome`` says how it ended."""
 
     def pick(self, options):

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from kotarena.bots.base import ALL_GAMES, Bot
 from kotarena.engine.actions import Action
-from kotarena.games.kot.view import View
 
 
 class RandomBot(Bot):
@@ -14,6 +15,6 @@ class RandomBot(Bot):
     games = ALL_GAMES  # it reads nothing but the legal actions
     parameters = {}  # none
 
-    def choose(self, view: View) -> Action:
+    def choose(self, view: Any) -> Action:
         legal = view.legal
         return legal[int(self.random() * len(legal))]

@@ -17,6 +17,7 @@ import click
 COMMANDS: dict[str, str] = {
     "play": "kotarena.cli.play:play",
     "match": "kotarena.cli.play:match",
+    "compare": "kotarena.cli.compare:compare",
     "replay": "kotarena.cli.replay:replay",
     "scenario": "kotarena.cli.scenario:scenario",
     "games": "kotarena.cli.games:games",

@@ -196,10 +196,8 @@ class Narrator:
         self.seen = 0
 
     def flush(self) -> None:
-        from kotarena.cli.render import event_lines
-
         log = self.state.log
-        for line in event_lines(log[self.seen:], self.state.names):
+        for line in get_game(self.state.game).event_lines(log[self.seen:], self.state.names):
             self.echo(line)
         self.seen = len(log)
 
@@ -385,7 +383,6 @@ def match(bots: tuple[str, ...], players: int | None, game: Game, seed: int | No
     """
     from kotarena.bots.human import HumanBot
     from kotarena.cli.output import echo_json
-    from kotarena.cli.render import event_lines
 
     seat_names = seat_bots(game, bots, players)
     classes = [bot_class(name, game) for name in seat_names]
@@ -408,7 +405,7 @@ def match(bots: tuple[str, ...], players: int | None, game: Game, seed: int | No
         if verbose:
             if games > 1:
                 click.echo(f"=== game {index + 1} (seed {game_seed}) ===", err=json_)
-            for line in event_lines(state.log, state.names):
+            for line in game.event_lines(state.log, state.names):
                 click.echo(line, err=json_)
         results.append(summary(state, game_seed, seat_names))
         if replay_path:

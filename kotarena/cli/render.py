@@ -7,7 +7,7 @@ shown counting from 1, as players type them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 from kotarena.cli.output import table_text
 from kotarena.engine.dice import FACE_NAMES
@@ -172,30 +172,4 @@ def standings(state: State) -> str:
 
 #: Actions whose effect the log shows on its own next line (the new dice, the purchase,
 #: leaving Tokyo), so narrating the choice too would say everything twice.
-_SHOWN_BY_EFFECT = ("reroll", "buy", "sweep", "yield")
 
-
-def _plain_event(event: tuple, names: Sequence[str]) -> str:
-    return " ".join(map(str, event))
-
-
-def _event_formatter():
-    """The engine's English event formatter, or the raw tuple text if it is missing."""
-    try:
-        from kotarena.games.kot.events import format_event
-    except ImportError:
-        return _plain_event
-    return format_event
-
-
-def event_lines(events: Iterable[tuple], names: Sequence[str]) -> list[str]:
-    """One line per event worth reading, in order, for narrating a game."""
-    format_event = _event_formatter()
-    lines = []
-    for event in events:
-        if event[0] == "act" and event[2].split()[0] in _SHOWN_BY_EFFECT:
-            continue
-        text = format_event(event, names)
-        if text:
-            lines.append(text)
-    return lines

@@ -8,8 +8,8 @@ from collections.abc import Iterator
 
 import click
 
-from kotarena.games.kot.events import format_event
-from kotarena.games.kot.state import State
+from kotarena.engine.game import GameState
+from kotarena.games import get_game
 from kotarena.replay import Replay, ReplayError, read_replay, replay_from_text, reproduce
 
 
@@ -19,12 +19,13 @@ def turns_text(replay: Replay) -> Iterator[str]:
     Events before the first turn (the market dealt, the roll-off) come under "Setup".
     """
     names = replay.players
+    game = get_game(replay.game)
     yield "Setup"
     for event in replay.log:
         if event[0] == "turn" and len(event) == 3:
-            yield format_event(event, names)
+            yield game.event_text(event, names)
         else:
-            yield "  " + format_event(event, names)
+            yield "  " + game.event_text(event, names)
 
 
 def header_text(replay: Replay, source: str) -> Iterator[str]:
@@ -39,13 +40,13 @@ def header_text(replay: Replay, source: str) -> Iterator[str]:
         yield f"  written by {replay.created_with}"
 
 
-def ending_text(state: State) -> str:
+def ending_text(state: GameState) -> str:
     from kotarena.cli.render import outcome_text
 
     if state.outcome is not None:
         return f"Outcome: {outcome_text(state.outcome, state.names)}"
     if state.between_turns:
-        return f"Not over: stopped after turn {state.turn}; next up: {state.names[state.active]}"
+        return f"Not over: stopped after turn {state.turn}"
     return f"Not over: turn {state.turn}, waiting for {state.names[state.to_move]} to decide ({state.kind})"
 
 

@@ -22,6 +22,7 @@ from typing import Any, Protocol
 from kotarena.engine.actions import Action
 from kotarena.engine.decisions import Decision
 from kotarena.engine.dice import ScriptedDice
+from kotarena.engine.events import event_to_text
 from kotarena.engine.outcome import EngineError, Outcome, PositionError
 
 #: In a bot's ``games``: the bot plays every game (it reads nothing but the legal actions).
@@ -78,6 +79,8 @@ class GameState(Protocol):
     names: tuple[str, ...]
     seed: int | None
     deck_name: str | None
+    #: The turn being played, from 1.
+    turn: int
     outcome: Outcome | None
     history: list[tuple[int, Action]]
     log: list[tuple] | None
@@ -110,7 +113,9 @@ class Game(abc.ABC):
 
     #: The game's static facts.
     spec: GameSpec
-    #: The type of :meth:`GameState.view`'s answer (a picklable, immutable snapshot).
+    #: The type of :meth:`GameState.view`'s answer: an immutable snapshot of what one seat
+    #: may see, which pickles and has ``player``, ``kind``, ``legal``, ``outcome`` and
+    #: ``to_json()`` (JSON-ready data, actions as their text).
     view_type: type
     #: The decision kinds the game may ask, each with what it asks (for people and docs).
     decision_kinds: Mapping[str, str]
@@ -158,6 +163,22 @@ class Game(abc.ABC):
     @abc.abstractmethod
     def invariants(self, state: GameState) -> list[str]:
         """Every rule of the game that ``state`` breaks, one sentence each (empty: none)."""
+
+    def event_text(self, event: tuple, names: Sequence[str]) -> str:
+        """One event of the log as a line a person reads (``kotarena replay``); ``names``
+        are the seats' names. The default is the event's text form."""
+        return event_to_text(event)
+
+    def event_lines(self, events: Sequence[tuple], names: Sequence[str]) -> list[str]:
+        """The lines that narrate ``events`` (``match -v``, ``play``, scenario logs): by
+        default one :meth:`event_text` per event."""
+        return [self.event_text(event, names) for event in events]
+
+    def scenario_format(self) -> Any | None:
+        """The game's scenario format (a :class:`kotarena.scenario.ScenarioFormat`: how a
+        scenario file's position and checks read, and how one is played), or ``None`` for
+        a game that has none yet."""
+        return None
 
     def deck_names(self) -> tuple[str, ...]:
         """The decks this game can be played with."""

@@ -331,7 +331,7 @@ class _Checker:
         self.game = spec.name if spec is not None else None
         deck = players = duplicate = None
         if spec is not None:  # (what a deck and a table may be depends on the game)
-            deck = self.attempt(lambda: self.deck(data, spec.deck), None)
+            deck = self.attempt(lambda: self.deck(data, spec.deck, spec.decks), None)
             players = self.attempt(lambda: self.players(data, spec.min_players, spec.max_players, spec.title), None)
         games = self.attempt(lambda: self.integer(data, "games", DEFAULT_GAMES, 1, MAX_GAMES), None)
         time_limit = self.attempt(lambda: self.time_limit(data), None)
@@ -377,12 +377,10 @@ class _Checker:
             workers=workers, allow_repeats=allow_repeats,
         )
 
-    def deck(self, data: dict, game_deck: str | None) -> str:
-        from kotarena.games.kot.cards import DECKS
-
+    def deck(self, data: dict, game_deck: str | None, decks: Sequence[str]) -> str:
         deck = self.string(data, "deck", game_deck or NO_DECK)
-        if deck != NO_DECK and deck not in DECKS:
-            raise self.fail("deck", f"unknown deck {deck!r} (decks: {', '.join(sorted(DECKS))}, none)")
+        if deck != NO_DECK and deck not in decks:
+            raise self.fail("deck", f"unknown deck {deck!r} (decks: {', '.join((*decks, 'none'))})")
         return deck
 
     def players(self, data: dict, low: int, high: int, title: str) -> tuple[int, ...]:

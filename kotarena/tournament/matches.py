@@ -21,7 +21,7 @@ import os
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, cast
 
 # Imported here rather than in the functions that use them: a function's import
 # statement runs at every call, and these run for every match (1% of a worker's time).
@@ -284,8 +284,8 @@ def play_match(job: MatchJob, *, keep_guard: bool = False) -> MatchResult:
     started = time.perf_counter()
     # No event log: the stored replay holds the actions, and replaying it regenerates
     # the events, so the match runs at the engine's full speed.
-    state: State = new_game(job.game, players=len(job.seats), seed=job.seed, deck=job.deck,
-                            first_player=job.first_player, record=False)
+    state = cast(State, new_game(job.game, players=len(job.seats), seed=job.seed, deck=job.deck,
+                                 first_player=job.first_player, record=False))
     names = state.names
     hosts = [_seat_host(seat, spec, job) for seat, spec in enumerate(job.seats)]
     failures: list[BotFailure | None] = [None] * state.n

@@ -201,6 +201,9 @@ def test_hook_register_games_makes_a_plugins_game_playable_by_name_and_alias(ins
     assert state.outcome is not None and state.outcome.ranks.count(0) == 1
     assert max(state.banked) >= 20
     assert check_game("pig", games=3) > 0  # the harness every game passes (tests/engine/test_game_api.py)
+    report = check_bot("pig-greedy", games=2, worker=False)  # bots check plays the games a bot declares
+    assert report.ok, report.checks
+    assert "games: pig;" in report.checks[0].detail
 
 
 def test_hook_register_games_game_is_played_by_match_and_listed_by_games(install, monkeypatch):
@@ -213,6 +216,8 @@ def test_hook_register_games_game_is_played_by_match_and_listed_by_games(install
     data = json.loads(result.stdout)
     assert data["game"] == "pig" and data["deck"] is None
     assert [set(seat) for seat in data["seats"]] == [{"seat", "bot", "monster", "banked", "rank"}] * 2
+    narrated = run("match", "--game", "pig", "--bot", "pig-greedy", "--bot", "pig-greedy", "--seed", "3", "-v")
+    assert "\nroll 0 " in narrated  # the game's own events, in their text form
     listed = json.loads(run("games", "--json"))["games"]
     assert [g["name"] for g in listed] == ["kot", "pig"]
     assert listed[1]["decisions"] == {"roll": "roll the die again (reroll 1), or bank this turn's points (stop)"}

@@ -11,9 +11,10 @@ from click.testing import CliRunner
 from kotarena.bots.human import HumanBot, NoTerminalError, require_terminal
 from kotarena.bots.random_bot import RandomBot
 from kotarena.cli import cli
-from kotarena.cli.render import dice_line, event_lines, render_table
+from kotarena.cli.render import dice_line, render_table
 from kotarena.engine import ScriptedDice
 from kotarena.games import new_game
+from kotarena.games.kot.events import event_lines
 from kotarena.games.kot.position import MonsterSetup, build_position
 from kotarena.match import bot_seed, play
 

@@ -9,7 +9,7 @@ does not expect, is shown in its text form
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from kotarena.engine.dice import FACE_NAMES
 from kotarena.engine.events import event_to_text
@@ -119,3 +119,20 @@ def format_event(event: tuple, names: Sequence[str]) -> str:
         return event_to_text(event)
     except TypeError:
         return repr(event)
+
+
+#: Actions whose effect the events tell (a reroll's new dice, a purchase, a sweep, a
+#: yield), so narration skips the action itself.
+_SHOWN_BY_EFFECT = ("reroll", "buy", "sweep", "yield")
+
+
+def event_lines(events: Iterable[tuple], names: Sequence[str]) -> list[str]:
+    """One line per event worth reading, in order, for narrating a game."""
+    lines = []
+    for event in events:
+        if event[0] == "act" and event[2].split()[0] in _SHOWN_BY_EFFECT:
+            continue
+        text = format_event(event, names)
+        if text:
+            lines.append(text)
+    return lines

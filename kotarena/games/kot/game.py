@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from kotarena.engine.dice import ScriptedDice
 from kotarena.engine.game import Game, GameSpec
 from kotarena.engine.outcome import PositionError
+from kotarena.games.kot import events as _events
 from kotarena.games.kot import invariants as _invariants
 from kotarena.games.kot.cards import DECKS, Deck, UnknownDeckError, get_deck
 from kotarena.games.kot.kinds import DECISION_KINDS
@@ -113,6 +114,18 @@ class KingOfTokyo(Game):
 
     def replay_tokens(self) -> Mapping[str, str]:
         return PACKED_TOKENS
+
+    def event_text(self, event: tuple, names: Sequence[str]) -> str:
+        return _events.format_event(event, names)
+
+    def event_lines(self, events: Sequence[tuple], names: Sequence[str]) -> list[str]:
+        return _events.event_lines(events, names)
+
+    def scenario_format(self):
+        # Imported when asked for: scenarios read files and narrate, which games never need.
+        from kotarena.games.kot.scenario import SCENARIOS
+
+        return SCENARIOS
 
     def invariants(self, state: State) -> list[str]:  # type: ignore[override]
         return _invariants.invariants(state)

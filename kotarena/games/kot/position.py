@@ -134,7 +134,7 @@ def _deal_cards(
     deck_top: Sequence[str],
 ) -> None:
     """Move the named cards out of the shuffled deck to where the position puts them."""
-    # Undo the market dealt by State.blank: the position says what is face up.
+    # Undo the market the game's blank table dealt: the position says what is face up.
     size = len(state.market)
     for slot in range(size):
         if state.market[slot] >= 0:

@@ -1,7 +1,7 @@
 """King of Tokyo's packed replay tokens: one character for each common action.
 
 :data:`PACKED_TOKENS` is the table behind ``KingOfTokyo.replay_tokens()``; the generic
-packing and unpacking live in :mod:`kotarena.replay_lines`. The table is part of replay
+packing and unpacking live in :mod:`kotarena.replay.packed`. The table is part of replay
 format version 2: a character's meaning never changes.
 """
 
