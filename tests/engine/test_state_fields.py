@@ -6,26 +6,25 @@ of this file changing: these tests fail until the copies handle it.
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from kotarena.games import new_game
 from kotarena.games.kot.sample import NOT_FROM_VIEW
 from kotarena.games.kot.state import FIELDS, State
+from kotarena.testing import random_game, uniform
 
 
-def _positions(seed: int, players: int, deck: str | None = "default", every: int = 3):
-    """The state at every ``every``-th decision of a random game (the game itself, not a copy)."""
-    game = new_game("kot", players, seed=seed, deck=deck)
-    rng = random.Random(seed)
-    step = 0
-    while game.outcome is None:
-        if step % every == 0:
-            yield game
-        game.apply(game.legal[int(rng.random() * len(game.legal))])
-        step += 1
-    yield game
+def _positions(seed: int, players: int, deck: str | None = "default") -> list:
+    """Copies of the state at every third decision of a random game, and its end."""
+    found = []
+
+    def policy(state, rng):
+        if len(state.history) % 3 == 0:
+            found.append(state.clone(record=True))
+        return uniform(state, rng)
+
+    found.append(random_game(seed, players, deck, record=True, check=None, policy=policy))
+    return found
 
 
 def _ids(state, value, at=None):
@@ -46,7 +45,10 @@ CARD_FIELDS = {
     "owned": lambda s, v: [_ids(s, cards, "cards") for cards in v],
     "mimic": lambda s, v: _ids(s, v, "card"),
     "counters": lambda s, v: sorted((s.cards_info[c].id, n) for c, n in v.items()),
-    "_flags": lambda s, v: sorted((f[0], s.cards_info[f[1]].id) if f[0] != "yielded" else f for f in v),
+    # A turn flag of a card that left play (a Psychic Probe discarded on a heart) acts on
+    # nothing: views show the flags of the cards in play, and the yields.
+    "_flags": lambda s, v: sorted((f[0], s.cards_info[f[1]].id) if f[0] != "yielded" else f for f in v
+                                  if f[0] == "yielded" or any(f[1] in cards for cards in s.owned)),
     "_hooks": lambda s, v: [[(o, s.cards_info[c].id, fn) for o, c, fn in hooks] for hooks in v],
     "_mine": lambda s, v: [[[(s.cards_info[c].id, fn) for c, fn in hooks] for hooks in mine] for mine in v],
     "_offer_hooks": lambda s, v: {k: [(o, s.cards_info[c].id, fn) for o, c, fn in h] for k, h in v.items()},

@@ -46,6 +46,12 @@ def user(s: State, p: int, card_id: str) -> tuple[int, Any]:
     return mimic, s._effects[s.mimic]
 
 
+def use_card(s: State, player: int, action: Action) -> None:
+    """Carry out a card's ``use`` action (through the Mimic copying the card, if need be)."""
+    card, effect = user(s, player, action.args[0])
+    effect.use(s, player, card, action)
+
+
 def card_choice(s: State, player: int, action: Action) -> None:
     """Carry out ``pass``, ``use ...`` or ``cure ...`` and go on from the decision."""
     kind = s.kind
@@ -58,8 +64,7 @@ def card_choice(s: State, player: int, action: Action) -> None:
                 fn.__self__.declined(s, player, card, kind)
         else:
             s._batch += 1
-            card, effect = user(s, player, action.args[0])
-            effect.use(s, player, card, action)
+            use_card(s, player, action)
         if kind == PROBE:
             resolve(s)
         elif s._queue:
@@ -70,8 +75,7 @@ def card_choice(s: State, player: int, action: Action) -> None:
         return
     if kind == DAMAGE:
         if action is not PASS_ACTION:
-            card, effect = user(s, player, action.args[0])
-            effect.use(s, player, card, action)
+            use_card(s, player, action)
             resume(s)
         else:
             s._ready.append(s._pending_hit)
@@ -80,14 +84,12 @@ def card_choice(s: State, player: int, action: Action) -> None:
         return
     if kind == START_CARDS:
         if action is not PASS_ACTION:
-            card, effect = user(s, player, action.args[0])
-            effect.use(s, player, card, action)
+            use_card(s, player, action)
         first_roll(s)
         return
     if action is not PASS_ACTION:
         s._batch += 1
-        card, effect = user(s, player, action.args[0])
-        effect.use(s, player, card, action)
+        use_card(s, player, action)
         if s.outcome is not None or s.kind != kind or s.to_move != player:
             return  # the card led to another decision (a reroll) or ended the game
         if s._queue:

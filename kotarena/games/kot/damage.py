@@ -18,9 +18,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from kotarena.games.kot.cards.moments import GUARD, HURT, RESCUE, ZERO
-from kotarena.games.kot.hooks import cards_changed, offers
+from kotarena.games.kot.hooks import ask, cards_changed
 from kotarena.games.kot.kinds import DAMAGE, THEN_ATTACK, THEN_BUY, THEN_END, THEN_NOTHING
-from kotarena.games.kot.tables import with_pass
 
 if TYPE_CHECKING:
     from kotarena.games.kot.state import State
@@ -75,12 +74,7 @@ def drain(s: State) -> None:
 
 def ask_damage(s: State) -> bool:
     """Offer the monster about to take ``_pending_hit`` its cards (Wings, Jets...)."""
-    q = s._pending_hit[0]
-    found = offers(s, q, DAMAGE)
-    if not found:
-        return False
-    s._decide(q, DAMAGE, with_pass(found))
-    return True
+    return ask(s, s._pending_hit[0], DAMAGE)
 
 
 def resume(s: State) -> None:

@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING
 from kotarena.engine.outcome import Outcome, Termination
 from kotarena.games.kot.cards.moments import END_TURN
 from kotarena.games.kot.damage import drain
-from kotarena.games.kot.hooks import offers
+from kotarena.games.kot.hooks import ask
 from kotarena.games.kot.kinds import END_CARDS, THEN_END
-from kotarena.games.kot.tables import NO_LEGAL, with_pass
+from kotarena.games.kot.tables import NO_LEGAL
 
 if TYPE_CHECKING:
     from kotarena.games.kot.state import State
@@ -23,10 +23,7 @@ if TYPE_CHECKING:
 def end_turn(s: State) -> None:
     """The buy step is over: end-of-turn choices and cards, poison, then the next turn."""
     if s._slow:
-        p = s.active
-        found = offers(s, p, END_CARDS)
-        if found:
-            s._decide(p, END_CARDS, with_pass(found))
+        if ask(s, s.active, END_CARDS):
             return
         end_turn_effects(s)
         return

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from kotarena.engine.actions import Action
 from kotarena.games.kot.cards.moments import MOMENTS, OFFERS
+from kotarena.games.kot.tables import with_pass
 
 if TYPE_CHECKING:
     from kotarena.games.kot.state import State
@@ -34,6 +35,16 @@ def offers(s: State, p: int, kind: str) -> tuple[Action, ...]:
     for card, fn in hooks:
         found += fn(s, p, card, kind)
     return found
+
+
+def ask(s: State, p: int, kind: str) -> bool:
+    """Ask ``p`` a card decision of ``kind`` if its cards offer something there (``pass``
+    first); whether it was asked."""
+    found = offers(s, p, kind)
+    if not found:
+        return False
+    s._decide(p, kind, with_pass(found))
+    return True
 
 
 def cards_changed(s: State) -> None:

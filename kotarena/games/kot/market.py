@@ -15,9 +15,9 @@ from kotarena.games.kot.cards.info import KEEP
 from kotarena.games.kot.cards.moments import BOUGHT, COST, REVEALED
 from kotarena.games.kot.damage import drain
 from kotarena.games.kot.end import end_turn, finish_last_standing, finish_turn
-from kotarena.games.kot.hooks import card_kept, offers
+from kotarena.games.kot.hooks import ask, card_kept, offers
 from kotarena.games.kot.kinds import BUY_CARDS, REVEAL, THEN_BUY
-from kotarena.games.kot.tables import NOTHING_TO_BUY, Table, buy_action, buy_legal, with_pass
+from kotarena.games.kot.tables import NOTHING_TO_BUY, Table, buy_action, buy_legal
 
 if TYPE_CHECKING:
     from kotarena.games.kot.state import State
@@ -78,12 +78,9 @@ def offer_reveal(s: State) -> bool:
         while s.market[slot] >= 0 and step < n - 1:
             step += 1
             q = (s.active + step) % n
-            if s.alive[q]:
-                found = offers(s, q, REVEAL)
-                if found:
-                    revealed[0] = (slot, step)
-                    s._decide(q, REVEAL, with_pass(found))
-                    return True
+            if s.alive[q] and ask(s, q, REVEAL):
+                revealed[0] = (slot, step)
+                return True
         revealed.pop(0)
     return False
 

@@ -15,9 +15,9 @@ from kotarena.engine.actions import CURE, PASS_ACTION, Action
 from kotarena.engine.dice import CLAW, ENERGY, HEART
 from kotarena.games.kot.cards.moments import ATTACK_BONUS, CARD_DAMAGE, CLAWS, SCORE, TARGETS
 from kotarena.games.kot.damage import drain, settle
-from kotarena.games.kot.hooks import offers
+from kotarena.games.kot.hooks import ask, offers
 from kotarena.games.kot.kinds import CITY, DICE_CARDS, HEARTS, PROBE, THEN_ATTACK, THEN_BUY
-from kotarena.games.kot.tables import Table, with_pass
+from kotarena.games.kot.tables import Table
 from kotarena.games.kot.tokyo import after_attack
 
 if TYPE_CHECKING:
@@ -31,14 +31,9 @@ def resolve(s: State) -> None:
         n = s.n
         for step in range(1, n if PROBE in s._offer_hooks else 1):
             q = (p + step) % n
-            if s.alive[q]:
-                found = offers(s, q, PROBE)
-                if found:
-                    s._decide(q, PROBE, with_pass(found))
-                    return
-        found = offers(s, p, DICE_CARDS)
-        if found:
-            s._decide(p, DICE_CARDS, with_pass(found))
+            if s.alive[q] and ask(s, q, PROBE):
+                return
+        if ask(s, p, DICE_CARDS):
             return
     resolve_dice(s)
 

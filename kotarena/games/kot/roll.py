@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING, Final
 from kotarena.engine.dice import CLAW
 from kotarena.games.kot.cards.moments import BONUS_REROLL, START_TURN
 from kotarena.games.kot.cards.moments import DICE_COUNT as DICE_COUNT_MOMENT
-from kotarena.games.kot.hooks import NO_FLAGS, offers
+from kotarena.games.kot.hooks import NO_FLAGS, ask
 from kotarena.games.kot.kinds import ROLL, START_CARDS
 from kotarena.games.kot.resolve import resolve
-from kotarena.games.kot.tables import reroll_legal, with_pass
+from kotarena.games.kot.tables import reroll_legal
 
 if TYPE_CHECKING:
     from kotarena.games.kot.state import State
@@ -125,13 +125,10 @@ def start_turn(s: State) -> None:
         s._revealed = []
         for card, fn in s._mine[p][START_TURN]:
             fn(s, p, card)
-        if s.alive[p]:
-            found = offers(s, p, START_CARDS)
-            if found:
-                s.dice = []  # nothing rolled yet this turn
-                s.rolls_left = 0
-                s._decide(p, START_CARDS, with_pass(found))
-                return
+        if s.alive[p] and ask(s, p, START_CARDS):
+            s.dice = []  # nothing rolled yet this turn
+            s.rolls_left = 0
+            return
     first_roll(s)
 
 

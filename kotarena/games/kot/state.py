@@ -403,11 +403,7 @@ class State:
 
     def lose_stars(self, p: int, amount: int, reason: str) -> None:
         """``p`` loses stars, never below 0."""
-        amount = min(amount, self.stars[p])
-        if amount > 0:
-            self.stars[p] -= amount
-            if self.log is not None:
-                self.log.append(("lose stars", p, amount, reason))
+        self._lose(self.stars, "lose stars", p, amount, reason)
 
     def gain_energy(self, p: int, amount: int) -> None:
         """``p`` gains energy (its cards may add some: Friend of Children)."""
@@ -420,11 +416,14 @@ class State:
 
     def lose_energy(self, p: int, amount: int, reason: str) -> None:
         """``p`` loses energy, never below 0."""
-        amount = min(amount, self.energy[p])
+        self._lose(self.energy, "lose energy", p, amount, reason)
+
+    def _lose(self, track: list[int], event: str, p: int, amount: int, reason: str) -> None:
+        amount = min(amount, track[p])
         if amount > 0:
-            self.energy[p] -= amount
+            track[p] -= amount
             if self.log is not None:
-                self.log.append(("lose energy", p, amount, reason))
+                self.log.append((event, p, amount, reason))
 
     def pay(self, p: int, amount: int) -> None:
         """``p`` spends energy on a card's ability: not a loss (nothing reacts, nothing
