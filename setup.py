@@ -44,16 +44,9 @@ NATIVE_MODULES = [
     "kotarena/games/kot/state.py",
     "kotarena/games/kot/view.py",
     "kotarena/games/kot/sample.py",
-    # The league's hot paths: each decision's seat host and time limit, setting up a
-    # match and writing its result and its replay's body, rating (and the places it
-    # rates), and the coordinator's schedule (worked out match by match as a night is
-    # played), its loops over the matches it stores and rates, and the rows it inserts.
-    "kotarena/tournament/seats.py",
-    "kotarena/tournament/matches.py",
+    # TrueSkill's update, run for every match a league night rates. The rest of the
+    # league (runner, seat hosts, storage) is glue and stays Python.
     "kotarena/free_for_all.py",
-    "kotarena/tournament/schedule.py",
-    "kotarena/tournament/batch.py",
-    "kotarena/storage/sqlite_rows.py",
 ]
 
 REQUIRED = os.environ.get("KOTARENA_NATIVE") == "1"

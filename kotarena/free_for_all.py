@@ -1,44 +1,40 @@
 """TrueSkill's update for a free-for-all (one player per team), step for step as the
-``trueskill`` package computes it, at a small fraction of its cost.
+``trueskill`` package computes it, without its factor graph.
 
 ``trueskill.TrueSkill.rate`` builds a factor graph of Python objects for every match and
-passes Gaussian objects between them; rating a 4-player match takes about 1 ms, as
-long as a whole random-bot game. A league night rates every match on its coordinator,
-so that cost would cap a night at about a thousand games a second however many
-workers play them. This module runs the same message schedule on plain floats for
-the only shape kotarena rates (every team a single seat): the same layers, the same
-sweeps up and down the chain of rank differences, the same stopping rule, and the
-package's own ``v``/``w`` functions (with the default backend, ``v_win``, ``v_draw``
+passes Gaussian objects between them, which costs as much as playing a fast game; a
+league night rates every match. This module runs the same message schedule on plain
+floats for the only shape kotarena rates (every team a single seat): the same layers,
+the same sweeps up and down the chain of rank differences, the same stopping rule, and
+the package's own ``v``/``w`` functions (with the default backend, ``v_win``, ``v_draw``
 and ``w_draw`` and the backend's ``cdf``/``pdf`` written out), draw margin and
 ``Rating`` (its ``mu``/``sigma`` and constructor written out too). The arithmetic is
 done in the same order, so the results are the package's to the last bit;
 ``tests/test_ratings.py`` checks that on thousands of random matches (2-6 seats,
 ties, extreme ratings) and several environments. Teams of several players and
-partial-play weights, which kotarena never rates, are left to ``env.rate``. The places
-it rates, forfeited seats last, are here too (:func:`ranks_for`): every match of a
-night needs them, and here they are compiled.
+partial-play weights, which kotarena never rates, are left to ``env.rate``.
 
 Notation: a Gaussian is ``(pi, tau)`` (precision, precision times mean). A variable's
 value is the product of the messages its factors sent it; a factor that sends a new
 message divides its old one out (``value - old + new`` in this form).
 
-Compiled (see CONTRIBUTING.md), the state lives in float attributes of two small
-classes, which mypyc keeps unboxed (a list of floats would allocate an object at every
-write), and squares are ``math.pow`` (a C call) rather than ``**`` (a generic one on
-boxed numbers): both compute ``pow(x, 2.)``, as Python's ``x ** 2`` does, so the same bits.
+This module is compiled with the engine (``NATIVE_MODULES`` in ``setup.py``): the state
+lives in float attributes of two small classes, which mypyc keeps unboxed, and squares
+are ``math.pow`` (a C call) rather than ``**``: both compute ``pow(x, 2.)``, as
+Python's ``x ** 2`` does, so the same bits.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Sequence
 from math import exp, pow, sqrt  # math.pow, not the builtin: a C call when compiled
-from typing import Final, TypeVar, cast
+from typing import Final, cast
 
 import trueskill
 from trueskill import Rating, calc_draw_margin
 
-__all__ = ["mu_sigma", "ranks_for", "rate_free_for_all", "rate_seats"]
+__all__ = ["mu_sigma", "rate_free_for_all"]
 
 _INF: Final = float("inf")
 #: The package's default stopping rule for the chain of rank differences.
@@ -386,64 +382,3 @@ def rate_free_for_all(env: trueskill.TrueSkill, ratings: Sequence[Rating], ranks
         sigma = sqrt(1 / pi) if pi else _INF
         result[i] = _rating(float(mu), float(sigma))
     return result
-
-
-def ranks_for(outcome_ranks: Sequence[int], forfeits: Sequence[object]) -> tuple[int, ...]:
-    """The places TrueSkill rates: the engine's, with forfeited seats moved to the end.
-
-    ``outcome_ranks`` are the engine's places (``Outcome.ranks``: 0 is best, equal
-    numbers tie); ``forfeits[seat]`` is truthy for a seat whose bot forfeited (the
-    autopilot that finished its game earned nothing for it). The seats that did not
-    forfeit keep their order and ties, renumbered so a place counts the seats strictly
-    ahead ("1224" ranking); the forfeited seats all tie for the last place.
-
-    >>> ranks_for((0, 1, 2, 3), [None, None, None, None])
-    (0, 1, 2, 3)
-    >>> ranks_for((0, 1, 1, 3), ["timeout", None, None, None])
-    (3, 0, 0, 2)
-    >>> ranks_for((2, 0, 1, 3), [None, "crash", None, "illegal"])
-    (1, 2, 0, 2)
-    """
-    n = len(outcome_ranks)
-    if n != len(forfeits):
-        raise ValueError(f"{n} ranks but {len(forfeits)} forfeit flags")
-    # Plain loops rather than generator expressions, which run as Python even compiled.
-    playing: list[int] = []
-    for seat in range(n):
-        if not forfeits[seat]:
-            playing.append(outcome_ranks[seat])
-    last = len(playing)
-    places: list[int] = []
-    for seat in range(n):
-        if forfeits[seat]:
-            places.append(last)
-        else:
-            rank = outcome_ranks[seat]
-            ahead = 0
-            for other in playing:
-                if other < rank:
-                    ahead += 1
-            places.append(ahead)
-    return tuple(places)
-
-
-_Label = TypeVar("_Label", bound=Hashable)
-
-
-def rate_seats(env: trueskill.TrueSkill, ratings: Mapping[_Label, Rating], seats: Sequence[_Label],
-               ranks: Sequence[int]) -> dict[_Label, Rating] | None:
-    """``kotarena.ratings.rate_match`` for its usual match, a different entrant in each
-    of at least two seats: the entrants' new ratings, in seat order (one missing from
-    ``ratings`` starts at ``env.create_rating()``). ``None`` for any other match.
-    Here rather than in ``ratings`` so that it is compiled with the update."""
-    n = len(seats)
-    if n < 2 or len(set(seats)) != n or len(ranks) != n:
-        return None
-    before: list[Rating] = []
-    for label in seats:
-        before.append(ratings[label] if label in ratings else env.create_rating())
-    after = rate_free_for_all(env, before, list(ranks))
-    new: dict[_Label, Rating] = {}
-    for k in range(n):
-        new[seats[k]] = after[k]
-    return new

@@ -11,14 +11,13 @@ measured is in ``docs/ratings.md``.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterable, Mapping, Sequence
 
 import trueskill
 from trueskill import Rating
 
-# ranks_for is compiled with the update (see kotarena.free_for_all): a league's worker
-# runs it for every match.
-from kotarena.free_for_all import ranks_for, rate_free_for_all, rate_seats
+from kotarena.free_for_all import rate_free_for_all
 
 __all__ = [
     "BETA", "DRAW_PROBABILITY", "MU", "SIGMA", "TAU", "Rating", "conservative", "make_env", "rank_key",
@@ -73,6 +72,29 @@ def rank_key(rating: Rating) -> tuple[float, float]:
     return (-conservative(rating), -rating.mu)
 
 
+def ranks_for(outcome_ranks: Sequence[int], forfeits: Sequence[object]) -> tuple[int, ...]:
+    """The places TrueSkill rates: the engine's, with forfeited seats moved to the end.
+
+    ``outcome_ranks`` are the engine's places (``Outcome.ranks``: 0 is best, equal
+    numbers tie); ``forfeits[seat]`` is truthy for a seat whose bot forfeited (the
+    autopilot that finished its game earned nothing for it). The seats that did not
+    forfeit keep their order and ties, renumbered so a place counts the seats strictly
+    ahead ("1224" ranking); the forfeited seats all tie for the last place.
+
+    >>> ranks_for((0, 1, 2, 3), [None, None, None, None])
+    (0, 1, 2, 3)
+    >>> ranks_for((0, 1, 1, 3), ["timeout", None, None, None])
+    (3, 0, 0, 2)
+    >>> ranks_for((2, 0, 1, 3), [None, "crash", None, "illegal"])
+    (1, 2, 0, 2)
+    """
+    if len(outcome_ranks) != len(forfeits):
+        raise ValueError(f"{len(outcome_ranks)} ranks but {len(forfeits)} forfeit flags")
+    playing = sorted(rank for rank, forfeit in zip(outcome_ranks, forfeits) if not forfeit)
+    return tuple(len(playing) if forfeit else bisect_left(playing, rank)  # (the places strictly ahead)
+                 for rank, forfeit in zip(outcome_ranks, forfeits))
+
+
 def rate_match(
     ratings: Mapping[str, Rating],
     seats: Sequence[str],
@@ -98,16 +120,14 @@ def rate_match(
     """
     if len(seats) != len(ranks):
         raise ValueError(f"{len(seats)} seats but {len(ranks)} ranks")
-    # The usual match, one seat per entrant (TrueSkill's free-for-all update, computed
-    # as the trueskill package does but without building its factor graph).
-    new = rate_seats(env, ratings, seats, ranks)
-    if new is not None:
-        return new
     before = {label: ratings[label] if label in ratings else env.create_rating() for label in seats}
     if len(before) < 2:
         return dict(before)
-    # Several seats for one entrant: each seat rated as a player (see kotarena.free_for_all).
+    # Each seat rated as a player: TrueSkill's free-for-all update, computed as the
+    # trueskill package does but without building its factor graph.
     after = rate_free_for_all(env, [before[label] for label in seats], list(ranks))
+    if len(before) == len(seats):  # the usual match, one seat per entrant
+        return dict(zip(seats, after))
     by_label: dict[str, list[Rating]] = {}
     for label, rating in zip(seats, after):
         by_label.setdefault(label, []).append(rating)

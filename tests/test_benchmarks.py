@@ -9,16 +9,6 @@ from pathlib import Path
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
 
-def test_coordinator_cost_reports_each_part_of_the_coordinators_work(tmp_path):
-    run = subprocess.run([sys.executable, str(BENCHMARKS / "coordinator_cost.py"), "--games", "8", "--repeats", "1"],
-                         capture_output=True, text=True, cwd=tmp_path, timeout=300)
-    assert run.returncode == 0, run.stderr
-    assert run.stdout.startswith("8 games of random bots at 4 seats")
-    parts = dict(line.split() for line in run.stdout.splitlines()[1:])
-    assert set(parts) == {"schedule", "pickle", "store", "total"}
-    assert all(float(value) > 0 for value in parts.values())
-
-
 def test_overhead_parts_compares_the_runner_and_a_whole_night_with_the_raw_engine(tmp_path):
     run = subprocess.run([sys.executable, str(BENCHMARKS / "overhead_parts.py"), "--games", "8", "--rounds", "1",
                           "--workers", "1"], capture_output=True, text=True, cwd=tmp_path, timeout=300)
@@ -31,3 +21,14 @@ def test_overhead_parts_compares_the_runner_and_a_whole_night_with_the_raw_engin
         assert overhead.endswith("%")
         assert float(worker_ratio) > 0 and float(coordinator_ms) > 0
     assert lines[4].strip().startswith("storing and rating add")
+
+
+def test_query_memory_fills_a_database_and_reports_each_commands_peak_memory(tmp_path):
+    run = subprocess.run([sys.executable, str(BENCHMARKS / "query_memory.py"), "--games", "60", "--night-size", "25",
+                          "--keep", str(tmp_path / "memory.db")], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[0].startswith(f"filled {tmp_path / 'memory.db'} with 60 games")
+    measured = {line[:42].strip(): line[42:].split() for line in lines[2:]}
+    assert {"kotarena history bot-0 --json", "kotarena league rerate memory"} <= set(measured)
+    assert all(unit == "MiB" and float(memory) > 0 for memory, unit, _seconds in measured.values())

@@ -254,12 +254,12 @@ def test_a_free_for_all_needs_two_players_with_a_place_each(env):
         rate_free_for_all(env, [env.create_rating()] * 3, [0, 1])
 
 
-def test_the_night_reads_a_ratings_mu_and_sigma_as_its_properties_give_them(env):
-    """The night's loop (kotarena.tournament.batch) works mu and sigma out from what a
-    rating stores; they are the package's own values, to the last bit."""
+def test_the_update_reads_a_ratings_mu_and_sigma_as_its_properties_give_them(env):
+    """The update works mu and sigma out from what a rating stores; they are the
+    package's own values, to the last bit."""
     import random
 
-    from kotarena.tournament.batch import mu_sigma
+    from kotarena.free_for_all import mu_sigma
 
     rng = random.Random(5)
     seen = [env.create_rating(), trueskill.Rating(0.0, 1e-9), trueskill.Rating(-40.0, 123.4)]

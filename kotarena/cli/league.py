@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import itertools
+import json
 import sys
+import textwrap
 import time
+from collections.abc import Iterable, Iterator
 
 import click
-from sqlmodel import Session, select
 
 from kotarena.cli.output import csv_text, echo_json, table_text
 
@@ -112,11 +115,12 @@ def league_run(ladder_file: str, workers: int | None, fresh: bool, quiet: bool, 
     except NightError as error:
         raise click.ClickException(str(error)) from None
     except KeyboardInterrupt:
-        from kotarena.tournament.night import open_night, stored_indexes
+        from kotarena.storage.store import stored_count
+        from kotarena.tournament.night import open_night
 
         night = open_night(engine, ladder)
         click.echo(
-            f"\ninterrupted: {len(stored_indexes(engine, night))} of {night.planned} matches of night "
+            f"\ninterrupted: {stored_count(engine, night.id)} of {night.planned} matches of night "
             f"{night.number} are stored; run the same command to resume", err=True,
         )
         sys.exit(130)
@@ -135,25 +139,9 @@ def league_run(ladder_file: str, workers: int | None, fresh: bool, quiet: bool, 
 @db_option
 def league_status(ladder_name: str, json_: bool, db: str | None) -> None:
     """Show each night of a ladder: matches done, left and forfeited."""
-    from sqlmodel import func
+    from kotarena.storage import queries
 
-    from kotarena.storage.models import LadderRow, Match, Night, Seat
-
-    name = _ladder_name(ladder_name)
-    engine = results_db(db)
-    with Session(engine) as session:
-        ladder = session.exec(select(LadderRow).where(LadderRow.name == name)).first()
-        if ladder is None:
-            raise click.ClickException(f"no ladder named {name!r} in the database")
-        rows = []
-        for night in session.exec(select(Night).where(Night.ladder_id == ladder.id).order_by(Night.number)).all():
-            done = session.exec(select(func.count()).select_from(Match).where(Match.night_id == night.id)).one()
-            forfeits = session.exec(
-                select(func.count()).select_from(Seat).join(Match).where(Match.night_id == night.id,
-                                                                         Seat.forfeit.is_not(None))
-            ).one()
-            rows.append({"night": night.number, "status": night.status, "seed": night.seed, "planned": night.planned,
-                         "done": done, "left": max(night.planned - done, 0), "forfeits": forfeits})
+    rows = _known_ladder(queries.nights, results_db(db), _ladder_name(ladder_name))
     if json_:
         echo_json(rows)
         return
@@ -166,14 +154,11 @@ def league_status(ladder_name: str, json_: bool, db: str | None) -> None:
 @db_option
 def league_rerate(ladder_name: str, db: str | None) -> None:
     """Recompute a ladder's ratings from its stored matches, then show the leaderboard."""
-    from kotarena.tournament.night import NightError, rerate
+    from kotarena.storage.store import rerate
 
     name = _ladder_name(ladder_name)
     engine = results_db(db)
-    try:
-        count = rerate(engine, name)
-    except NightError as error:
-        raise click.ClickException(str(error)) from None
+    count = _known_ladder(rerate, engine, name)
     click.echo(f"rated {count} matches of ladder {name!r}", err=True)
     click.echo(_leaderboard_text(engine, name))
 
@@ -190,32 +175,23 @@ def _ladder_name(value: str) -> str:
     return value
 
 
-def leaderboard_rows(engine, ladder_name: str) -> list[dict]:
-    """Rating rows of a ladder, best conservative estimate (mu - 3 sigma) first."""
-    from kotarena.storage.models import LadderRow, Rating
+def _known_ladder(query, engine, name: str, *args, **kwargs):
+    """``query(engine, name, ...)``, a click error if there is no ladder called ``name``."""
+    from kotarena.storage.store import UnknownLadderError
 
-    with Session(engine) as session:
-        ladder = session.exec(select(LadderRow).where(LadderRow.name == ladder_name)).first()
-        if ladder is None:
-            raise click.ClickException(f"no ladder named {ladder_name!r} in the database (run 'kotarena league run')")
-        ratings = session.exec(select(Rating).where(Rating.ladder_id == ladder.id)).all()
-    rows = [
-        {"entrant": r.entrant, "score": round(r.mu - 3 * r.sigma, 3), "mu": round(r.mu, 3),
-         "sigma": round(r.sigma, 3), "games": r.games, "wins": r.wins,
-         "win_share": round(r.wins / r.games, 3) if r.games else 0.0, "forfeits": r.forfeits}
-        for r in ratings
-    ]
-    rows.sort(key=lambda r: (-r["score"], r["entrant"]))
-    for place, row in enumerate(rows, 1):
-        row["rank"] = place
-    return rows
+    try:
+        return query(engine, name, *args, **kwargs)
+    except UnknownLadderError as error:
+        raise click.ClickException(f"{error} (run 'kotarena league run')") from None
 
 
 _COLUMNS = ("rank", "entrant", "score", "mu", "sigma", "games", "wins", "win_share", "forfeits")
 
 
 def _leaderboard_text(engine, ladder_name: str) -> str:
-    rows = leaderboard_rows(engine, ladder_name)
+    from kotarena.storage import queries
+
+    rows = _known_ladder(queries.leaderboard, engine, ladder_name)
     title = f"Leaderboard: {ladder_name} (score = mu - 3*sigma)"
     return title + "\n" + table_text(_COLUMNS, [[row[c] for c in _COLUMNS] for row in rows])
 
@@ -227,20 +203,20 @@ def _leaderboard_text(engine, ladder_name: str) -> str:
 @db_option
 def leaderboard(ladder_name: str | None, json_: bool, csv_: bool, db: str | None) -> None:
     """Show a ladder's ratings (every ladder's when none is named)."""
-    from kotarena.storage.models import LadderRow
+    from kotarena.storage import queries
 
     engine = results_db(db)
     if ladder_name:
         names = [_ladder_name(ladder_name)]
     else:
-        with Session(engine) as session:
-            names = [row.name for row in session.exec(select(LadderRow).order_by(LadderRow.name)).all()]
+        names = queries.ladder_names(engine)
         if not names:
             raise click.ClickException("no ladders in the database yet; run 'kotarena league run ladders/quick.toml'")
     if json_:
-        echo_json({name: leaderboard_rows(engine, name) for name in names})
+        echo_json({name: _known_ladder(queries.leaderboard, engine, name) for name in names})
     elif csv_:
-        rows = [[name] + [row[c] for c in _COLUMNS] for name in names for row in leaderboard_rows(engine, name)]
+        rows = [[name] + [row[c] for c in _COLUMNS] for name in names
+                for row in _known_ladder(queries.leaderboard, engine, name)]
         click.echo(csv_text(("ladder",) + _COLUMNS, rows), nl=False)
     else:
         click.echo("\n\n".join(_leaderboard_text(engine, name) for name in names))
@@ -255,30 +231,10 @@ def leaderboard(ladder_name: str | None, json_: bool, csv_: bool, db: str | None
 @db_option
 def matches(ladder_name, entrant, night, limit, json_, db) -> None:
     """List stored matches, newest first (filter by ladder, bot, night)."""
-    from kotarena.storage.models import LadderRow, Match, Night, Seat
+    from kotarena.storage import queries
 
-    engine = results_db(db)
-    with Session(engine) as session:
-        query = select(Match, Night, LadderRow).join(Night, Match.night_id == Night.id).join(
-            LadderRow, Night.ladder_id == LadderRow.id)
-        if ladder_name:
-            query = query.where(LadderRow.name == _ladder_name(ladder_name))
-        if night is not None:
-            query = query.where(Night.number == night)
-        if entrant:
-            query = query.where(Match.id.in_(select(Seat.match_id).where(Seat.entrant == entrant)))
-        found = session.exec(query.order_by(Match.id.desc()).limit(limit)).all()
-        rows = []
-        for match, night_row, ladder in found:
-            seats = session.exec(select(Seat).where(Seat.match_id == match.id).order_by(Seat.seat)).all()
-            rows.append({
-                "id": match.id, "ladder": ladder.name, "night": night_row.number, "index": match.index,
-                "seed": match.seed, "status": match.status, "termination": match.termination,
-                "winner": next((s.entrant for s in seats if s.seat == match.winner_seat), None),
-                "turns": match.turns, "duration": round(match.duration, 3),
-                "seats": [{"seat": s.seat, "entrant": s.entrant, "rank": s.rank, "stars": s.stars,
-                           "health": s.health, "forfeit": s.forfeit} for s in seats],
-            })
+    rows = queries.matches(results_db(db), ladder=_ladder_name(ladder_name) if ladder_name else None,
+                           entrant=entrant, night=night, limit=limit)
     if json_:
         echo_json(rows)
         return
@@ -301,31 +257,43 @@ def matches(ladder_name, entrant, night, limit, json_, db) -> None:
 def history(entrant: str, ladder_name: str | None, json_: bool, db: str | None) -> None:
     """Show an entrant's rating after each of its rated matches (ladder by ladder, in the
     order they were rated)."""
-    from kotarena.storage.models import LadderRow, Match, Night, Seat
+    from kotarena.storage import queries
 
-    engine = results_db(db)
-    with Session(engine) as session:
-        query = (
-            select(LadderRow.name, Seat.match_id, Seat.mu, Seat.sigma)
-            .join(Match, Seat.match_id == Match.id).join(Night, Match.night_id == Night.id)
-            .join(LadderRow, Night.ladder_id == LadderRow.id)
-            .where(Seat.entrant == entrant, Seat.mu.is_not(None))
-        )
-        if ladder_name:
-            query = query.where(LadderRow.name == _ladder_name(ladder_name))
-        found = session.exec(query.order_by(LadderRow.name, Night.number, Match.index, Seat.seat)).all()
-    if not found:
+    rows = queries.history(results_db(db), entrant, ladder=_ladder_name(ladder_name) if ladder_name else None)
+    first = next(rows, None)
+    if first is None:
         raise click.ClickException(f"no rated matches for {entrant!r}")
-    rows = []
-    for ladder, match_id, mu, sigma in found:
-        if rows and rows[-1]["match"] == match_id:
-            continue  # an entrant in several seats of a match has one rating after it
-        rows.append({"ladder": ladder, "match": match_id, "mu": round(mu, 3), "sigma": round(sigma, 3),
-                     "score": round(mu - 3 * sigma, 3)})
+    rows = itertools.chain([first], rows)
     if json_:
-        echo_json(rows)
-        return
-    click.echo(table_text(("ladder", "match", "mu", "sigma", "score"), [tuple(r.values()) for r in rows]))
+        _echo_json_rows(rows)
+    else:
+        _echo_table_rows(("ladder", "match", "mu", "sigma", "score"), (tuple(row.values()) for row in rows))
+
+
+def _echo_json_rows(rows: Iterable[dict]) -> None:
+    """``rows`` as a JSON array, as ``echo_json`` prints a list, a row at a time."""
+    click.echo("[")
+    for number, row in enumerate(rows):
+        text = textwrap.indent(json.dumps(row, indent=2), "  ")
+        click.echo(text if number == 0 else ",\n" + text, nl=False)
+    click.echo("\n]")
+
+
+#: Rows of a long table laid out together (see :func:`_echo_table_rows`).
+TABLE_PAGE = 1000
+
+
+def _echo_table_rows(headers: tuple[str, ...], rows: Iterator[tuple]) -> None:
+    """``rows`` as ``table_text`` lays them out, without holding them all: the columns
+    are as wide as the first ``TABLE_PAGE`` rows need (a later, wider cell widens its
+    own line only)."""
+    first = list(itertools.islice(rows, TABLE_PAGE))
+    text = table_text(headers, first)
+    click.echo(text)
+    widths = [len(cell) for cell in text.split("\n")[1].split("  ")]
+    for row in rows:
+        cells = ["" if cell is None else str(cell) for cell in row]
+        click.echo("  ".join(cell.ljust(width) for cell, width in zip(cells, widths)).rstrip())
 
 
 @click.group()

@@ -14,23 +14,24 @@ from collections.abc import Callable
 from pathlib import Path
 
 import platformdirs
-from sqlalchemy import Boolean, Float, event, update
-from sqlalchemy.engine import Connection, Engine, make_url
+from sqlalchemy import event, update
+from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError, NoSuchModuleError, OperationalError, ProgrammingError
 from sqlmodel import Session, SQLModel, create_engine, select
 
-from kotarena.storage import models
-from kotarena.storage.sqlite_rows import driver_runs
+from kotarena.storage.models import Meta  # (and, with it, every table SQLModel.metadata creates)
 
 #: Bump when the tables change, add the step from the version before to ``_STEPS``
 #: and say what changed, for users, in ``SCHEMA_CHANGES``.
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 #: What each schema version changed, in words for the person whose database is
 #: upgraded (the CLI says it with the upgrade).
 SCHEMA_CHANGES: dict[int, str] = {
     2: "each seat now keeps its entrant's rating right after the match (the rating_history table is gone, "
        "its ratings moved onto the seats); seeds are 64-bit integers on PostgreSQL",
+    3: "a seat keeps its game's own facts (for King of Tokyo: monster, stars, health, alive) as JSON in "
+       "seat.facts, beside its rank, bot and forfeit; the monster, stars, health and alive columns are gone",
 }
 
 
@@ -76,12 +77,9 @@ PAGE_SIZE = 16384
 
 def _sqlite_pragmas(dbapi_connection, _record) -> None:
     cursor = dbapi_connection.cursor()
-    # A new database gets 16 KB pages (an existing one keeps its own): a match's row
-    # was mostly its replay, 2-3 KB, so 4 KB pages held one each, a third of it empty.
-    # Storing a night's results took a quarter less CPU, in a file a fifth smaller.
-    # Since replays are packed (about 550 bytes) the two page sizes store a night
-    # alike (coordinator 64.9 against 65.6 µs a game, 14 alternated pairs).
-    # (It must come first: once in WAL mode, the page size is fixed.)
+    # A new database gets 16 KB pages (an existing one keeps its own), chosen when a
+    # match's row was mostly an unpacked replay of 2-3 KB; see "Throughput" in
+    # docs/league.md. (It must come first: once in WAL mode, the page size is fixed.)
     cursor.execute(f"PRAGMA page_size={PAGE_SIZE}")
     # WAL lets readers work during a night; the busy timeout lets two writers queue
     # instead of failing; foreign keys are off by default in SQLite.
@@ -146,12 +144,12 @@ def _initialize(engine: Engine, url: str) -> int | None:
 
     Returns the version an older database was upgraded from, else ``None``.
     """
-    SQLModel.metadata.create_all(engine, tables=[models.Meta.__table__])
+    SQLModel.metadata.create_all(engine, tables=[Meta.__table__])
     with Session(engine) as session:
-        row = session.get(models.Meta, "schema_version")
+        row = session.get(Meta, "schema_version")
         if row is None:
             SQLModel.metadata.create_all(engine)
-            session.add(models.Meta(key="schema_version", value=str(SCHEMA_VERSION)))
+            session.add(Meta(key="schema_version", value=str(SCHEMA_VERSION)))
             session.commit()
             return None
         found = int(row.value)
@@ -185,8 +183,8 @@ def _upgrade(engine: Engine, found: int, url: str) -> bool:
         # write lock): of two processes opening the same old database, one upgrades
         # it and the other, finding the version moved on, has nothing left to do.
         claimed = connection.execute(
-            update(models.Meta.__table__)
-            .where(models.Meta.__table__.c.key == "schema_version", models.Meta.__table__.c.value == str(found))
+            update(Meta.__table__)
+            .where(Meta.__table__.c.key == "schema_version", Meta.__table__.c.value == str(found))
             .values(value=str(SCHEMA_VERSION))
         ).rowcount
         if not claimed:
@@ -227,127 +225,25 @@ _STEPS: dict[int, tuple[str | tuple[str, str], ...]] = {
         "DROP INDEX IF EXISTS ix_match_night_id",
         "DROP INDEX IF EXISTS ix_seat_match_id",
     ),
+    # 2 -> 3: results are game-neutral: what a game keeps about a seat beyond its rank,
+    # bot and forfeit is JSON (every seat so far is King of Tokyo's). The default only
+    # fills the new column for the rows already there. (SQLite drops columns from 3.35.)
+    2: (
+        "ALTER TABLE seat ADD COLUMN facts JSON NOT NULL DEFAULT '{}'",
+        ("sqlite", "UPDATE seat SET facts = json_object('monster', monster, 'stars', stars, 'health', health,"
+                   " 'alive', json(CASE WHEN alive THEN 'true' ELSE 'false' END))"),
+        ("postgresql", "UPDATE seat SET facts = json_build_object('monster', monster, 'stars', stars,"
+                       " 'health', health, 'alive', alive)"),
+        ("postgresql", "ALTER TABLE seat ALTER COLUMN facts DROP DEFAULT"),
+        "ALTER TABLE seat DROP COLUMN monster",
+        "ALTER TABLE seat DROP COLUMN stars",
+        "ALTER TABLE seat DROP COLUMN health",
+        "ALTER TABLE seat DROP COLUMN alive",
+    ),
 }
 
 
 def schema_version(engine: Engine) -> int:
     with Session(engine) as session:
-        row = session.exec(select(models.Meta).where(models.Meta.key == "schema_version")).first()
+        row = session.exec(select(Meta).where(Meta.key == "schema_version")).first()
         return int(row.value) if row else 0
-
-
-class DriverSQL:
-    """Plain SQL run on the database driver's own cursor, in the caller's transaction.
-
-    A league night stores its results in small transactions of about ten statements
-    each. Through SQLAlchemy each statement costs a fraction of a millisecond of
-    Python (building it, its cache key, the execution context, the result), more than
-    SQLite takes to run it: a one-match store took 2 ms. Here a statement is a string
-    written once, in which ``{name}`` is an identifier (quoted as the database needs)
-    and ``?`` a parameter (rewritten into the driver's parameter style); rows come back
-    as the driver's tuples, untouched by SQLAlchemy's type processing, so statements
-    read and write only plain numbers, strings and booleans (a boolean column reads
-    back as 0 or 1 from SQLite).
-    """
-
-    __slots__ = ("_cursor", "_dialect", "_named")
-
-    def __init__(self, connection: Connection) -> None:
-        self._dialect = connection.dialect
-        self._cursor = connection.connection.driver_connection.cursor()
-        self._named = self._dialect.paramstyle == "named"
-
-    def rows(self, template: str, parameters: tuple = ()) -> list[tuple]:
-        """The rows of a query."""
-        self.run(template, parameters)
-        return self._cursor.fetchall()
-
-    def run(self, template: str, parameters: tuple = ()) -> None:
-        self._cursor.execute(self.sql(template), self._parameters(parameters))
-
-    def run_many(self, template: str, rows: list[tuple]) -> None:
-        """One statement for each of ``rows`` (the driver's ``executemany``)."""
-        if rows:
-            self._cursor.executemany(self.sql(template), [self._parameters(row) for row in rows] if self._named
-                                     else rows)
-
-    def value(self, column, value: object) -> object:
-        """``value`` of ``column`` as SQLAlchemy binds it (a date, say, in the form
-        SQLite stores it), for a statement to write where plain values will not do."""
-        processor = column.type.dialect_impl(self._dialect).bind_processor(self._dialect)
-        return processor(value) if processor is not None else value
-
-    def sql(self, template: str) -> str:
-        """``template`` as this database's driver takes it."""
-        key = (template, self._dialect.name, self._dialect.paramstyle)
-        found = _DRIVER_SQL.get(key)
-        if found is None:
-            found = _DRIVER_SQL[key] = _driver_sql(template, self._dialect)
-        return found
-
-    def _parameters(self, values: tuple) -> tuple | dict:
-        return {f"p{number}": value for number, value in enumerate(values, 1)} if self._named else values
-
-
-_DRIVER_SQL: dict[tuple[str, str, str], str] = {}
-_MARKERS = {"qmark": "?", "format": "%s", "pyformat": "%s", "numeric": ":{}", "named": ":p{}"}
-
-
-def _driver_sql(template: str, dialect) -> str:
-    quote = dialect.identifier_preparer.quote
-
-    class Quoted(dict):
-        def __missing__(self, name: str) -> str:
-            return quote(name)
-
-    pieces = template.format_map(Quoted()).split("?")
-    marker = _MARKERS[dialect.paramstyle]
-    return pieces[0] + "".join(marker.format(number) + piece for number, piece in enumerate(pieces[1:], 1))
-
-
-def insert_rows(connection: Connection, table, keys: tuple[str, ...], rows: list[tuple]) -> None:
-    """Insert ``rows`` (tuples of the columns ``keys``, in that order) into ``table``, in
-    order.
-
-    On SQLite the rows go straight to the driver's ``executemany``, with SQLAlchemy's
-    type processing applied only to the columns that need it (dates), booleans as 1 and
-    0, and NULL columns left out of the statement (see
-    :mod:`kotarena.storage.sqlite_rows`): a league night inserts several rows per
-    match, and SQLAlchemy's per-row handling cost more than SQLite's work.
-    Other databases get a plain SQLAlchemy insert.
-    """
-    if not rows:
-        return
-    dialect = connection.dialect
-    if dialect.name != "sqlite":
-        connection.execute(table.insert(), [dict(zip(keys, row)) for row in rows])
-        return
-    _, processors, omittable = _compiled_insert(table, keys, dialect)
-    driver = connection.connection.driver_connection
-    for nulls, run in driver_runs(rows, processors, omittable):
-        columns = tuple(key for column, key in enumerate(keys) if column not in nulls) if nulls else keys
-        driver.executemany(_compiled_insert(table, columns, dialect)[0], run)
-
-
-_INSERTS: dict[tuple, tuple[str, tuple, tuple]] = {}
-#: Column types whose values SQLite stores exactly as SQLAlchemy's bind processors
-#: would make them: a float as a REAL, a bool as the INTEGER 1 or 0 (which
-#: ``driver_runs`` binds; and the columns' REAL and NUMERIC affinities turn an int in a
-#: float column into a REAL either way).
-_STORED_AS_IS = (Float, Boolean)
-
-
-def _compiled_insert(table, keys: tuple[str, ...], dialect) -> tuple[str, tuple, tuple]:
-    """The SQL of an insert of ``keys`` with positional parameters; each column's bind
-    processor (``None`` where the driver takes the value as it is); and whether a
-    NULL in the column may be left out of the statement (it has no server default)."""
-    found = _INSERTS.get((table.name, keys, dialect.name))
-    if found is None:
-        compiled = table.insert().compile(dialect=dialect, column_keys=list(keys))
-        if list(compiled.positiontup or ()) != list(keys):
-            raise RuntimeError(f"unexpected parameter order inserting into {table.name}: {compiled.positiontup}")
-        processors = tuple(None if isinstance(table.c[key].type, _STORED_AS_IS) else
-                           table.c[key].type.dialect_impl(dialect).bind_processor(dialect) for key in keys)
-        omittable = tuple(table.c[key].server_default is None for key in keys)
-        found = _INSERTS[(table.name, keys, dialect.name)] = (compiled.string, processors, omittable)
-    return found

@@ -1,15 +1,23 @@
-"""The tables of the results database (SQLModel). Tables only; logic lives elsewhere.
+"""The records of the results database (SQLModel). Records only; logic lives elsewhere.
 
 Facts are stored, conclusions derived: matches and seats are the record; ratings are
 computed from them in a fixed order and can always be recomputed
 (``kotarena league rerate``).
+
+A played match's fields are declared once, in :class:`MatchBase` and :class:`SeatBase`:
+the :class:`Match` and :class:`Seat` tables store them (SQLModel's models with
+inheritance), with the keys and ratings only the database has, and a worker returns
+them as a :class:`MatchResult` with its :class:`SeatResult` seats, named tuples of the
+same fields (a league night makes and pickles one for every match it plays, which costs
+a model several times as much).
 """
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any, NamedTuple
 
-from sqlalchemy import BigInteger, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 
@@ -67,15 +75,40 @@ class Night(SQLModel, table=True):
     finished_at: datetime | None = None
 
 
-class Match(SQLModel, table=True):
-    """One played game of a night. ``(night_id, index)`` is unique: no match twice."""
+class SeatBase(SQLModel):
+    """One seat of a played match: who sat there and how they finished. Every game's
+    seat has these; what else the game keeps about a seat is in ``facts``."""
 
-    __tablename__ = "match"
-    __table_args__ = (UniqueConstraint("night_id", "index"),)
+    seat: int
+    entrant: str = Field(index=True)  #: the ladder's label for the bot
+    rank: int  #: finishing place used for ratings, 0 = first; forfeits rank last
+    forfeit: str | None = None  #: timeout, error, invalid, crash
+    forfeit_detail: str | None = None
+    decisions: int = 0
+    cpu_seconds: float = 0.0
+    #: The game's own facts about the seat at the end (``Game.seat_facts``; for King of
+    #: Tokyo the monster, stars, health and whether it is alive), as JSON.
+    facts: dict[str, Any] = Field(default_factory=dict, sa_type=JSON)
+
+
+class Seat(SeatBase, table=True):
+    """A stored seat, with the entrant's rating right after its match."""
+
+    __tablename__ = "seat"
+    __table_args__ = (UniqueConstraint("match_id", "seat"),)
 
     id: int | None = Field(default=None, primary_key=True)
-    night_id: int = Field(foreign_key="night.id")  #: looked up through the unique (night_id, index)
-    index: int
+    match_id: int = Field(foreign_key="match.id")  #: looked up through the unique (match_id, seat)
+    bot_version_id: int = Field(foreign_key="bot_version.id")
+    #: The entrant's rating right after this match; empty until the match is rated.
+    mu: float | None = None
+    sigma: float | None = None
+
+
+class MatchBase(SQLModel):
+    """One played game of a night: its seed, its outcome and its actions-only replay."""
+
+    index: int  #: its place in the night's schedule
     key: str
     game: str
     seed: int = Field(sa_type=BigInteger)
@@ -87,33 +120,18 @@ class Match(SQLModel, table=True):
     turns: int
     duration: float  #: wall-clock seconds to play the match
     replay: str
-    rated: bool = False
-    played_at: datetime = Field(default_factory=utcnow)
 
 
-class Seat(SQLModel, table=True):
-    """One seat of a match: who sat there and how they finished."""
+class Match(MatchBase, table=True):
+    """A stored match. ``(night_id, index)`` is unique: no match twice."""
 
-    __tablename__ = "seat"
-    __table_args__ = (UniqueConstraint("match_id", "seat"),)
+    __tablename__ = "match"
+    __table_args__ = (UniqueConstraint("night_id", "index"),)
 
     id: int | None = Field(default=None, primary_key=True)
-    match_id: int = Field(foreign_key="match.id")  #: looked up through the unique (match_id, seat)
-    seat: int
-    entrant: str = Field(index=True)  #: the ladder's label for the bot
-    bot_version_id: int = Field(foreign_key="bot_version.id")
-    monster: str
-    rank: int  #: finishing place used for ratings, 0 = first; forfeits rank last
-    stars: int
-    health: int
-    alive: bool
-    forfeit: str | None = None  #: timeout, error, invalid, crash
-    forfeit_detail: str | None = None
-    decisions: int = 0
-    cpu_seconds: float = 0.0
-    #: The entrant's rating right after this match; empty until the match is rated.
-    mu: float | None = None
-    sigma: float | None = None
+    night_id: int = Field(foreign_key="night.id")  #: looked up through the unique (night_id, index)
+    rated: bool = False
+    played_at: datetime = Field(default_factory=utcnow)
 
 
 class Rating(SQLModel, table=True):
@@ -130,3 +148,15 @@ class Rating(SQLModel, table=True):
     games: int = 0
     wins: int = 0
     forfeits: int = 0
+
+
+def _fields(model: type[SQLModel]) -> list[tuple[str, Any]]:
+    return [(name, field.annotation) for name, field in model.model_fields.items()]
+
+
+#: A seat as the match's worker reports it: :class:`SeatBase`'s fields, then the bot
+#: that sat there (stored as a :class:`BotVersion`).
+SeatResult = NamedTuple("SeatResult", [*_fields(SeatBase), ("bot", str), ("package", str), ("version", str)])
+#: A match as its worker reports it: :class:`MatchBase`'s fields, then its
+#: :class:`SeatResult` seats in seat order.
+MatchResult = NamedTuple("MatchResult", [*_fields(MatchBase), ("seats", list)])

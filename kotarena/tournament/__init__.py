@@ -2,8 +2,9 @@
 
 :mod:`~kotarena.tournament.ladder` reads and checks ladder files,
 :mod:`~kotarena.tournament.schedule` turns a ladder into the night's matches (both pure);
-:mod:`~kotarena.tournament.runner` plays matches and :mod:`~kotarena.tournament.night`
-stores and rates them.
+:mod:`~kotarena.tournament.runner` plays matches on an executor and
+:mod:`~kotarena.tournament.night` runs a night, storing and rating its matches through
+:mod:`kotarena.storage.store`.
 """
 
 from kotarena.tournament.ladder import Entrant, Ladder, LadderError, load_ladder, parse_ladder

@@ -1,64 +1,56 @@
 """Playing scheduled matches in parallel, surviving bots that fail.
 
 A match is a :class:`MatchJob` (plain, picklable data) played by :func:`play_match` on
-any ``concurrent.futures.Executor``: a process pool by default, inline for debugging,
-or whatever executor a distributed engine provides (``KOTARENA_EXECUTOR``). Only the
-coordinator writes to the database; workers just play and return
-:class:`MatchResult` values. How one match is played, and what happens to a seat
-whose bot fails, is in :mod:`kotarena.tournament.matches`.
+any ``concurrent.futures.Executor``: the standard ``ProcessPoolExecutor`` by default,
+inline for debugging, or whatever executor a distributed engine provides
+(``KOTARENA_EXECUTOR``). Only the coordinator writes to the database; workers just play
+and return :class:`MatchResult` values. How one match is played, and what happens to a
+seat whose bot fails, is in :mod:`kotarena.tournament.matches`.
 """
 
 from __future__ import annotations
 
-import functools
 import importlib
 import itertools
 import os
+import signal
 import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace
 
 from kotarena.games import new_game
-from kotarena.tournament.matches import (
-    MatchJob,
-    MatchResult,
-    SeatResult,
-    final_ranks,
-    flatten_results,
-    play_match,
-    unflatten_results,
-)
-from kotarena.tournament.pool import LocalPool
+from kotarena.storage.models import MatchResult, SeatResult
+from kotarena.tournament.matches import MatchJob, final_ranks, play_match
 from kotarena.tournament.seats import GUARD
 
 __all__ = [
-    "InlineExecutor", "MatchJob", "MatchResult", "MatchResults", "SeatResult", "final_ranks", "make_executor",
-    "play_match", "play_matches", "run_jobs",
+    "InlineExecutor", "MatchJob", "MatchResult", "SeatResult", "final_ranks", "make_executor", "play_match",
+    "play_matches", "run_jobs", "start_worker",
 ]
 
-
-class MatchResults(list):
-    """The results of one executor job: a list of :class:`MatchResult`, pickled as one
-    flat list of plain values (see :func:`~kotarena.tournament.matches.flatten_results`)."""
-
-    def __reduce__(self) -> tuple:
-        return (_unpickle_results, (flatten_results(self),))
+#: Whether this process is a worker of a process pool made by :func:`make_executor`.
+_IN_WORKER = False
 
 
-def _unpickle_results(flat: list) -> MatchResults:
-    return MatchResults(unflatten_results(flat))
+def play_matches(jobs: list[MatchJob]) -> list[MatchResult]:
+    """Play several matches in a row (one job of an executor; see :func:`run_jobs`).
 
-
-def play_matches(jobs: list[MatchJob]) -> MatchResults:
-    """Play several matches in a row (one job of an executor; see :func:`run_jobs`)."""
+    In a worker of the default pool, Ctrl-C interrupts the matches being played (they
+    are played again when the night is resumed); between jobs the worker does not hear
+    it, so it never dies of it while waiting for work.
+    """
+    if _IN_WORKER:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
-        return MatchResults([play_match(job, keep_guard=True) for job in jobs])
+        return [play_match(job, keep_guard=True) for job in jobs]
     finally:
         GUARD.disarm()
+        if _IN_WORKER:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 # ---------------------------------------------------------------- executors
@@ -82,8 +74,8 @@ def make_executor(workers: int | None) -> Executor:
     ``KOTARENA_EXECUTOR=package.module:factory`` names a callable taking the number of
     workers and returning a ``concurrent.futures.Executor`` (for example one backed by
     a cluster); jobs and results are plain picklable data, so any such executor works.
-    The processes are a :class:`~kotarena.tournament.pool.LocalPool`, which costs the
-    coordinator less than half the CPU per job of the standard pool.
+    Otherwise a ``ProcessPoolExecutor`` with ``workers`` processes (all cores if
+    ``None``), or the coordinator's own process for ``0``.
     """
     factory = os.environ.get("KOTARENA_EXECUTOR")
     if factory:
@@ -94,43 +86,43 @@ def make_executor(workers: int | None) -> Executor:
             raise RuntimeError(f"KOTARENA_EXECUTOR={factory!r} did not give an executor: {error}") from None
     if workers == 0:
         return InlineExecutor()
-    _libc_prctl()  # loaded here once, rather than in every worker (they are forked from here)
-    return LocalPool(workers or os.cpu_count() or 1, initializer=die_with_parent)
+    return ProcessPoolExecutor(max_workers=workers or os.cpu_count() or 1, initializer=start_worker)
 
 
-@functools.cache
-def _libc_prctl() -> Callable[..., int] | None:
-    """Linux's ``prctl``, through ``ctypes``; ``None`` elsewhere or where it cannot be loaded.
+def start_worker() -> None:
+    """Set up a worker process of a night's pool (its ``initializer``).
 
-    Loaded once per process and kept: importing ``ctypes`` takes a few milliseconds, which
-    a pool's workers, forked from a process that loaded it, do not spend again on the way
-    to their first match.
+    Ctrl-C at a terminal reaches every process of the night: the coordinator stores
+    what was played and shuts the pool down, and a worker only stops the matches it is
+    playing (see :func:`play_matches`). A worker also ends when the coordinator dies:
+    one killed with ``kill -9`` cannot shut its pool down, and its workers would wait
+    for jobs forever.
     """
+    global _IN_WORKER
+    _IN_WORKER = True
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with_parent()
+
+
+def die_with_parent() -> None:
+    """Make this process end when the process that started it dies.
+
+    Linux can do it for us (``PR_SET_PDEATHSIG``); elsewhere a watcher thread notices
+    the parent is gone.
+    """
+    parent = os.getppid()
     if sys.platform.startswith("linux"):
         try:
             import ctypes
 
-            return ctypes.CDLL(None, use_errno=True).prctl
+            prctl = ctypes.CDLL(None, use_errno=True).prctl
         except (OSError, AttributeError):
             pass
-    return None
-
-
-def die_with_parent() -> None:
-    """Make a worker process end when the process that started it dies.
-
-    A coordinator killed with ``kill -9`` cannot shut its pool down; without this its
-    workers would wait for jobs forever. Linux can do it for us (``PR_SET_PDEATHSIG``);
-    elsewhere a watcher thread notices the parent is gone.
-    """
-    import signal
-
-    parent = os.getppid()
-    prctl = _libc_prctl()
-    if prctl is not None and prctl(1, signal.SIGKILL, 0, 0, 0) == 0:  # 1 = PR_SET_PDEATHSIG
-        if os.getppid() != parent:  # the parent died before prctl took effect
-            os._exit(1)
-        return
+        else:
+            if prctl(1, signal.SIGKILL, 0, 0, 0) == 0:  # 1 = PR_SET_PDEATHSIG
+                if os.getppid() != parent:  # the parent died before prctl took effect
+                    os._exit(1)
+                return
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -144,14 +136,11 @@ def die_with_parent() -> None:
 #: future, waking the coordinator) is shared by its matches, but its results arrive
 #: only when all are played: a job is sized to take about ``CHUNK_SECONDS``...
 MAX_CHUNK = 128
-#: ... of play, once the first matches have shown how long a match takes (128 random
-#: bots' games; a handful of slow bots' games, or one)...
+#: ... of play, once the first matches have shown how long a match takes...
 CHUNK_SECONDS = 0.15
 #: ... and holds at most this many matches before that.
 FIRST_CHUNK = 16
-
-
-#: Chunks handed to the executor ahead of the results, per job it runs at once.
+#: Jobs handed to the executor ahead of the results, per job it runs at once.
 AHEAD_PER_WORKER = 3
 
 
@@ -182,15 +171,13 @@ def run_jobs(
     shrink, see :func:`_hand_over`), and only a few chunks per worker are handed over
     ahead of the results: each finished chunk makes room for the next. So ``jobs`` may
     be a lazy iterable (give ``total``, how many it holds, for the chunk sizes): the
-    workers start on the first matches while the rest are being scheduled, and the
-    scheduling never holds up the handing over of work.
+    workers start on the first matches while the rest are being scheduled.
 
     If a worker process dies (a trusted bot that crashed the whole process), the
-    matches the executor fails with it (those handed to that worker, in the default
-    pool; every one in the pool, in the standard one) are played again with every bot
-    isolated in its own process, so the crash is pinned on the bot that caused it and
-    recorded as its forfeit; the matches not handed over yet are played as usual in a
-    new pool.
+    matches the executor fails with it (with the standard process pool: every one it
+    holds) are played again with every bot isolated in its own process, so the crash is
+    pinned on the bot that caused it and recorded as its forfeit; the matches not
+    handed over yet are played as usual in a new pool.
     """
     if total is None:
         jobs = list(jobs)
@@ -207,14 +194,13 @@ def run_jobs(
     while True:
         broken: list[MatchJob] = []
         executor = executor_factory(workers)
-        closing: Callable[[], None] | None = None
         try:
             in_flight: dict[Future, list[MatchJob]] = {}
             capacity = _capacity(executor, workers)
             for _ in range(AHEAD_PER_WORKER * capacity):
                 remaining -= _hand_over(executor, source, size, capacity, remaining, in_flight)
             while in_flight:
-                finished = _wait_first(executor, in_flight)
+                finished, _ = wait(in_flight, return_when=FIRST_COMPLETED)
                 for future in finished:
                     part = in_flight.pop(future)
                     try:
@@ -226,44 +212,15 @@ def run_jobs(
                         timed += len(results)
                         seconds += sum(result.duration for result in results)
                         size = chunk_size(total, workers, seconds / timed)
-                    if not broken:
-                        remaining -= _hand_over(executor, source, size, capacity, remaining, in_flight)  # before yielding: the workers play on while results are stored
-                        if not in_flight:  # the last results: the workers exit while they are stored
-                            closing = _begin_shutdown(executor)
+                    if not broken:  # (before yielding: the workers play on while results are stored)
+                        remaining -= _hand_over(executor, source, size, capacity, remaining, in_flight)
                     yield from results
         finally:
-            if closing is None:
-                executor.shutdown(wait=True, cancel_futures=True)
-            else:
-                closing()
+            executor.shutdown(wait=True, cancel_futures=True)
         if not broken:
             return  # every job handed over came back: the source is used up
         yield from _replay_isolated(broken, workers, executor_factory)
         # ...and on with the matches not handed over yet, in a new pool.
-
-
-def _wait_first(executor: Executor, futures: dict[Future, list[MatchJob]]) -> set[Future]:
-    """Wait until some of ``futures`` are done; returns those. (A :class:`LocalPool`
-    takes its results back in this thread; other executors complete their futures in
-    threads of their own.)"""
-    if isinstance(executor, LocalPool):
-        return executor.wait_any(futures)
-    return wait(futures, return_when=FIRST_COMPLETED)[0]
-
-
-def _begin_shutdown(executor: Executor) -> Callable[[], None]:
-    """Shut ``executor`` down without waiting for it; returns what waits for it.
-
-    A process pool's workers take a few milliseconds to exit and be joined, which the
-    night's last store can overlap. (The standard process pool forgets its manager
-    thread once shut down, so it is kept here to be joined: the night ends with its
-    workers.)
-    """
-    manager = getattr(executor, "_executor_manager_thread", None)
-    executor.shutdown(wait=False)
-    if isinstance(manager, threading.Thread):
-        return manager.join
-    return lambda: executor.shutdown(wait=True)
 
 
 def warm_up(job: MatchJob) -> None:

@@ -28,13 +28,15 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any
 
-from kotarena.bots.registry import get_bot  # here, not in the methods: it runs for every seat of every match
+from kotarena.bots.registry import get_bot
 from kotarena.engine.actions import Action, ActionError, parse_action
+from kotarena.engine.game import GameState
 from kotarena.engine.outcome import IllegalActionError
-from kotarena.games.kot.state import State
-from kotarena.games.kot.view import View, build_view
+
+#: What a bot is shown: the view its game gives of one seat (``GameState.view``).
+View = Any
 
 TIMEOUT = "timeout"
 ERROR = "error"
@@ -48,10 +50,7 @@ WALL_GRACE = 5.0
 #: Address-space limit of an isolated bot's process.
 DEFAULT_MEMORY_MB = 2048
 #: The guard's ``call_start`` while no call is running (CPU clocks are never negative).
-NO_CALL: Final = -1.0
-#: The action class, as a Final name for the same reason as ``GUARD``: an imported
-#: name is looked up in the module's dictionary at every use.
-_ACTION: Final = Action
+NO_CALL = -1.0
 
 
 class BotFailure(Exception):
@@ -82,11 +81,6 @@ class SeatSpec:
     params: tuple[tuple[str, object], ...] = ()
     trusted: bool = True
 
-    def __reduce__(self) -> tuple:
-        # Pickled (to worker processes) as a call with its fields: the compiled build's
-        # default pickling sets the fields one by one, which a frozen dataclass refuses.
-        return (SeatSpec, (self.entrant, self.bot, self.params, self.trusted))
-
 
 def _as_action(answer: object, view: View) -> Action:
     """The action a bot's answer names, or an ``invalid`` failure.
@@ -107,17 +101,16 @@ def _as_action(answer: object, view: View) -> Action:
 class _Guard:
     """Keeps a bot's calls within their CPU limit, at no cost per call.
 
-    Reading the process's CPU clock is a system call (close to a microsecond in a
-    virtual machine), and setting a timer around every decision costs more: for fast
-    bots that would be a large share of a league night. Instead, while seats are in
-    play, a periodic timer ticks every ``limit / TICKS`` seconds of the process's CPU
-    time; its handler reads the CPU clock into ``cpu_clock`` and stops a call that is
-    over its limit. A call's CPU time is the difference of the ``cpu_clock`` readings
-    around it, so it is known to within one tick, and judged in the bot's favour: a
-    call is over its limit only when even the smallest CPU time it can have used is
-    (``used - tick > limit``). A runaway call is stopped within two ticks of its limit.
-    Over many calls the readings add up to the bots' true CPU time (a tick lands in a
-    call as often as the call's share of the CPU).
+    Reading the process's CPU clock is a system call, and setting a timer around every
+    decision costs more: for fast bots that would be a large share of a league night.
+    Instead, while seats are in play, a periodic timer ticks every ``limit / TICKS``
+    seconds of the process's CPU time; its handler reads the CPU clock into
+    ``cpu_clock`` and stops a call that is over its limit. A call's CPU time is the
+    difference of the ``cpu_clock`` readings around it, so it is known to within one
+    tick, and judged in the bot's favour: a call is over its limit only when even the
+    smallest CPU time it can have used is (``used - tick > limit``). A runaway call is
+    stopped within two ticks of its limit. Over many calls the readings add up to the
+    bots' true CPU time (a tick lands in a call as often as the call's share of the CPU).
 
     A second timer ticks on the wall clock and stops a call that blocks or sleeps for
     ``WALL_FACTOR`` times its limit (plus ``WALL_GRACE``). It counts its own ticks
@@ -131,21 +124,20 @@ class _Guard:
 
     TICKS = 20
 
-    # Slots: the seat hosts read and write these around every decision of a night.
-    __slots__ = ("installed", "call_start", "calls", "limit", "tick", "wall_tick", "cpu_clock", "_watched",
+    __slots__ = ("installed", "call_start", "calls", "limit", "tick", "wall_tick", "cpu_clock", "used", "_watched",
                  "_wall_ticks", "_old")
 
     def __init__(self) -> None:
         self._old: Any = None  #: the signal handlers the guard replaced while it is installed
         self.installed = False
-        #: ``cpu_clock`` when the running call began, ``NO_CALL`` between calls (a float
-        #: rather than None: compiled, an optional float would be boxed at every decision)
+        #: ``cpu_clock`` when the running call began, ``NO_CALL`` between calls
         self.call_start = NO_CALL
         self.calls = 0  #: calls begun so far (numbers them for the wall-clock timer)
         self.limit = 0.0
         self.tick = 0.0
         self.wall_tick = 0.0
         self.cpu_clock = 0.0
+        self.used = 0.0  #: the CPU seconds the last call took
         self._watched = -1  #: the call the wall-clock timer found running at its last tick
         self._wall_ticks = 0  #: ticks since then that found that call still running
 
@@ -189,40 +181,37 @@ class _Guard:
                 if self.waited() > self.limit * WALL_FACTOR + WALL_GRACE:
                     raise _CpuTimeout(wall=True)
 
+    def call(self, method: Callable[[Any], Any], argument: Any, limit: float) -> Any:
+        """``method(argument)`` under the limits, in CPU seconds; what it took is left in
+        :attr:`used`. A bot that fails or takes too long raises :class:`BotFailure`."""
+        ticking = self.installed
+        self.limit = limit
+        self.calls += 1
+        start = self.call_start = self.cpu_clock if ticking else time.process_time()
+        try:
+            result = method(argument)
+        except BaseException as error:
+            self.call_start = NO_CALL
+            raise _failure(error, start, limit) from None
+        self.call_start = NO_CALL
+        if ticking:
+            used = self.used = self.cpu_clock - start
+            over = used != 0.0 and used - self.tick > limit
+        else:
+            used = self.used = time.process_time() - start
+            over = used > limit
+        if over:
+            raise BotFailure(TIMEOUT, f"took {used:.2f}s of CPU time (limit {limit:g}s)")
+        return result
+
     def waited(self) -> float:
         """Wall-clock seconds the running call has at least been running, as far as the
         wall-clock timer has seen it."""
         return self._wall_ticks * self.wall_tick
 
 
-#: (Final: compiled, a Final module name is a C static; any other is looked up in the
-#: module's dictionary at every use, and the seat hosts use it at every decision.)
-GUARD: Final = _Guard()
-
-
-def _timed_call(method: Callable[[Any], Any], argument: Any, cpu_limit: float) -> tuple[Any, float]:
-    """Call ``method(argument)`` under the limits; returns (result, cpu seconds)."""
-    guard = GUARD
-    ticking = guard.installed
-    guard.limit = cpu_limit
-    guard.calls += 1
-    start = guard.cpu_clock if ticking else time.process_time()
-    guard.call_start = start
-    try:
-        result = method(argument)
-    except BaseException as error:
-        guard.call_start = NO_CALL
-        raise _failure(error, start, cpu_limit) from None
-    guard.call_start = NO_CALL
-    if ticking:
-        used = guard.cpu_clock - start
-        over = used != 0.0 and used - guard.tick > cpu_limit
-    else:
-        used = time.process_time() - start
-        over = used > cpu_limit
-    if over:
-        raise BotFailure(TIMEOUT, f"took {used:.2f}s of CPU time (limit {cpu_limit:g}s)")
-    return result, used
+#: The guard of this process's trusted bots.
+GUARD = _Guard()
 
 
 def _failure(error: BaseException, start: float, cpu_limit: float) -> BaseException:
@@ -264,18 +253,16 @@ class InProcessSeat:
             raise BotFailure(ERROR, f"could not be created: {type(error).__name__}: {error}") from None
         self._choose = self.bot.choose
         GUARD.arm(self.time_limit)
-        _, used = _timed_call(self.bot.start, view, self.time_limit * 10)
-        self.cpu += used
+        GUARD.call(self.bot.start, view, self.time_limit * 10)
+        self.cpu += GUARD.used
 
     def choose(self, view: View) -> Action:
         guard = GUARD
-        used: float  # (declared: compiled, an undeclared one was boxed, and its sums generic)
         if not guard.installed:
-            answer, used = _timed_call(self._choose, view, self.time_limit)
+            answer = guard.call(self._choose, view, self.time_limit)
+            used = guard.used
         else:
-            # _timed_call with the ticking guard, written out: this runs for every
-            # decision of a night. The call cost a league several points from source,
-            # and compiled it still costs a night's worker 2% more instructions.
+            # guard.call for a ticking guard, written out: this runs for every decision.
             limit = guard.limit = self.time_limit
             guard.calls += 1
             start = guard.call_start = guard.cpu_clock
@@ -290,14 +277,12 @@ class InProcessSeat:
                 raise BotFailure(TIMEOUT, f"took {used:.2f}s of CPU time (limit {limit:g}s)")
         self.cpu += used
         self.decisions += 1
-        # type(), not __class__: compiled, ``type`` reads the object's type directly,
-        # ``__class__`` is a generic attribute lookup, at every decision.
-        return answer if type(answer) is _ACTION else _as_action(answer, view)
+        return answer if type(answer) is Action else _as_action(answer, view)
 
     def finish(self, view: View) -> None:
         if self.bot is not None:
             try:
-                _timed_call(self.bot.finish, view, self.time_limit * 10)
+                GUARD.call(self.bot.finish, view, self.time_limit * 10)
             except BotFailure:
                 pass  # the game is over; a bot failing to say goodbye changes nothing
 
@@ -305,34 +290,30 @@ class InProcessSeat:
         self.bot = self._choose = None
 
 
-def play_seated(state: State, hosts: list[Any], failures: list[BotFailure | None]) -> None:
+def play_seated(state: GameState, hosts: list[Any], failures: list[BotFailure | None]) -> None:
     """Play ``state`` to its end, asking each seat's host (:class:`InProcessSeat` or
     :class:`IsolatedSeat`) for its decisions.
 
     A seat whose bot fails (``failures[seat]`` set here, or already set when the game
     starts) is played out by the autopilot, which takes the first legal action, so
-    the other bots' game stays valid. This loop runs for every decision of a league
-    night, so it lives in this compiled module rather than in the runner.
+    the other bots' game stays valid.
     """
+    choose = [host.choose for host in hosts]
+    apply, view = state.apply, state.view
     while state.outcome is None:
         seat = state.to_move
         action: Any = None
         if failures[seat] is None:
-            host = hosts[seat]
             try:
-                # Compiled, a trusted bot's host is called directly rather than looked up.
-                if isinstance(host, InProcessSeat):
-                    action = host.choose(build_view(state, seat))
-                else:
-                    action = host.choose(build_view(state, seat))
-                state.apply(action)
+                action = choose[seat](view(seat))
+                apply(action)
                 continue
             except BotFailure as failure:
                 failures[seat] = failure
             except IllegalActionError:
                 failures[seat] = BotFailure(INVALID, f"answered {action.text!r}, not legal for the "
                                                      f"{state.kind} decision")
-        state.apply(state.legal[0])  # the autopilot
+        apply(state.legal[0])  # the autopilot
 
 
 # ---------------------------------------------------------------- isolated bots
@@ -359,20 +340,20 @@ def _host_main(connection, memory_mb: int) -> None:
                 _, name, params, seed, view, limit = message
                 bot = get_bot(name).make(seed=seed, **dict(params))
                 GUARD.arm(limit)
-                _, used = _timed_call(bot.start, view, limit * 10)
-                connection.send(("ok", None, used))
+                GUARD.call(bot.start, view, limit * 10)
+                connection.send(("ok", None, GUARD.used))
             elif command == "choose":
                 _, view, limit = message
-                answer, used = _timed_call(bot.choose, view, limit)
+                answer = GUARD.call(bot.choose, view, limit)
                 text = answer.text if isinstance(answer, Action) else answer
                 if not isinstance(text, str):
                     raise BotFailure(INVALID, f"answered {answer!r}, which is not an action")
-                connection.send(("ok", text, used))
+                connection.send(("ok", text, GUARD.used))
             elif command == "finish":
                 _, view, limit = message
                 if bot is not None:
                     try:
-                        _timed_call(bot.finish, view, limit * 10)
+                        GUARD.call(bot.finish, view, limit * 10)
                     except BotFailure:
                         pass
                 bot = None
@@ -417,7 +398,16 @@ class IsolatedSeat:
         self.close()
         ours, theirs = _context().Pipe()
         self.process = _context().Process(target=_host_main, args=(theirs, self.memory_mb), daemon=True)
-        self.process.start()
+        # Started with Ctrl-C ignored, which a new interpreter keeps: Ctrl-C at a terminal
+        # reaches every process, and what happens to this one is for the match's process
+        # to decide (it ends it with itself).
+        main = threading.current_thread() is threading.main_thread()
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+        try:
+            self.process.start()
+        finally:
+            if main:
+                signal.signal(signal.SIGINT, previous)
         theirs.close()
         self.connection = ours
 

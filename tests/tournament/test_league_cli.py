@@ -88,6 +88,23 @@ def test_matches_history_status_and_rerate(night):
     assert json.loads(invoke("leaderboard", "cli", "--json", "--db", db).stdout) == before
 
 
+def test_a_history_longer_than_a_page_prints_as_one_table_and_one_json_list(night, monkeypatch):
+    """``history`` streams its rows (a ladder may hold millions); a page at a time, the
+    table and the JSON read as if printed whole."""
+    from kotarena.cli import league
+    from kotarena.cli.output import table_text
+    from kotarena.storage import queries
+
+    _, db = night
+    rows = json.loads(invoke("history", "alpha", "--json", "--db", db).stdout)
+    assert len(rows) == 4
+    monkeypatch.setattr(queries, "PAGE", 3)
+    monkeypatch.setattr(league, "TABLE_PAGE", 3)
+    assert json.loads(invoke("history", "alpha", "--json", "--db", db).stdout) == rows
+    table = invoke("history", "alpha", "--db", db).stdout
+    assert table == table_text(("ladder", "match", "mu", "sigma", "score"), [tuple(r.values()) for r in rows]) + "\n"
+
+
 def test_a_stored_match_replays(night):
     _, db = night
     match_id = json.loads(invoke("matches", "--json", "--db", db).stdout)[0]["id"]

@@ -10,12 +10,13 @@ import time
 from pathlib import Path
 
 import pytest
-from sqlmodel import Session, func, select
+from sqlmodel import Session, delete, func, select
 
 from kotarena.storage import open_db
 from kotarena.storage.models import LadderRow, Match, Night, Rating, Seat
+from kotarena.storage.store import NightResults, rerate
 from kotarena.tournament.ladder import load_ladder
-from kotarena.tournament.night import NightError, rate_pending, rerate, run_night, store_results
+from kotarena.tournament.night import NightError, run_night
 from kotarena.tournament.runner import InlineExecutor
 
 
@@ -57,11 +58,14 @@ def ratings_of(engine, ladder: str = "night") -> dict[str, tuple[float, float, i
         return {r.entrant: (round(r.mu, 9), round(r.sigma, 9), r.games, r.wins) for r in rows}
 
 
-def seat_history(engine) -> list[tuple[int, int, str, float, float]]:
-    """Every seat's (match, seat, entrant, mu, sigma): each entrant's rating after each match."""
+def seat_history(engine) -> list[tuple[int, int, int, str, float, float]]:
+    """Every seat's (night, match index, seat, entrant, mu, sigma), in schedule order:
+    each entrant's rating after each match."""
     with Session(engine) as session:
-        return [(s.match_id, s.seat, s.entrant, s.mu, s.sigma)
-                for s in session.exec(select(Seat).order_by(Seat.match_id, Seat.seat)).all()]
+        rows = session.exec(select(Night.number, Match.index, Seat).join(Match, Seat.match_id == Match.id)
+                            .join(Night, Match.night_id == Night.id)
+                            .order_by(Night.number, Match.index, Seat.seat)).all()
+        return [(number, index, s.seat, s.entrant, s.mu, s.sigma) for number, index, s in rows]
 
 
 def count(engine, table) -> int:
@@ -145,13 +149,13 @@ def test_a_night_freezes_the_heap_while_it_plays_and_leaves_it_as_it_was(tmp_pat
 
 
 def test_a_night_on_an_executor_named_by_kotarena_executor_is_the_same_night(tmp_path, monkeypatch):
-    """``KOTARENA_EXECUTOR`` replaces the pool (say, with a cluster's executor); the
-    standard process pool stands in for one here. Its night stores and rates exactly
-    what a night on kotarena's own pool does."""
+    """``KOTARENA_EXECUTOR`` replaces the process pool (say, with a cluster's executor);
+    a pool of threads stands in for one here. Its night stores and rates exactly what a
+    night on the default pool does."""
     ladder = load_ladder(ladder_file(tmp_path, games=12))
     ours = open_db(tmp_path / "ours.db")
     run_night(ours, ladder, workers=2)
-    monkeypatch.setenv("KOTARENA_EXECUTOR", "concurrent.futures:ProcessPoolExecutor")
+    monkeypatch.setenv("KOTARENA_EXECUTOR", "concurrent.futures:ThreadPoolExecutor")
     theirs = open_db(tmp_path / "theirs.db")
     report = run_night(theirs, ladder, workers=2)
     assert report.finished and report.played == 12
@@ -248,22 +252,22 @@ def test_a_batch_whose_store_failed_is_tried_again_as_the_night_stops(tmp_path, 
         yield from sorted(in_any_order(jobs, **kwargs), key=lambda result: result.index)
 
     monkeypatch.setattr(night_module, "run_jobs", in_order)
-    original = night_module.store_results
+    original = NightResults.store
     calls = []
 
-    def second_store_fails(*args, **kwargs):
-        calls.append(len(args[2]))
+    def second_store_fails(self, results):
+        calls.append(len(results))
         if len(calls) == 2:
             raise RuntimeError("disk full")
-        return original(*args, **kwargs)
+        return original(self, results)
 
-    monkeypatch.setattr(night_module, "store_results", second_store_fails)
+    monkeypatch.setattr(NightResults, "store", second_store_fails)
     broken = open_db(tmp_path / "broken.db")
     with pytest.raises(RuntimeError, match="disk full"):
         run_night(broken, ladder, executor_factory=inline)
     assert calls == [1, 1, 1]  # match 0; match 1, which failed; match 1 again, as the night stopped
     assert count(broken, Match) == 2
-    monkeypatch.setattr(night_module, "store_results", original)
+    monkeypatch.setattr(NightResults, "store", original)
     report = run_night(broken, ladder, executor_factory=inline)
     assert (report.stored_before, report.played, report.finished) == (2, 4, True)
     assert ratings_of(broken) == ratings_of(whole)
@@ -272,27 +276,26 @@ def test_a_batch_whose_store_failed_is_tried_again_as_the_night_stops(tmp_path, 
 def test_a_night_stopped_by_an_error_ends_with_that_error_even_if_storing_fails_again(tmp_path, monkeypatch):
     """The store on the way out may fail as well (the same full disk): the error raised
     is still the one that stopped the night, with the second one noted on it."""
-    from kotarena.tournament import night as night_module
-
     ladder = load_ladder(ladder_file(tmp_path, games=6))
     failures = iter(["disk full", "still full"])
 
-    def failing_store(*args, **kwargs):
+    def failing_store(self, results):
         raise RuntimeError(next(failures))
 
-    monkeypatch.setattr(night_module, "store_results", failing_store)
+    monkeypatch.setattr(NightResults, "store", failing_store)
     with pytest.raises(RuntimeError, match="disk full") as raised:
         run_night(open_db(tmp_path / "a.db"), ladder, executor_factory=inline)
     assert raised.value.__notes__ == ["storing the results not stored yet failed too: RuntimeError: still full"]
 
 
-@pytest.mark.parametrize("held", [True, False], ids=["held-back", "stored-to-wait"])
-def test_matches_that_finish_out_of_order_are_rated_in_schedule_order(tmp_path, one_by_one, monkeypatch, held):
-    """Results arriving last to first: held back until match 0 comes, then stored and
-    rated in one go; or, with no time to hold them, each stored at once to wait for the
-    matches before it, and rated when match 0 comes. Either way the same ratings."""
+def test_matches_that_finish_out_of_order_are_rated_in_schedule_order(tmp_path, one_by_one, monkeypatch):
+    """Results arriving last to first: each is stored at once, to wait for the matches
+    before it, and all are rated (a page of 4 at a time) when match 0 comes, with the
+    ratings of a night whose matches came in order."""
+    from kotarena.storage import store
     from kotarena.tournament import night as night_module
-    from kotarena.tournament import pending
+
+    monkeypatch.setattr(store, "PAGE", 4)
 
     ladder = load_ladder(ladder_file(tmp_path, games=6))
     in_order = open_db(tmp_path / "in.db")
@@ -305,22 +308,16 @@ def test_matches_that_finish_out_of_order_are_rated_in_schedule_order(tmp_path, 
         yield from sorted(original(jobs, **kwargs), key=lambda result: -result.index)
 
     monkeypatch.setattr(night_module, "run_jobs", last_to_first)
-    if not held:
-        monkeypatch.setattr(pending, "HOLD_SECONDS", 0.0)
-        monkeypatch.setattr(night_module, "FLUSH_SECONDS", 0.0)
     stored: list[int] = []
     run_night(shuffled, ladder, executor_factory=inline, progress=lambda done, total, forfeits: stored.append(done))
-    assert stored == ([0, 6] if held else [0, 1, 2, 3, 4, 5, 6])
+    assert stored == [0, 1, 2, 3, 4, 5, 6]
     assert ratings_of(shuffled) == ratings_of(in_order)
-    if held:  # stored in schedule order, as if they had come so
-        assert seat_history(shuffled) == seat_history(in_order)
-    else:  # stored last to first (other ids), each seat with its entrant's rating after the match all the same
-        assert sorted(row[2:] for row in seat_history(shuffled)) == sorted(row[2:] for row in seat_history(in_order))
+    assert seat_history(shuffled) == seat_history(in_order)
 
 
-def test_a_night_stopped_while_results_are_held_stores_them_before_it_ends(tmp_path, one_by_one, monkeypatch):
-    """Ctrl-C (or any error) in a night stores the results held for an earlier match:
-    what was played is kept, to be rated when the resumed night plays that match."""
+def test_a_night_stopped_while_results_wait_for_an_earlier_match_stores_them(tmp_path, one_by_one, monkeypatch):
+    """Ctrl-C (or any error) in a night keeps the results that wait for an earlier
+    match: they are stored, to be rated when the resumed night plays that match."""
     from kotarena.tournament import night as night_module
 
     ladder = load_ladder(ladder_file(tmp_path, games=6))
@@ -332,7 +329,7 @@ def test_a_night_stopped_while_results_are_held_stores_them_before_it_ends(tmp_p
     def first_missing_then_stop(jobs, **kwargs):
         for result in sorted(original(jobs, **kwargs), key=lambda result: result.index):
             if result.index == 0:
-                continue  # held back: match 0 never comes
+                continue  # match 0 never comes
             if result.index == 4:
                 raise KeyboardInterrupt
             yield result
@@ -350,14 +347,29 @@ def test_a_night_stopped_while_results_are_held_stores_them_before_it_ends(tmp_p
     assert ratings_of(broken) == ratings_of(whole)
 
 
-def test_rerate_recomputes_the_same_ratings(tmp_path):
+@pytest.mark.parametrize("page", [500, 4], ids=["one-page", "pages-of-4"])
+def test_rerate_recomputes_the_same_ratings(tmp_path, monkeypatch, page):
+    """Rerating reads the stored matches a page at a time, night by night, and ends
+    with the ratings the nights gave, stopping at a night's first missing match."""
+    from kotarena.storage import store
+
+    monkeypatch.setattr(store, "PAGE", page)
     engine = open_db(tmp_path / "a.db")
-    ladder = load_ladder(ladder_file(tmp_path, games=6))
-    run_night(engine, ladder, executor_factory=inline)
+    path = ladder_file(tmp_path, games=10)
+    run_night(engine, load_ladder(path), executor_factory=inline)
+    run_night(engine, load_ladder(path), executor_factory=inline)
     before, history = ratings_of(engine), seat_history(engine)
-    assert rerate(engine, "night") == 6
+    assert rerate(engine, "night") == 20
     assert ratings_of(engine) == before
     assert seat_history(engine) == history
+    with Session(engine) as session:  # a gap: night 2's match 5 goes missing
+        match = session.exec(select(Match).join(Night).where(Night.number == 2, Match.index == 5)).one()
+        session.execute(delete(Seat).where(Seat.match_id == match.id))
+        session.execute(delete(Match).where(Match.id == match.id))
+        session.commit()
+    assert rerate(engine, "night") == 15
+    rated = [(number, index) for number, index, *_ in seat_history(engine) if _[-1] is not None]
+    assert {index for number, index in rated if number == 2} == {0, 1, 2, 3, 4}
 
 
 def test_a_stored_match_is_never_rated_twice(tmp_path):
@@ -369,7 +381,7 @@ def test_a_stored_match_is_never_rated_twice(tmp_path):
         night = session.exec(select(Night)).one()
     from kotarena import ratings
 
-    assert rate_pending(engine, night, ratings.make_env()) == 0
+    assert NightResults(engine, night, ratings.make_env()).rate_stored() == 0
     assert ratings_of(engine) == before
 
 
@@ -389,12 +401,12 @@ def test_two_writers_storing_the_same_night_store_and_rate_each_match_once(tmp_p
     night = open_night(engine, ladder)
     results = {result.index: result for result in play_matches(list(night_jobs(ladder, night.seed)))}
     env = ratings.make_env()
-    mine, theirs = {}, {}  # what each writer has learned
-    assert store_results(engine, night, [results[i] for i in (2, 1)], env, mine) == 2
-    assert store_results(engine, night, [results[i] for i in (0, 1, 3)], env, theirs) == 2  # 1 was stored
-    assert store_results(engine, night, [results[i] for i in (5, 3, 4)], env, mine) == 2  # 3 was stored
-    assert store_results(engine, night, [results[i] for i in (7, 6, 0)], env, theirs) == 2
-    assert rate_pending(engine, night, env) == 0
+    mine, theirs = NightResults(engine, night, env), NightResults(engine, night, env)  # each learns on its own
+    assert mine.store([results[i] for i in (2, 1)]) == 2
+    assert theirs.store([results[i] for i in (0, 1, 3)]) == 2  # 1 was stored
+    assert mine.store([results[i] for i in (5, 3, 4)]) == 2  # 3 was stored
+    assert theirs.store([results[i] for i in (7, 6, 0)]) == 2
+    assert NightResults(engine, night, env).rate_stored() == 0
     assert count(engine, Match) == 8
     assert ratings_of(engine) == ratings_of(whole)
     assert all(mu is not None and sigma is not None for *_, mu, sigma in seat_history(engine))
@@ -405,19 +417,20 @@ def test_two_processes_starting_a_ladder_at_once_play_the_same_night(tmp_path, m
     get the ladder's lock finds the night the first made, instead of making another."""
     import threading
 
+    from kotarena.storage import store
     from kotarena.tournament import night as night_module
 
     ladder = load_ladder(ladder_file(tmp_path, games=3))
-    night_module._ladder_id(open_db(tmp_path / "a.db"), ladder)  # the ladder is known; its first night is not made yet
+    store.ladder_row(open_db(tmp_path / "a.db"), "night", "kot")  # the ladder is known; its first night is not made yet
     both_here = threading.Barrier(2)
-    find_ladder = night_module._ladder_id
+    find_ladder = store.ladder_row
 
-    def in_step(engine, ladder):
-        found = find_ladder(engine, ladder)
+    def in_step(*args):
+        found = find_ladder(*args)
         both_here.wait(timeout=10)  # neither looks for the night before the other is ready to
         return found
 
-    monkeypatch.setattr(night_module, "_ladder_id", in_step)
+    monkeypatch.setattr(store, "ladder_row", in_step)
     opened, failed = [], []
 
     def start():
@@ -438,12 +451,12 @@ def test_two_processes_starting_a_ladder_at_once_play_the_same_night(tmp_path, m
 def test_a_ladder_another_process_added_meanwhile_is_used(tmp_path):
     """Two processes starting a new ladder both find it missing; the one whose insert
     fails on the unique name uses the other's row."""
-    from kotarena.tournament import night as night_module
+    from kotarena.storage import store
 
     engine = open_db(tmp_path / "a.db")
-    ladder = load_ladder(ladder_file(tmp_path))
-    theirs = night_module._ladder_id(engine, ladder)
-    assert night_module._add_ladder(engine, ladder) == theirs
+    theirs = store.ladder_row(engine, "night", "kot")
+    store._add_ladder(engine, "night", "kot")  # (finding it missing a moment ago)
+    assert store.ladder_row(engine, "night", "kot") == theirs
     assert count(engine, LadderRow) == 1
 
 
@@ -479,6 +492,21 @@ def test_forfeits_are_stored_with_their_reason_and_rank_last(tmp_path, failbots)
             others = session.exec(select(Seat).where(Seat.match_id == seat.match_id, Seat.seat != seat.seat)).all()
             assert all(seat.rank > other.rank for other in others if other.forfeit is None)
     assert ratings_of(engine)["fail-raise"][3] == 0  # no wins
+
+
+def test_a_trusted_bot_that_kills_its_worker_forfeits_as_crash_and_the_night_finishes(tmp_path, failbots):
+    """A trusted bot runs in the worker's own process: its os._exit breaks the process
+    pool. The matches the pool held are played again with every bot isolated, so the
+    crash is that bot's forfeit, and the night stores and rates every match and ends."""
+    engine = open_db(tmp_path / "a.db")
+    ladder = load_ladder(ladder_file(tmp_path, games=3, second="fail-crash", params="trusted = true"))
+    report = run_night(engine, ladder, workers=1)
+    assert report.finished and report.played == 3
+    with Session(engine) as session:
+        seats = session.exec(select(Seat).where(Seat.entrant == "fail-crash")).all()
+        assert seats and all(seat.forfeit == "crash" and "exit code 3" in seat.forfeit_detail for seat in seats)
+        assert [match.rated for match in session.exec(select(Match)).all()] == [True] * 3
+    assert ratings_of(engine)["fail-crash"][3] == 0  # no wins
 
 
 def run_cli(*args: str, env: dict, **popen) -> subprocess.Popen:
@@ -610,20 +638,24 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
-def test_rows_written_in_bulk_are_stored_as_sqlalchemy_stores_them(tmp_path):
-    """Matches and seats skip SQLAlchemy's per-row work on SQLite; their dates, flags and
-    numbers must still be stored in the format every other row uses."""
+def test_a_seat_keeps_its_games_facts_as_json_beside_rank_bot_and_forfeit(tmp_path):
+    """What a game keeps about a seat (King of Tokyo: monster, stars, health, alive) is
+    the seat's JSON facts, as the game's seat_facts gave them at the end of the match."""
+    import json
     import sqlite3
+
+    from kotarena.games import get_game
+    from kotarena.replay import replay_from_text, reproduce
 
     engine = open_db(tmp_path / "a.db")
     run_night(engine, load_ladder(ladder_file(tmp_path, games=3)), executor_factory=inline)
     raw = sqlite3.connect(tmp_path / "a.db")
-    (night_started,) = raw.execute("select started_at from night").fetchone()
-    (played, rated) = raw.execute("select played_at, rated from match").fetchone()
-    (alive, mu, cpu) = raw.execute("select alive, mu, cpu_seconds from seat").fetchone()
-    assert len(played) == len(night_started)  # 'YYYY-MM-DD HH:MM:SS.ffffff', no zone suffix
-    assert rated == 1 and alive in (0, 1) and isinstance(mu, float) and isinstance(cpu, float)
+    (facts_text,) = raw.execute("select facts from seat").fetchone()
+    facts = json.loads(facts_text)
+    assert tuple(facts) == get_game("kot").seat_fact_names == ("monster", "stars", "health", "alive")
+    assert isinstance(facts["alive"], bool) and isinstance(facts["stars"], int)
     with Session(engine) as session:
-        match = session.exec(select(Match)).first()
-        night = session.exec(select(Night)).one()
-        assert match.played_at.tzinfo == night.started_at.tzinfo and match.played_at >= night.started_at
+        for match in session.exec(select(Match)).all():
+            state = reproduce(replay_from_text(match.replay))
+            seats = session.exec(select(Seat).where(Seat.match_id == match.id).order_by(Seat.seat)).all()
+            assert [seat.facts for seat in seats] == [get_game("kot").seat_facts(state, k) for k in range(state.n)]

@@ -21,10 +21,13 @@ from kotarena.cli import cli
 from kotarena.storage import open_db
 from kotarena.storage.db import SCHEMA_VERSION
 from kotarena.storage.models import Match, Night
+from kotarena.storage.store import rerate
 from kotarena.tournament.ladder import load_ladder
-from kotarena.tournament.night import rerate, run_night
+from kotarena.tournament.night import run_night
 
 V1 = Path(__file__).parent.parent / "fixtures" / "schema_v1_postgresql.sql"
+#: ``pg_dump --inserts`` of the schema-2 database of ``schema_v2.sql`` (see test_schema.py).
+V2 = Path(__file__).parent.parent / "fixtures" / "schema_v2_postgresql.sql"
 
 
 def _server_programs() -> Path | None:
@@ -83,10 +86,11 @@ def test_a_night_on_postgresql_stores_and_rates_as_on_sqlite(tmp_path, server):
         seeds = [m.seed for m in session.exec(select(Match)).all()]
     assert max(seeds) >= 2**31  # 63-bit seeds: PostgreSQL's INTEGER would not hold them
     assert ratings_of(on_postgres) == ratings_of(on_sqlite)
-    history = [(seat, entrant, round(mu, 9), round(sigma, 9)) for _, seat, entrant, mu, sigma in seat_history(on_postgres)]
+    history = [(index, seat, entrant, round(mu, 9), round(sigma, 9))
+               for _, index, seat, entrant, mu, sigma in seat_history(on_postgres)]
     assert rerate(on_postgres, "night") == 9
-    assert [(seat, entrant, round(mu, 9), round(sigma, 9))
-            for _, seat, entrant, mu, sigma in seat_history(on_postgres)] == history
+    assert [(index, seat, entrant, round(mu, 9), round(sigma, 9))
+            for _, index, seat, entrant, mu, sigma in seat_history(on_postgres)] == history
     assert ratings_of(on_postgres) == ratings_of(on_sqlite)
 
 
@@ -125,6 +129,37 @@ def test_a_schema_1_postgresql_database_is_upgraded_and_takes_full_seeds(tmp_pat
     assert set(ratings_of(engine, "old")) == {"random-a", "random-b"}
 
 
+def test_a_schema_2_postgresql_database_is_upgraded_keeping_every_seat_with_its_facts(tmp_path, server):
+    import json
+
+    url = server("old2")
+    with psycopg.connect(host=url.split("host=")[1], user="postgres", dbname="old2") as connection:
+        connection.execute(V2.read_text())
+    with psycopg.connect(host=url.split("host=")[1], user="postgres", dbname="old2") as connection:
+        before = connection.execute("SELECT id, monster, stars, health, alive, rank, forfeit, mu FROM seat"
+                                    " ORDER BY id").fetchall()
+        ratings = connection.execute("SELECT entrant, mu, sigma, games, wins FROM rating ORDER BY entrant").fetchall()
+    upgraded = []
+    engine = open_db(url, on_upgrade=lambda old, new: upgraded.append((old, new)))
+    assert upgraded == [(2, SCHEMA_VERSION)]
+    with engine.connect() as db:
+        after = db.execute(text("SELECT id, facts, rank, forfeit, mu FROM seat ORDER BY id")).all()
+        columns = {name for (name,) in db.execute(text(
+            "SELECT column_name FROM information_schema.columns WHERE table_name = 'seat'"))}
+        assert db.execute(text("SELECT entrant, mu, sigma, games, wins FROM rating ORDER BY entrant")).all() == ratings
+    assert not {"monster", "stars", "health", "alive"} & columns
+    assert [(seat_id, facts if isinstance(facts, dict) else json.loads(facts), rank, forfeit, mu)
+            for seat_id, facts, rank, forfeit, mu in after] == [
+        (seat_id, {"monster": monster, "stars": stars, "health": health, "alive": alive}, rank, forfeit, mu)
+        for seat_id, monster, stars, health, alive, rank, forfeit, mu in before]
+    for match_id in (1, 6):
+        result = CliRunner().invoke(cli, ["replay", "--match", str(match_id), "-q", "--db", url])
+        assert result.exit_code == 0 and "reproduced: yes" in result.stdout, result.output
+    assert rerate(engine, "old2") == 4
+    with engine.connect() as db:
+        assert db.execute(text("SELECT entrant, mu, sigma, games, wins FROM rating ORDER BY entrant")).all() == ratings
+
+
 def test_two_processes_running_one_ladder_on_postgresql_store_and_rate_each_match_once(tmp_path, server, failbots):
     """For real: two ``league run`` processes started at once on one ladder and one new
     database. They make the tables together, play the same night, and every match is
@@ -157,20 +192,20 @@ def test_two_nights_adding_the_same_new_bot_version_at_once_both_go_on(server):
     fails on the unique version, and that store goes on with the first one's row."""
     import threading
 
-    from kotarena.tournament.night import _bot_version
+    from kotarena.storage.store import bot_version_id
 
     engine = open_db(server("versions"))
     key = ("random", "kotarena", "0.0.0-race")
     first, second = engine.connect(), engine.connect()
     first.begin()
-    first_id = _bot_version(first, *key)  # added, not committed yet
+    first_id = bot_version_id(first, *key)  # added, not committed yet
     found: list[int] = []
     failed: list[BaseException] = []
 
     def other_night() -> None:
         try:
             second.begin()
-            found.append(_bot_version(second, *key))  # waits for the first to commit
+            found.append(bot_version_id(second, *key))  # waits for the first to commit
             second.commit()
         except BaseException as error:  # noqa: BLE001 - reported below
             failed.append(error)

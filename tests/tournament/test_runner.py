@@ -101,12 +101,9 @@ def test_cpu_time_not_wall_time_counts(failbots):
 
 
 def test_a_trusted_bot_that_kills_the_worker_is_replayed_isolated_and_forfeits(failbots):
-    from concurrent.futures import ProcessPoolExecutor
-
     crashing = job("fail-crash", "random", "random", trusted=True)
     clean = replace(crashing, index=1, key="clean", seats=job("random", "random", "random").seats)
-    results = {r.key: r for r in run_jobs([crashing, clean], workers=1,
-                                          executor_factory=lambda w: ProcessPoolExecutor(max_workers=1))}
+    results = {r.key: r for r in run_jobs([crashing, clean], workers=1)}  # on the default pool
     assert set(results) == {"test-11", "clean"}
     assert results["test-11"].seats[0].forfeit == "crash"
     assert all(seat.forfeit is None for seat in results["clean"].seats)
@@ -137,39 +134,6 @@ def test_matches_behind_a_crash_are_still_played_and_only_those_it_took_down_are
     # rest go to a new pool as usual, each once.
     assert crashing.key in isolated and len(isolated) <= AHEAD_PER_WORKER
     assert sorted(normal) == sorted([crashing.key] + [c.key for c in clean])
-
-
-def test_in_the_default_pool_a_crash_costs_only_the_matches_handed_to_its_worker(failbots):
-    """The league's own pool fails only the dead worker's jobs: those are replayed
-    isolated, the other worker's come back as they were played."""
-    from kotarena.tournament.pool import LocalPool
-    from kotarena.tournament.runner import die_with_parent
-
-    crashing = job("fail-crash", "random", "random", trusted=True)
-    clean = [replace(crashing, index=i, key=f"clean-{i}", seats=job("random", "random", "random").seats)
-             for i in range(1, 13)]
-    submitted: list[tuple[list[MatchJob], tuple[int, int]]] = []
-
-    class Watching(LocalPool):
-        def submit(self, fn, /, *args, **kwargs):
-            future = super().submit(fn, *args, **kwargs)
-            held = [i for i, w in enumerate(self._workers) if future in w.futures]  # (none: its worker had died)
-            submitted.append((args[0], (id(self), held[0] if held else -1)))  # (which pool, which worker)
-            return future
-
-    results = {r.key: r for r in run_jobs([crashing, *clean], workers=2, chunk=1,
-                                          executor_factory=lambda w: Watching(2, initializer=die_with_parent))}
-    assert set(results) == {crashing.key} | {c.key for c in clean}
-    assert results[crashing.key].seats[0].forfeit == "crash"
-    assert all(seat.forfeit is None for c in clean for seat in results[c.key].seats)
-    handed = {part[0].key: worker for part, worker in submitted if not part[0].isolate_all}
-    isolated = {part[0].key for part, _ in submitted if part[0].isolate_all}
-    # Replayed isolated: the crash and what was queued behind it on its worker, none of
-    # the other worker's.
-    assert crashing.key in isolated
-    assert all(handed[key] == handed[crashing.key] for key in isolated)
-    first_pool = handed[crashing.key][0]
-    assert [key for key, (pool, _) in handed.items() if pool == first_pool and key not in isolated]
 
 
 def test_jobs_are_taken_from_a_lazy_schedule_only_a_few_ahead_of_the_results(failbots):
@@ -226,19 +190,41 @@ def test_the_same_job_plays_the_same_game(failbots):
 
 
 def test_a_jobs_results_reach_the_coordinator_as_they_were_played(failbots):
-    # A job's results cross processes pickled as one flat list of plain values.
     import pickle
 
-    from kotarena.tournament.runner import MatchResults, play_matches
+    from kotarena.tournament.runner import play_matches
 
     jobs = [replace(job("peek", "random", "random", seed=seed, time_limit=1.0), index=seed) for seed in (4, 5)]
     jobs.append(replace(job("random", "random"), index=6, seed=6))
     played = play_matches(jobs)
     copy = pickle.loads(pickle.dumps(played))
-    assert type(copy) is MatchResults and copy == played
+    assert copy == played
     assert [len(result.seats) for result in copy] == [3, 3, 2]
     assert copy[0].seats[0].forfeit == "error" and "game state" in copy[0].seats[0].forfeit_detail
-    assert pickle.loads(pickle.dumps(MatchResults())) == []
+
+
+def test_a_match_job_and_its_result_cross_processes_as_they_are():
+    import pickle
+
+    spec = SeatSpec(entrant="mcts-fast", bot="mcts", params=(("playouts", 40),), trusted=False)
+    assert pickle.loads(pickle.dumps(spec)) == spec
+    played = job("random", "random", seed=41)
+    isolated = replace(played, isolate_all=True, memory_mb=1024)
+    assert pickle.loads(pickle.dumps(played)) == played and pickle.loads(pickle.dumps(isolated)) == isolated
+    result = play_match(played)
+    copy = pickle.loads(pickle.dumps(result))
+    assert copy == result and copy.seats[1].decisions > 0 and copy.status == "done"
+
+
+def test_a_result_has_its_tables_fields_first_then_what_only_a_worker_knows():
+    """The records are declared once: a worker's MatchResult and SeatResult are the
+    fields of the match and seat tables' bases, in order, then the seats and the bot."""
+    from kotarena.storage.models import Match, MatchBase, MatchResult, Seat, SeatBase, SeatResult
+
+    assert MatchResult._fields == (*MatchBase.model_fields, "seats")
+    assert SeatResult._fields == (*SeatBase.model_fields, "bot", "package", "version")
+    assert set(MatchBase.model_fields) <= set(Match.__table__.c.keys())
+    assert set(SeatBase.model_fields) <= set(Seat.__table__.c.keys())
 
 
 def test_inline_executor_delivers_results_and_exceptions():

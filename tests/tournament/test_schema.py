@@ -3,6 +3,10 @@
 ``tests/fixtures/schema_v1.sql`` is a real schema-1 database (``sqlite3 .dump``) as
 kotarena wrote it before seats kept their ratings: one 4-match night of a 3-player
 ladder of two entrants, so an entrant sits twice at every table.
+``tests/fixtures/schema_v2.sql`` is a real schema-2 database, from before seats kept
+their game's facts as JSON: ladder ``old2`` (``OLD2_LADDER`` below) of ``random``,
+``heuristic`` and ``fail-raise`` (which forfeits every game), one finished 4-match
+night and a second night stopped with matches 1 and 3 stored, waiting for match 0.
 """
 
 from __future__ import annotations
@@ -19,16 +23,44 @@ from kotarena.cli import cli
 from kotarena.storage import DatabaseError, open_db
 from kotarena.storage.db import SCHEMA_VERSION, schema_version
 from kotarena.storage.models import Rating, Seat
-from kotarena.tournament.night import rerate
+from kotarena.storage.store import rerate
 
 V1 = Path(__file__).parent.parent / "fixtures" / "schema_v1.sql"
+V2 = Path(__file__).parent.parent / "fixtures" / "schema_v2.sql"
+
+OLD2_LADDER = """
+name = "old2"
+players = 3
+games = 4
+seed = 11
+time_limit = 1.0
+
+[[bots]]
+name = "random"
+label = "random-a"
+
+[[bots]]
+name = "heuristic"
+label = "heuristic"
+trusted = true
+
+[[bots]]
+name = "fail-raise"
+label = "fail-raise"
+params = { fail_on = 3 }
+trusted = true
+"""
+
+
+def database(path: Path, dump: Path) -> Path:
+    connection = sqlite3.connect(path)
+    connection.executescript(dump.read_text())
+    connection.close()
+    return path
 
 
 def v1_database(path: Path) -> Path:
-    connection = sqlite3.connect(path)
-    connection.executescript(V1.read_text())
-    connection.close()
-    return path
+    return database(path, V1)
 
 
 def rows(path: Path, sql: str) -> list[tuple]:
@@ -81,8 +113,9 @@ def test_the_cli_says_it_upgraded_and_history_reads_the_old_ratings(tmp_path):
     history = rows(db, "select match_id, mu from rating_history where entrant = 'random-a' order by match_id")
     result = CliRunner().invoke(cli, ["history", "random-a", "--json", "--db", str(db)])
     assert result.exit_code == 0, result.output
-    assert "upgraded the results database from schema version 1 to 2" in result.stderr
+    assert f"upgraded the results database from schema version 1 to {SCHEMA_VERSION}" in result.stderr
     assert "version 2: each seat now keeps its entrant's rating right after the match" in result.stderr
+    assert "version 3: a seat keeps its game's own facts" in result.stderr
     shown = json.loads(result.stdout)
     # Rating order is schedule order; the fixture's matches were stored 1, 0, 3, 2.
     order = dict(rows(db, 'select id, "index" from match'))
@@ -99,6 +132,74 @@ def test_the_replays_an_older_kotarena_stored_still_replay(tmp_path):
         result = CliRunner().invoke(cli, ["replay", "--match", str(match_id), "-q", "--db", str(db)])
         assert result.exit_code == 0, result.output
         assert f"match {match_id}: reproduced: yes" in result.stdout
+
+
+def test_a_schema_1_databases_seats_keep_their_monster_stars_health_and_alive_as_facts(tmp_path):
+    db = v1_database(tmp_path / "old.db")
+    before = rows(db, "select id, monster, stars, health, alive from seat order by id")
+    open_db(db).dispose()
+    facts = [(seat_id, json.loads(text)) for seat_id, text in rows(db, "select id, facts from seat order by id")]
+    assert facts == [(seat_id, {"monster": monster, "stars": stars, "health": health, "alive": bool(alive)})
+                     for seat_id, monster, stars, health, alive in before]
+
+
+def test_a_schema_2_database_is_upgraded_keeping_every_row_with_each_seats_facts_as_json(tmp_path):
+    db = database(tmp_path / "old.db", V2)
+    seats = rows(db, "select id, match_id, seat, entrant, bot_version_id, rank, forfeit, forfeit_detail, decisions,"
+                     " cpu_seconds, mu, sigma from seat order by id")
+    facts = rows(db, "select monster, stars, health, alive from seat order by id")
+    others = {table: rows(db, f"select * from {table} order by id")
+              for table in ("match", "night", "ladder", "rating", "bot_version")}
+    upgraded = []
+    open_db(db, on_upgrade=lambda old, new: upgraded.append((old, new))).dispose()
+    assert upgraded == [(2, SCHEMA_VERSION)]
+    assert rows(db, "select id, match_id, seat, entrant, bot_version_id, rank, forfeit, forfeit_detail, decisions,"
+                    " cpu_seconds, mu, sigma from seat order by id") == seats
+    assert [json.loads(text) for (text,) in rows(db, "select facts from seat order by id")] == [
+        {"monster": monster, "stars": stars, "health": health, "alive": bool(alive)}
+        for monster, stars, health, alive in facts]
+    columns = {name for _, name, *_ in rows(db, "PRAGMA table_info(seat)")}
+    assert "facts" in columns and not {"monster", "stars", "health", "alive"} & columns
+    assert {table: rows(db, f"select * from {table} order by id") for table in others} == others
+    assert len(seats) == 18 and sum(1 for seat in seats if seat[6] == "error") == 6
+
+
+def test_an_upgraded_schema_2_database_shows_the_same_leaderboard_and_replays_its_matches(tmp_path):
+    db = database(tmp_path / "old.db", V2)
+    ratings = rows(db, "select entrant, mu, sigma, games, wins, forfeits from rating order by entrant")
+    shown = CliRunner().invoke(cli, ["leaderboard", "old2", "--json", "--db", str(db)])
+    assert shown.exit_code == 0, shown.output
+    assert sorted((row["entrant"], row["mu"], row["sigma"], row["games"], row["wins"], row["forfeits"])
+                  for row in json.loads(shown.stdout)["old2"]) == [
+        (entrant, round(mu, 3), round(sigma, 3), games, wins, forfeits)
+        for entrant, mu, sigma, games, wins, forfeits in ratings]
+    for (match_id,) in rows(db, "select id from match order by id"):
+        result = CliRunner().invoke(cli, ["replay", "--match", str(match_id), "-q", "--db", str(db)])
+        assert result.exit_code == 0, result.output
+        assert f"match {match_id}: reproduced: yes" in result.stdout
+    listed = json.loads(CliRunner().invoke(cli, ["matches", "--json", "--limit", "1", "--db", str(db)]).stdout)
+    assert set(listed[0]["seats"][0]) == {"seat", "entrant", "rank", "monster", "stars", "health", "alive", "forfeit"}
+
+
+def test_an_upgraded_schema_2_database_rerates_and_finishes_the_night_it_left_unfinished(tmp_path, failbots):
+    from kotarena.tournament.ladder import load_ladder
+    from kotarena.tournament.night import run_night
+    from kotarena.tournament.runner import InlineExecutor
+
+    db = database(tmp_path / "old.db", V2)
+    before = rows(db, "select entrant, mu, sigma, games, wins from rating order by entrant")
+    seats = rows(db, "select id, mu, sigma from seat order by id")
+    engine = open_db(db)
+    assert rerate(engine, "old2") == 4  # night 2 waits for its match 0
+    assert rows(db, "select entrant, mu, sigma, games, wins from rating order by entrant") == before
+    assert rows(db, "select id, mu, sigma from seat order by id") == seats
+    path = tmp_path / "old2.toml"
+    path.write_text(OLD2_LADDER)
+    report = run_night(engine, load_ladder(path), executor_factory=lambda workers: InlineExecutor())
+    assert (report.night, report.stored_before, report.played, report.finished) == (2, 2, 2, True)
+    assert rows(db, 'select "index", rated from match where night_id = 2 order by "index"') == [
+        (0, 1), (1, 1), (2, 1), (3, 1)]
+    assert rows(db, "select sum(games) from rating") == [(24,)]
 
 
 def test_a_failed_upgrade_leaves_the_old_database_as_it_was(tmp_path, monkeypatch):

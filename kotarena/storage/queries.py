@@ -1,0 +1,127 @@
+"""What the league commands list: leaderboards, stored matches, rating histories, nights.
+
+Each query leaves filtering, sorting and counting to the database and returns plain
+rows (dicts with the keys the commands print). Those that can be long are read a page
+at a time (:data:`PAGE` rows): :func:`history` is a generator, and :func:`matches`
+reads at most ``limit`` matches, so what a command holds in memory does not grow with
+the number of games stored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from sqlalchemy import exists, func, select
+from sqlalchemy.engine import Engine
+
+from kotarena.storage.models import LadderRow, Match, Night, Rating, Seat
+from kotarena.storage.store import UnknownLadderError
+
+__all__ = ["PAGE", "history", "ladder_names", "leaderboard", "matches", "nights"]
+
+#: Rows read from the database at a time by the queries that can return many.
+PAGE = 1000
+
+
+def ladder_names(engine: Engine) -> list[str]:
+    """Every stored ladder's name, in alphabetical order."""
+    with engine.connect() as connection:
+        return list(connection.scalars(select(LadderRow.name).order_by(LadderRow.name)))
+
+
+def _ladder_id(connection, name: str) -> int:
+    found = connection.execute(select(LadderRow.id).where(LadderRow.name == name)).scalar()
+    if found is None:
+        raise UnknownLadderError(name)
+    return found
+
+
+def leaderboard(engine: Engine, ladder_name: str) -> list[dict[str, Any]]:
+    """A ladder's ratings, best conservative estimate (``mu - 3 sigma``) first, each
+    with its place (``rank``), games, wins, win share and forfeits."""
+    with engine.connect() as connection:
+        ladder_id = _ladder_id(connection, ladder_name)
+        ratings = connection.execute(select(Rating).where(Rating.ladder_id == ladder_id)).all()
+    rows = [
+        {"entrant": r.entrant, "score": round(r.mu - 3 * r.sigma, 3), "mu": round(r.mu, 3),
+         "sigma": round(r.sigma, 3), "games": r.games, "wins": r.wins,
+         "win_share": round(r.wins / r.games, 3) if r.games else 0.0, "forfeits": r.forfeits}
+        for r in ratings  # (a ladder has a few dozen entrants at most)
+    ]
+    rows.sort(key=lambda r: (-r["score"], r["entrant"]))
+    for place, row in enumerate(rows, 1):
+        row["rank"] = place
+    return rows
+
+
+def matches(engine: Engine, *, ladder: str | None = None, entrant: str | None = None, night: int | None = None,
+            limit: int = 50) -> list[dict[str, Any]]:
+    """The newest ``limit`` stored matches (of a ladder, of a night number, with an
+    entrant at the table), newest first, each with its seats (the game's facts about a
+    seat among its keys)."""
+    query = (select(Match.id, Match.index, Match.seed, Match.status, Match.termination, Match.winner_seat,
+                    Match.turns, Match.duration, Night.number, LadderRow.name)
+             .join(Night, Match.night_id == Night.id).join(LadderRow, Night.ladder_id == LadderRow.id))
+    if ladder is not None:
+        query = query.where(LadderRow.name == ladder)
+    if night is not None:
+        query = query.where(Night.number == night)
+    if entrant is not None:
+        query = query.where(exists().where(Seat.match_id == Match.id, Seat.entrant == entrant))
+    with engine.connect() as connection:
+        found = connection.execute(query.order_by(Match.id.desc()).limit(limit)).all()
+        seats: dict[int, list[Any]] = {}
+        for start in range(0, len(found), PAGE):
+            for seat in connection.execute(
+                    select(Seat.match_id, Seat.seat, Seat.entrant, Seat.rank, Seat.facts, Seat.forfeit)
+                    .where(Seat.match_id.in_([row.id for row in found[start:start + PAGE]]))
+                    .order_by(Seat.match_id, Seat.seat)):
+                seats.setdefault(seat.match_id, []).append(seat)
+    return [{
+        "id": row.id, "ladder": row.name, "night": row.number, "index": row.index, "seed": row.seed,
+        "status": row.status, "termination": row.termination,
+        "winner": next((s.entrant for s in seats.get(row.id, []) if s.seat == row.winner_seat), None),
+        "turns": row.turns, "duration": round(row.duration, 3),
+        "seats": [{"seat": s.seat, "entrant": s.entrant, "rank": s.rank, **s.facts, "forfeit": s.forfeit}
+                  for s in seats.get(row.id, [])],
+    } for row in found]
+
+
+def history(engine: Engine, entrant: str, *, ladder: str | None = None) -> Iterator[dict[str, Any]]:
+    """An entrant's rating after each of its rated matches, ladder by ladder, in the
+    order they were rated; read from the database a page at a time as it is consumed."""
+    query = (select(LadderRow.name, Seat.match_id, Seat.mu, Seat.sigma)
+             .join(Match, Seat.match_id == Match.id).join(Night, Match.night_id == Night.id)
+             .join(LadderRow, Night.ladder_id == LadderRow.id)
+             .where(Seat.entrant == entrant, Seat.mu.is_not(None)))
+    if ladder is not None:
+        query = query.where(LadderRow.name == ladder)
+    query = query.order_by(LadderRow.name, Night.number, Match.index, Seat.seat)
+    with engine.connect() as connection:
+        last = None
+        for name, match_id, mu, sigma in connection.execution_options(yield_per=PAGE).execute(query):
+            if match_id == last:
+                continue  # an entrant in several seats of a match has one rating after it
+            last = match_id
+            yield {"ladder": name, "match": match_id, "mu": round(mu, 3), "sigma": round(sigma, 3),
+                   "score": round(mu - 3 * sigma, 3)}
+
+
+def nights(engine: Engine, ladder_name: str) -> list[dict[str, Any]]:
+    """Each night of a ladder: its number, status, seed, matches planned, stored
+    (``done``) and left, and forfeited seats; counted by the database."""
+    with engine.connect() as connection:
+        ladder_id = _ladder_id(connection, ladder_name)
+        done = dict(connection.execute(
+            select(Match.night_id, func.count()).join(Night, Match.night_id == Night.id)
+            .where(Night.ladder_id == ladder_id).group_by(Match.night_id)).all())
+        forfeits = dict(connection.execute(
+            select(Match.night_id, func.count()).select_from(Seat).join(Match, Seat.match_id == Match.id)
+            .join(Night, Match.night_id == Night.id)
+            .where(Night.ladder_id == ladder_id, Seat.forfeit.is_not(None)).group_by(Match.night_id)).all())
+        rows = connection.execute(select(Night.id, Night.number, Night.status, Night.seed, Night.planned)
+                                  .where(Night.ladder_id == ladder_id).order_by(Night.number)).all()
+    return [{"night": n.number, "status": n.status, "seed": n.seed, "planned": n.planned,
+             "done": done.get(n.id, 0), "left": max(n.planned - done.get(n.id, 0), 0),
+             "forfeits": forfeits.get(n.id, 0)} for n in rows]
