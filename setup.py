@@ -25,10 +25,25 @@ from setuptools.command.build_ext import build_ext
 from setuptools.command.build_py import build_py
 
 NATIVE_MODULES = [
-    "kotarena/games/kot/state.py",
-    "kotarena/games/kot/view.py",
+    # The game-neutral core on the hot path: seeded dice, the match loop.
     "kotarena/engine/dice.py",
     "kotarena/match.py",
+    # King of Tokyo's turn machine: the state, its rules and tables, each step, the
+    # view and the sampled copy (not its cards, position, events or invariants).
+    "kotarena/games/kot/kinds.py",
+    "kotarena/games/kot/rules.py",
+    "kotarena/games/kot/tables.py",
+    "kotarena/games/kot/hooks.py",
+    "kotarena/games/kot/damage.py",
+    "kotarena/games/kot/end.py",
+    "kotarena/games/kot/market.py",
+    "kotarena/games/kot/tokyo.py",
+    "kotarena/games/kot/resolve.py",
+    "kotarena/games/kot/roll.py",
+    "kotarena/games/kot/choices.py",
+    "kotarena/games/kot/state.py",
+    "kotarena/games/kot/view.py",
+    "kotarena/games/kot/sample.py",
     # TrueSkill's update, run for every match a league night rates. The rest of the
     # league (runner, seat hosts, storage) is glue and stays Python.
     "kotarena/free_for_all.py",

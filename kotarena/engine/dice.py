@@ -55,6 +55,14 @@ class ScriptedDice:
         for group in groups:
             self.groups.append(parse_faces(group) if isinstance(group, str) else tuple(group))
 
+    def copy(self) -> ScriptedDice:
+        """An independent copy that rolls what this one has left (a game's copy rolls
+        exactly what the game would)."""
+        copy = ScriptedDice()
+        copy.groups = self.groups[:]
+        copy.used = self.used
+        return copy
+
     @property
     def remaining(self) -> int:
         return len(self.groups) - self.used

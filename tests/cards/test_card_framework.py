@@ -8,8 +8,8 @@ import os
 import random
 
 from kotarena.games import new_game
+from kotarena.games.kot.cards.moments import MOMENTS
 from kotarena.games.kot.position import MonsterSetup
-from kotarena.games.kot.state import _NO_HOOKS
 from kotarena.testing import invariants, random_game, random_games
 
 QUIET = "1 2 3 1 2 heart"
@@ -39,14 +39,14 @@ def test_monsters_eliminated_by_the_same_attack_tie(table):
 
 def test_a_table_without_cards_shares_the_empty_hooks(table):
     state = table("Alienoid", "Kraken", deck="default", dice=[QUIET])
-    assert state._hooks is _NO_HOOKS and not state._slow
+    assert not state.cards_act and not any(state.acting(moment) for moment in MOMENTS)
 
 
 def test_hooks_are_rebuilt_when_cards_change_hands(at_buy):
     state = at_buy("spiked_tail")
-    assert state._hooks is _NO_HOOKS
+    assert not state.acting("attack_bonus") and not state.cards_act
     state.apply("buy 1")
-    assert any(state._hooks) and state._slow
+    assert state.acting("attack_bonus") == (state.owned[0][0],) and state.cards_act
 
 
 def test_every_card_decision_offers_pass_first(table):
@@ -218,7 +218,7 @@ def test_keeping_a_card_gives_the_hook_tables_a_rebuild_would():
                 state.apply(rng.choice(buys) if buys and rng.random() < 0.9 else rng.choice(legal))
                 if sum(len(cards) for cards in state.owned) > kept:
                     rebuilt = state.clone()
-                    rebuilt._cards_changed()
+                    rebuilt.cards_changed()
                     assert {t: getattr(state, t) for t in tables} == {t: getattr(rebuilt, t) for t in tables}
                     checked += 1
     assert checked > 300

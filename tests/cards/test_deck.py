@@ -10,8 +10,8 @@ from click.testing import CliRunner
 
 from kotarena.cli import cli
 from kotarena.games.kot.cards import DECKS, deck_cards, deck_effects
+from kotarena.games.kot.cards.classic import KOT_EFFECTS
 from kotarena.games.kot.cards.effects import Effect
-from kotarena.games.kot.cards.kot_effects import KOT_EFFECTS
 
 FIRST_EDITION = [
     ('Acid Attack', 6, 'keep', 1),

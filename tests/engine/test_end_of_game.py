@@ -63,8 +63,8 @@ def test_monster_with_20_stars_and_0_health_in_the_same_turn_does_not_win(table,
     state = table(MonsterSetup("Alienoid", stars=15, health=4, energy=5), "Kraken", "Meka Dragon",
                   deck="default", dice=["1 2 3 1 2 energy"])
     act(state, "stop")
-    state._gain_stars(0, 5, "card")
-    state._damage(0, 4, 0)
+    state.gain_stars(0, 5, "card")
+    state.damage(0, 4, 0)
     assert state.stars[0] == 20 and not state.alive[0]
     act(state, "done")
     assert not state.is_over  # nobody wins: the game goes on with Kraken's turn
@@ -76,8 +76,8 @@ def test_monster_eliminated_at_20_stars_leaves_the_win_to_the_last_one_standing(
     state = table(MonsterSetup("Alienoid", stars=15, health=4, energy=5), "Kraken",
                   deck="default", dice=["1 2 3 1 2 energy"])
     act(state, "stop")
-    state._gain_stars(0, 5, "card")
-    state._damage(0, 4, 0)
+    state.gain_stars(0, 5, "card")
+    state.damage(0, 4, 0)
     act(state, "done")
     assert state.outcome.winner == 1
     assert state.outcome.termination is Termination.LAST_STANDING
@@ -89,8 +89,8 @@ def test_everybody_eliminated_at_once_means_nobody_wins(table, act):
     state = table(MonsterSetup("Alienoid", health=3, energy=4), MonsterSetup("Kraken", health=3),
                   deck="default", dice=["1 2 3 1 2 energy"])
     act(state, "stop")
-    state._damage(0, 3, 0)
-    state._damage(1, 3, 0)
+    state.damage(0, 3, 0)
+    state.damage(1, 3, 0)
     act(state, "done")
     assert state.outcome.winner is None
     assert state.outcome.termination is Termination.ALL_ELIMINATED

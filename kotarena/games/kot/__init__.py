@@ -9,7 +9,11 @@ may see of it (both also at the top level, ``kotarena.State`` and ``kotarena.Vie
 from __future__ import annotations
 
 from kotarena.games.kot.game import KING_OF_TOKYO, KingOfTokyo
-from kotarena.games.kot.state import BUY_CARDS, MONSTERS, ROLL, YIELD_TOKYO, State
+from kotarena.games.kot.kinds import BUY_CARDS, ROLL, YIELD_TOKYO
+from kotarena.games.kot.rules import CLASSIC, MONSTERS, Rules
+from kotarena.games.kot.state import State
 from kotarena.games.kot.view import View
 
-__all__ = ["BUY_CARDS", "KING_OF_TOKYO", "KingOfTokyo", "MONSTERS", "ROLL", "State", "View", "YIELD_TOKYO"]
+__all__ = [
+    "BUY_CARDS", "CLASSIC", "KING_OF_TOKYO", "KingOfTokyo", "MONSTERS", "ROLL", "Rules", "State", "View", "YIELD_TOKYO",
+]

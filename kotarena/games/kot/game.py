@@ -1,29 +1,27 @@
 """King of Tokyo as a :class:`~kotarena.engine.game.Game`: what the rest of kotarena
-may ask of it."""
+may ask of it.
+
+The game object owns what its states play with: its :class:`~kotarena.games.kot.rules.Rules`
+(the numbers and the named steps) and its decks, which it hands to every state it sets
+up (:meth:`KingOfTokyo.blank`) or samples from a view (:meth:`KingOfTokyo.sample`).
+"""
 
 from __future__ import annotations
 
+import random as _random_module
 from collections.abc import Mapping, Sequence
 
 from kotarena.engine.dice import ScriptedDice
 from kotarena.engine.game import Game, GameSpec
+from kotarena.engine.outcome import PositionError
 from kotarena.games.kot import events as _events
 from kotarena.games.kot import invariants as _invariants
-from kotarena.games.kot.cards import DECKS
-from kotarena.games.kot.state import (
-    BUY_CARDS,
-    DAMAGE,
-    DICE_CARDS,
-    END_CARDS,
-    HEARTS,
-    MONSTERS,
-    PROBE,
-    REVEAL,
-    ROLL,
-    START_CARDS,
-    YIELD_TOKYO,
-    State,
-)
+from kotarena.games.kot.cards import DECKS, Deck, UnknownDeckError, get_deck
+from kotarena.games.kot.kinds import DECISION_KINDS
+from kotarena.games.kot.market import reveal, shuffle
+from kotarena.games.kot.rules import CLASSIC, Rules
+from kotarena.games.kot.sample import sample_state
+from kotarena.games.kot.state import State
 from kotarena.games.kot.tokens import PACKED_TOKENS
 from kotarena.games.kot.view import View
 
@@ -31,28 +29,62 @@ from kotarena.games.kot.view import View
 SPEC = GameSpec("kot", "King of Tokyo", 2, 6, "kot", rules_version=4, aliases=("classic", "king-of-tokyo"),
                 decks=tuple(sorted(DECKS)))
 
-DECISION_KINDS: dict[str, str] = {
-    ROLL: "after a roll with rerolls left: stop, or reroll some dice",
-    YIELD_TOKYO: "attacked in Tokyo: stay, or yield your place",
-    BUY_CARDS: "the buy step: buy a card, sweep the market, or be done (and cards' use actions)",
-    DICE_CARDS: "before the dice resolve: pass, or use a card that changes or rerolls dice",
-    HEARTS: "hearts against poison or shrink tokens: heal, or cure tokens",
-    END_CARDS: "after buying, before the end of the turn: pass, or use a card (sell)",
-    DAMAGE: "damage is about to reach you: take it, or use a card against it",
-    PROBE: "another monster's roll is over: pass, or reroll one of its dice (Psychic Probe)",
-    REVEAL: "a card was revealed on another monster's turn: pass, or buy it (Opportunist)",
-    START_CARDS: "your turn starts: pass, or use a card (Mimic)",
-}
-
 
 class KingOfTokyo(Game):
-    """Classic King of Tokyo: 2-6 monsters, 20 stars or the last one standing wins."""
+    """Classic King of Tokyo: 2-6 monsters, 20 stars or the last one standing wins.
 
-    spec = SPEC
+    ``rules`` are what its states play by (:class:`~kotarena.games.kot.rules.Rules`) and
+    ``decks`` the decks it plays (by name: ``spec.decks``); a variant of the same family
+    is another instance with its own spec, rules and decks.
+    """
+
     view_type = View
     decision_kinds = DECISION_KINDS
     seat_fact_names = ("monster", "stars", "health", "alive")
-    default_names = MONSTERS
+
+    def __init__(self, spec: GameSpec = SPEC, rules: Rules = CLASSIC, decks: Mapping[str, Deck] | None = None) -> None:
+        self.spec = spec
+        self.rules = rules
+        self.default_names = rules.monsters
+        #: The decks this game plays, by name (by default the family's decks ``spec.decks`` names).
+        self.decks: dict[str, Deck] = dict(decks) if decks is not None else {name: get_deck(name) for name in spec.decks}
+
+    def deck(self, name: str) -> Deck:
+        """The deck called ``name`` that this game plays."""
+        deck = self.decks.get(name)
+        if deck is None:
+            raise UnknownDeckError(f"unknown deck {name!r}; known decks: {', '.join(sorted(self.decks))}, none")
+        return deck
+
+    def blank(
+        self,
+        players: int | Sequence[str],
+        *,
+        seed: int | None = None,
+        deck: str | None = "default",
+        dice: ScriptedDice | None = None,
+        record: bool = True,
+    ) -> State:
+        """A table of this game before the first turn: monsters set up, deck shuffled,
+        market dealt. Nobody has been chosen to start yet (``state.roll_off()``);
+        ``state.begin(first)`` starts. See :meth:`new_state` for the parameters."""
+        rules = self.rules
+        self.spec.check_players(players if isinstance(players, int) else len(players))
+        names = tuple(players) if not isinstance(players, int) else rules.monsters[:players]
+        if len(set(names)) != len(names):
+            raise PositionError("two monsters have the same name")
+        if seed is None:
+            seed = _random_module.SystemRandom().randrange(2**63)
+        name = self.spec.deck if deck == "default" else deck
+        if name is None:
+            return State(rules, names, game=self.spec.name, seed=seed, dice=dice, record=record)
+        cards = self.deck(name)
+        state = State(rules, names, game=self.spec.name, seed=seed, deck=name, cards=cards.cards,
+                      effects=cards.card_effects, dice=dice, record=record)
+        shuffle(state.deck, state._random)
+        for slot in range(rules.market_size):
+            reveal(state, slot)
+        return state
 
     def new_state(
         self,
@@ -64,14 +96,17 @@ class KingOfTokyo(Game):
         dice: ScriptedDice | None = None,
         record: bool = True,
     ) -> State:
-        count = players if isinstance(players, int) else len(players)
-        self.spec.check_players(count)
-        state = State.blank(players, seed=seed, deck=self.spec.deck if deck == "default" else deck, dice=dice,
-                            record=record)
-        state.game = self.spec.name
+        state = self.blank(players, seed=seed, deck=deck, dice=dice, record=record)
         first = state.roll_off() if first_player is None else first_player
         state.begin(first)
         return state
+
+    def sample(self, view: View, seed: int | None = None) -> State:
+        """A playable state of this game consistent with ``view`` (``View.sample_game``)."""
+        if view.deck is None:
+            return sample_state(view, seed, self.rules, (), ())
+        deck = self.deck(view.deck)
+        return sample_state(view, seed, self.rules, deck.cards, deck.card_effects)
 
     def seat_facts(self, state: State, seat: int) -> dict[str, object]:  # type: ignore[override]
         return {"monster": state.names[seat], "stars": state.stars[seat], "health": state.health[seat],

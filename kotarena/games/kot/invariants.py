@@ -11,18 +11,8 @@ from __future__ import annotations
 import itertools
 
 from kotarena.engine.outcome import Termination
-from kotarena.games.kot.state import (
-    BAY_MIN_PLAYERS,
-    BUY_CARDS,
-    DIE_SLOTS,
-    MARKET_SIZE,
-    MAX_STARS_TO_WIN,
-    REROLLS,
-    ROLL,
-    SWEEP_COST,
-    YIELD_TOKYO,
-    State,
-)
+from kotarena.games.kot.kinds import BUY_CARDS, ROLL, YIELD_TOKYO
+from kotarena.games.kot.state import State
 
 
 def _who(state: State, p: int) -> str:
@@ -96,7 +86,7 @@ def _check_tokyo(state: State, problems: list[str]) -> None:
         problems.append(f"{_who(state, state.city)} is in Tokyo City and Tokyo Bay at once")
     if state.bay >= 0 and not state.bay_open:
         problems.append(f"{_who(state, state.bay)} is in Tokyo Bay but the Bay is closed")
-    should_be_open = n >= BAY_MIN_PLAYERS and alive_count >= BAY_MIN_PLAYERS
+    should_be_open = state.rules.bay_opens(n) and state.rules.bay_opens(alive_count)
     if state.bay_open and not should_be_open:
         problems.append(f"Tokyo Bay is open in a {n}-player game with {alive_count} monsters alive")
     if should_be_open and not state.bay_open:
@@ -106,8 +96,8 @@ def _check_tokyo(state: State, problems: list[str]) -> None:
 def _check_cards(state: State, problems: list[str]) -> None:
     info = state.cards_info
     total = len(info)
-    if len(state.market) != MARKET_SIZE:
-        problems.append(f"the market has {len(state.market)} slots, not {MARKET_SIZE}")
+    if len(state.market) != state.rules.market_size:
+        problems.append(f"the market has {len(state.market)} slots, not {state.rules.market_size}")
     for slot, card in enumerate(state.market, 1):
         if card != -1 and not 0 <= card < total:
             problems.append(f"market slot {slot} holds card index {card} (the deck has {total} cards)")
@@ -176,10 +166,10 @@ def _check_roll(state: State, problems: list[str]) -> None:
     p, dice = state.to_move, state.dice
     if p != state.active:
         problems.append(f"{_who(state, p)} rolls during {_who(state, state.active)}'s turn")
-    if not 1 <= state.rolls_left <= REROLLS:
+    if not 1 <= state.rolls_left <= state.rules.rerolls:
         problems.append(f"a roll decision with {state.rolls_left} rerolls left")
     # Six dice, more with Extra Head, fewer with shrink tokens or Freeze Time.
-    if len(dice) > DIE_SLOTS or any(not 0 <= face <= 5 for face in dice):
+    if len(dice) > state.rules.die_slots or any(not 0 <= face <= 5 for face in dice):
         problems.append(f"the dice are {dice!r}")
     if _VERIFIED_ROLL_LISTS.get(id(state.legal)) is not state.legal:
         problem = _roll_list_problem(len(dice), state.legal)
@@ -187,11 +177,11 @@ def _check_roll(state: State, problems: list[str]) -> None:
             problems.append(problem)
         else:
             _VERIFIED_ROLL_LISTS[id(state.legal)] = state.legal
-    if state.rolls_left == REROLLS:
+    if state.rolls_left == state.rules.rerolls:
         # Start of a turn: the last turn's end found nobody at 20 stars. Only the
         # active monster may have reached 20 since (the stars for starting in Tokyo).
         for q in range(state.n):
-            if q != p and state.alive[q] and state.stars[q] >= MAX_STARS_TO_WIN:
+            if q != p and state.alive[q] and state.stars[q] >= state.rules.stars_to_win:
                 problems.append(f"{_who(state, q)} has {state.stars[q]} stars but the game goes on")
 
 
@@ -237,7 +227,7 @@ def _check_buy(state: State, problems: list[str]) -> None:
     for slot, card in enumerate(state.market, 1):
         if card >= 0 and state.cost(p, card) <= energy:
             expected.add(f"buy {slot}")
-    if energy >= SWEEP_COST and any(card >= 0 for card in state.market):
+    if energy >= state.rules.sweep_cost and any(card >= 0 for card in state.market):
         expected.add("sweep")
     offered = {a.text for a in state.legal}
     # Cards may add actions of their own; the standard ones must be exactly right.
@@ -259,8 +249,8 @@ def _check_outcome(state: State, problems: list[str]) -> None:
     alive = [p for p in range(n) if state.alive[p]]
     termination = outcome.termination
     if termination == Termination.STARS:
-        if winner is None or not state.alive[winner] or state.stars[winner] < MAX_STARS_TO_WIN:
-            problems.append(f"a win on stars by {winner!r}, who is not alive with {MAX_STARS_TO_WIN}+ stars")
+        if winner is None or not state.alive[winner] or state.stars[winner] < state.rules.stars_to_win:
+            problems.append(f"a win on stars by {winner!r}, who is not alive with {state.rules.stars_to_win}+ stars")
         elif any(state.stars[q] > state.stars[winner] for q in alive):
             problems.append(f"a win on stars by {_who(state, winner)}, but a living monster has more stars")
     elif termination == Termination.LAST_STANDING:

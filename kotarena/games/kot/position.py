@@ -13,9 +13,10 @@ from dataclasses import dataclass, field
 
 from kotarena.engine.dice import ScriptedDice
 from kotarena.engine.outcome import PositionError
-from kotarena.games import get_spec
+from kotarena.games import get_game
 from kotarena.games.kot.cards import UnknownDeckError, find_card
-from kotarena.games.kot.state import BAY, BAY_MIN_PLAYERS, CITY, MARKET_SIZE, State
+from kotarena.games.kot.kinds import BAY, CITY
+from kotarena.games.kot.state import State
 
 
 @dataclass
@@ -57,16 +58,14 @@ def build_position(
     the deck, the next one to be revealed first. Other cards stay in the seeded
     shuffled order below them.
     """
-    spec = get_spec(game)
+    kot = get_game(game)
     names = [m.name for m in monsters]
-    spec.check_players(len(names))
-    state = State.blank(names, seed=seed, deck=spec.deck if deck == "default" else deck, dice=dice, record=record)
-    state.game = spec.name
+    state: State = kot.blank(names, seed=seed, deck=deck, dice=dice, record=record)  # type: ignore[attr-defined]
     state.pause_between_turns = pause_between_turns
     alive_count = sum(1 for m in monsters if m.alive)
     if alive_count < 2:
         raise PositionError("a game in progress needs at least 2 monsters alive")
-    state.bay_open = len(names) >= BAY_MIN_PLAYERS and alive_count >= BAY_MIN_PLAYERS
+    state.bay_open = state.rules.bay_opens(len(names)) and state.rules.bay_opens(alive_count)
     state.alive_count = alive_count
     for p, m in enumerate(monsters):
         _place_monster(state, p, m)
@@ -75,7 +74,7 @@ def build_position(
     elif market or deck_top or any(m.cards for m in monsters):
         raise PositionError("cards are named but the game has no deck")
     else:
-        state._cards_changed()  # tokens act without cards
+        state.cards_changed()  # tokens act without cards
     if isinstance(first, str):
         if first not in names:
             raise PositionError(f"first monster {first!r} is not at the table ({', '.join(names)})")
@@ -119,7 +118,8 @@ def _place_monster(state: State, p: int, m: MonsterSetup) -> None:
         state.city = p
     elif place == BAY:
         if not state.bay_open:
-            raise PositionError(f"{where}: Tokyo Bay is used only while 5 or more monsters are alive")
+            raise PositionError(
+                f"{where}: Tokyo Bay is used only while {state.rules.bay_min_players} or more monsters are alive")
         if state.bay >= 0:
             raise PositionError(f"{where}: Tokyo Bay already holds {state.names[state.bay]!r}")
         state.bay = p
@@ -134,8 +134,9 @@ def _deal_cards(
     deck_top: Sequence[str],
 ) -> None:
     """Move the named cards out of the shuffled deck to where the position puts them."""
-    # Undo the market dealt by State.blank: the position says what is face up.
-    for slot in range(MARKET_SIZE):
+    # Undo the market the game's blank table dealt: the position says what is face up.
+    size = len(state.market)
+    for slot in range(size):
         if state.market[slot] >= 0:
             state.deck.append(state.market[slot])
         state.market[slot] = -1
@@ -161,7 +162,7 @@ def _deal_cards(
             if not m.alive:
                 raise PositionError(f"monster {m.name!r}: an eliminated monster owns no cards")
             state.owned[p].append(card)
-            initial = state._effects[card].initial_counters
+            initial = state.effect_of(card).initial_counters
             if info.id in m.counters:
                 state.counters[card] = m.counters[info.id]
             elif initial is not None:
@@ -169,8 +170,8 @@ def _deal_cards(
         unknown = set(m.counters) - {state.cards_info[c].id for c in state.owned[p]}
         if unknown:
             raise PositionError(f"monster {m.name!r}: counters on cards it does not own: {', '.join(sorted(unknown))}")
-    if market is not None and len(market) > MARKET_SIZE:
-        raise PositionError(f"market: at most {MARKET_SIZE} face-up cards, not {len(market)}")
+    if market is not None and len(market) > size:
+        raise PositionError(f"market: at most {size} face-up cards, not {len(market)}")
     face_up = [take(key, "market") for key in market] if market is not None else []
     top = [take(key, "deck_top") for key in deck_top]
     for slot, card in enumerate(face_up):
@@ -178,7 +179,7 @@ def _deal_cards(
     if market is None:
         # A market left unnamed is dealt from the shuffled rest of the deck, so the
         # named deck_top cards stay on top, to be revealed next.
-        for slot in range(MARKET_SIZE):
-            state._reveal(slot)
+        for slot in range(size):
+            state.reveal(slot)
     state.deck.extend(reversed(top))  # the deck's top is the end of the list
-    state._cards_changed()
+    state.cards_changed()

@@ -17,7 +17,8 @@ from kotarena.games import get_spec
 from kotarena.games.kot.cards import DECKS, UnknownDeckError, find_card
 from kotarena.games.kot.events import event_lines
 from kotarena.games.kot.position import MonsterSetup, build_position
-from kotarena.games.kot.state import MARKET_SIZE, State
+from kotarena.games.kot.rules import CLASSIC
+from kotarena.games.kot.state import State
 from kotarena.scenario import (
     EMPTY,
     NONE,
@@ -120,8 +121,8 @@ def _as_card_list(value: object, where: str, reader: _Reader) -> tuple[str, ...]
 
 
 def _as_market(value: object, where: str, reader: _Reader) -> tuple[str, ...]:
-    if not isinstance(value, list) or len(value) != MARKET_SIZE:
-        raise Problem(f"{where} must list the {MARKET_SIZE} market slots (a card or \"empty\"), not {value!r}")
+    if not isinstance(value, list) or len(value) != CLASSIC.market_size:
+        raise Problem(f"{where} must list the {CLASSIC.market_size} market slots (a card or \"empty\"), not {value!r}")
     return tuple(EMPTY if isinstance(v, str) and v.strip().lower() == EMPTY else reader.card_name(v, where)
                  for v in value)
 

@@ -11,11 +11,11 @@ draws future dice from a seed of the bot's choosing.
 
 from __future__ import annotations
 
-import random as _random_module
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, cast
 
 from kotarena.engine.actions import Action
 from kotarena.engine.outcome import Outcome
+from kotarena.games import get_game
 
 if TYPE_CHECKING:
     from kotarena.games.kot.state import State
@@ -118,114 +118,11 @@ class View(NamedTuple):
 
         The deck is dealt in a random order from the cards this player cannot see,
         and dice are drawn from ``seed``. The result is an ordinary :class:`State`
-        (without an event log) at the same decision point as the view.
+        (without an event log) at the same decision point as the view, made by the
+        view's game (:meth:`~kotarena.games.kot.game.KingOfTokyo.sample`), which knows
+        the rules and the deck.
         """
-        return _sample_game(self, seed)
-
-
-def _sample_game(view: View, seed: int | None) -> State:
-    """:meth:`View.sample_game` (a module function: mypyc cannot compile a closure,
-    ``take``, inside a method of a ``NamedTuple``)."""
-    from kotarena.games.kot.cards import deck_cards, deck_effects
-    from kotarena.games.kot.state import State, shuffle
-
-    rng = _random_module.Random(seed)
-    s = State.__new__(State)
-    s.game = view.game
-    s.n = len(view.names)
-    s.names = view.names
-    s.seed = seed
-    s.deck_name = view.deck
-    s.cards_info = deck_cards(view.deck) if view.deck else ()
-    # Physical card indices by id, so copies of a card stay distinct.
-    unseen: dict[str, list[int]] = {}
-    for index, info in enumerate(s.cards_info):
-        unseen.setdefault(info.id, []).append(index)
-
-    def take(card_id: str) -> int:
-        return unseen[card_id].pop()
-
-    s.owned = [[take(c) for c in cards] for cards in view.cards]
-    s._card_ids = None
-    s.market = [take(c) if c is not None else -1 for c in view.market]
-    s.discard = [take(c) for c in view.discard]
-    peeked = [take(c) for what, c in view.private if what == "made_in_a_lab"]
-    s.deck = [i for indices in unseen.values() for i in indices]
-    s.deck.sort()
-    shuffle(s.deck, rng.random)
-    del s.deck[view.deck_size - len(peeked):]
-    s.deck.extend(peeked)  # the card this player has seen stays on top
-    s.peek = peeked[0] if peeked else -1
-    s._effects = deck_effects(view.deck) if view.deck else ()
-    s.counters = {
-        card: count
-        for cards, counts in zip(s.owned, view.counters)
-        for card, count in zip(cards, counts)
-        if count or s._effects[card].initial_counters is not None
-    }
-    s.poison = list(view.poison) or [0] * s.n
-    s.shrink = list(view.shrink) or [0] * s.n
-    s._extra_turns = view.extra_turns
-    s._dealt = view.dealt
-    s._flags = frozenset(_flag_from_view(s, item) for item in view.used)
-    s._dropped = []
-    if view.pending:
-        entry, queue, ready, then = view.pending
-        s._pending_hit, s._queue, s._ready, s._then = entry, list(queue), list(ready), then
-    else:
-        s._pending_hit, s._queue, s._ready, s._then = None, [], [], 0
-    s._card_rolls = 0
-    s._revealed = list(view.reveals)
-    s._hearts_left = view.hearts
-    s.health = list(view.health)
-    s.max_health = list(view.max_health)
-    s.stars = list(view.stars)
-    s.energy = list(view.energy)
-    s.alive = list(view.alive)
-    s.alive_count = sum(view.alive)
-    s.city = view.city
-    s.bay = view.bay
-    s.bay_open = view.bay_open
-    s.active = view.active
-    s.turn = view.turn
-    s.dice = list(view.dice)
-    s.rolls_left = view.rolls_left
-    s.outcome = view.outcome
-    s.log = None
-    s.history = []
-    s.pause_between_turns = False
-    s.between_turns = view.between_turns
-    s._rng = rng
-    s._random = rng.random
-    s._script = None
-    s._turn_dice = []
-    s._roll_no = 0
-    s._reshuffles = 0
-    # Future rolls of this turn come from the bot's seed, not the real game.
-    s._draw_turn_dice()
-    s._roll_no = 1 + (2 - view.rolls_left)
-    s._attacker = view.attacker
-    s._yielders = list(view.yielders)
-    s._hit = []
-    s._batch = max((e[1] for e in view.eliminated_at if e), default=0)
-    s.eliminated_at = list(view.eliminated_at)
-    s.mimic = s.owned_card(view.mimic[0], view.mimic[1]) if view.mimic else -1
-    s._cards_changed()
-    s.to_move = view.to_move
-    s.kind = view.kind
-    s.legal = ()
-    s._legal_set = frozenset()
-    s._restore_decision()
-    return s
-
-
-def _flag_from_view(s: State, item: tuple) -> tuple:
-    """A state's turn flag from its view form (card ids back to card indices)."""
-    what, where, who = item
-    if what == "yielded":
-        return item
-    card_id = who
-    return (what, s.owned_card(where, card_id))
+        return cast("State", get_game(self.game).sample(self, seed))  # type: ignore[attr-defined]
 
 
 def _owner(s: State, card: int) -> int:
@@ -260,7 +157,7 @@ def build_view(state: State, player: int) -> View:
         cards, discard, market, _ = ids
     else:
         cards = ((),) * s.n
-        market = (None, None, None)
+        market = _EMPTY_MARKETS[len(s.market)]
         discard = ()
     # The tuple is built directly: View.__new__ would spend a third of the view's time
     # on the card fields' defaults. Without cards or tokens those fields stay empty.
@@ -271,12 +168,18 @@ def build_view(state: State, player: int) -> View:
         market, len(s.deck), discard,
         s.to_move, s.kind, s.legal if s.to_move == player else (),
         s._attacker, tuple(s._yielders), tuple(s.eliminated_at), s.between_turns, s.outcome,
-    ) + (_card_facts(s, player) if s._slow or s._extra_turns else _NO_CARD_FACTS))
+    ) + (_card_facts(s, player) if s._slow or s._extra_turns else _NO_CARD_FACTS_DEALT if s._dealt else _NO_CARD_FACTS))
 
 
 _new_view = tuple.__new__
+#: The market of a game without cards, by its number of slots.
+_EMPTY_MARKETS = tuple((None,) * size for size in range(9))
 #: The card fields of a view (``private`` onwards) on a table where no card acts.
 _NO_CARD_FACTS = tuple(View._field_defaults[name] for name in View._fields[View._fields.index("private"):])
+#: The same after the active monster hurt another monster this turn (a card bought later
+#: this turn reads it: Herbivore).
+_NO_CARD_FACTS_DEALT = tuple(True if name == "dealt" else value for name, value in zip(
+    View._fields[View._fields.index("private"):], _NO_CARD_FACTS))
 
 
 def _card_facts(s: State, player: int) -> tuple:

@@ -1,61 +1,43 @@
-"""Card decks: one table per deck, looked up by deck name.
+"""The King of Tokyo family's card decks, looked up by deck name.
 
-A deck is a tuple of :class:`CardInfo`; the engine refers to a card in play by its
-index in the deck's *card list* (copies expanded), so two copies of Extra Head are two
-different physical cards with the same id.
+A deck is a table (:class:`~kotarena.games.kot.cards.deck.Deck`): each distinct card's
+facts (:class:`CardInfo`) and the effect that plays it, built from shared effect
+blocks. A game hands the deck it plays to its states (``KingOfTokyo.blank``); a state
+refers to a card in play by its index in the deck's *physical cards* (copies
+expanded), so two copies of Extra Head are two different cards with the same id.
 """
 
 from __future__ import annotations
 
+from kotarena.games.kot.cards.classic import CLASSIC_DECK
+from kotarena.games.kot.cards.deck import Deck
 from kotarena.games.kot.cards.info import DISCARD, KEEP, CardInfo
-from kotarena.games.kot.cards.kot import KOT_CARDS
 
-DECKS: dict[str, tuple[CardInfo, ...]] = {"kot": KOT_CARDS}
+_DECKS: dict[str, Deck] = {deck.name: deck for deck in (CLASSIC_DECK,)}
+#: Each deck's distinct cards by deck name, in table order.
+DECKS: dict[str, tuple[CardInfo, ...]] = {name: deck.table for name, deck in _DECKS.items()}
 
 
 class UnknownDeckError(ValueError):
     """A deck name that no table answers to."""
 
 
-#: Expanded decks by name, with the table they were expanded from: every new game
-#: asks for its deck, and a table only changes if someone registers a new one.
-_EXPANDED: dict[str, tuple[tuple[CardInfo, ...], tuple[CardInfo, ...], tuple]] = {}
-
-
-def _expanded(deck: str) -> tuple[tuple[CardInfo, ...], tuple]:
+def get_deck(deck: str) -> Deck:
+    """The deck called ``deck``."""
     try:
-        table = DECKS[deck]
+        return _DECKS[deck]
     except KeyError:
         raise UnknownDeckError(f"unknown deck {deck!r}; known decks: {', '.join(sorted(DECKS))}, none") from None
-    cached = _EXPANDED.get(deck)
-    if cached is None or cached[0] is not table:
-        from kotarena.games.kot.cards.effects import Effect
-
-        cards = tuple(info for info in table for _ in range(info.copies))
-        effects = _effect_tables().get(deck, {})
-        nothing = Effect()
-        cached = _EXPANDED[deck] = (table, cards, tuple(effects.get(info.id, nothing) for info in cards))
-    return cached[1], cached[2]
 
 
 def deck_cards(deck: str) -> tuple[CardInfo, ...]:
     """The physical cards of a deck, copies expanded, in table order."""
-    return _expanded(deck)[0]
+    return get_deck(deck).cards
 
 
 def deck_effects(deck: str) -> tuple:
-    """The :class:`~kotarena.games.kot.cards.effects.Effect` of each physical card of a deck.
-
-    Cards whose effect is not written yet get the base ``Effect`` (they do nothing).
-    """
-    return _expanded(deck)[1]
-
-
-def _effect_tables() -> dict:
-    # Imported on first use: effects import the engine, which imports this package.
-    from kotarena.games.kot.cards.kot_effects import KOT_EFFECTS
-
-    return {"kot": KOT_EFFECTS}
+    """The :class:`~kotarena.games.kot.cards.effects.Effect` of each physical card of a deck."""
+    return get_deck(deck).card_effects
 
 
 def find_card(deck: str, key: str) -> CardInfo:
@@ -67,4 +49,7 @@ def find_card(deck: str, key: str) -> CardInfo:
     raise UnknownDeckError(f"no card {key!r} in deck {deck!r}")
 
 
-__all__ = ["CardInfo", "DECKS", "DISCARD", "KEEP", "deck_cards", "deck_effects", "find_card", "UnknownDeckError"]
+__all__ = [
+    "CardInfo", "DECKS", "DISCARD", "Deck", "KEEP", "UnknownDeckError", "deck_cards", "deck_effects", "find_card",
+    "get_deck",
+]

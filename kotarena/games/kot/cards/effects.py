@@ -1,16 +1,19 @@
 """Card effects: what a card does, attached to named moments of the turn.
 
-A card's effect is an :class:`Effect` (one shared instance per card id). It says at
-which :data:`moments <MOMENTS>` it acts by listing them in ``moments``; for each
-moment the engine calls the method of the same name. The engine keeps, per moment,
-the list of ``(owner, card, method)`` that act there, rebuilt only when cards change
-hands, so a moment where no card acts costs one empty-tuple test.
+A card's effect is an :class:`Effect` (one instance per card of a deck table, shared by
+its copies; the deck names it after its card, ``effect.id``). It says at which
+:data:`moments <MOMENTS>` it acts by listing them in ``moments``; for each moment the
+engine calls the method of the same name. The engine keeps, per moment, the list of
+``(owner, card, method)`` that act there, rebuilt only when cards change hands, so a
+moment where no card acts costs one empty-tuple test. Most cards are made of the
+shared blocks of :mod:`~kotarena.games.kot.cards.blocks`, several of them together
+with :class:`Combined`.
 
 Methods receive the state ``s``, the seat ``owner`` of the card and ``card``, the
-physical card index. Effects change the game only through the state's effect
-helpers (``s._gain_stars``, ``s._gain_energy``, ``s._heal``, ``s._queue_damage`` ...),
-so that other cards see every change (Friend of Children sees energy gained by
-Energize) and damage goes through the damage pipeline.
+physical card index. Effects change the game only through the state's public effect
+API (``s.gain_stars``, ``s.gain_energy``, ``s.heal``, ``s.queue_damage``, ...; see
+``docs/games.md``), so that other cards see every change (Friend of Children sees
+energy gained by Energize) and damage goes through the damage queue.
 
 Moments whose name says "your" are called for the active monster's cards only; the
 others for every owner (``zero`` for every card when any monster drops to 0, ``guard``
@@ -19,7 +22,7 @@ and ``hurt`` for the damaged monster's cards).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from kotarena.games.kot.state import State
@@ -58,7 +61,18 @@ class Effect:
 
     def __init__(self) -> None:
         #: ``(moment, bound method)`` for each moment in ``moments``.
-        self.bound_hooks = tuple((moment, getattr(self, MOMENTS[moment])) for moment in self.moment_ids)
+        self.bound_hooks: tuple[tuple[int, Any], ...] = tuple(
+            (moment, getattr(self, MOMENTS[moment])) for moment in self.moment_ids)
+
+    def claim(self, card_id: str) -> None:
+        """This effect plays the card ``card_id`` (a deck table says so as it is built).
+
+        One instance serves one card: a second deck that plays the same card makes its
+        own (``Instant(stars=3)`` again), so no card's id changes under another's.
+        """
+        if self.id and self.id != card_id:
+            raise ValueError(f"this {type(self).__name__} already plays {self.id!r}, not {card_id!r}")
+        self.id = card_id
 
     # Card life: called for keep cards as they enter and leave a monster's hand, and
     # for every card when it is bought (discard cards act there).
@@ -86,6 +100,47 @@ class Effect:
 
     def declined(self, s: State, owner: int, card: int, kind: str) -> None:
         """``owner`` answered ``pass`` to a decision of ``kind`` where this card offered actions."""
+
+
+class Combined(Effect):
+    """Several effects acting as one card, each at its own moments (Acid Attack: an
+    attack bonus and damage without claws). At most one of them offers actions."""
+
+    def __init__(self, *parts: Effect) -> None:
+        offering = [part for part in parts if part.offer_kinds]
+        if len(offering) > 1:
+            raise TypeError("at most one part of a combined effect offers actions")
+        self.parts = parts
+        self.moments = tuple(dict.fromkeys(name for part in parts for name in part.moments))
+        self.moment_ids = tuple(MOMENTS.index(name) for name in self.moments)
+        self.offer_kinds = offering[0].offer_kinds if offering else frozenset()
+        self.copies_cards = any(part.copies_cards for part in parts)
+        self.initial_counters = next((p.initial_counters for p in parts if p.initial_counters is not None), None)
+        self.bound_hooks = tuple(hook for part in parts for hook in part.bound_hooks)
+        self._offering = offering[0] if offering else None
+
+    def claim(self, card_id: str) -> None:
+        super().claim(card_id)
+        for part in self.parts:
+            part.claim(card_id)
+
+    def gained(self, s: State, owner: int, card: int) -> None:
+        for part in self.parts:
+            part.gained(s, owner, card)
+
+    def lost(self, s: State, owner: int, card: int) -> None:
+        for part in self.parts:
+            part.lost(s, owner, card)
+
+    def on_buy(self, s: State, owner: int, card: int) -> None:
+        for part in self.parts:
+            part.on_buy(s, owner, card)
+
+    def use(self, s: State, owner: int, card: int, action: Action) -> None:
+        if self._offering is None:
+            super().use(s, owner, card, action)
+        else:
+            self._offering.use(s, owner, card, action)
 
 
 def use_action(card_id: str, *args: object) -> Action:
