@@ -185,7 +185,8 @@ def _known_ladder(query, engine, name: str, *args, **kwargs):
         raise click.ClickException(f"{error} (run 'kotarena league run')") from None
 
 
-_COLUMNS = ("rank", "entrant", "score", "mu", "sigma", "games", "wins", "win_share", "forfeits")
+_COLUMNS = ("rank", "entrant", "score", "mu", "sigma", "low", "high", "games", "wins", "win_share", "forfeits",
+            "ahead_of_next")
 
 
 def _leaderboard_text(engine, ladder_name: str) -> str:
@@ -193,7 +194,14 @@ def _leaderboard_text(engine, ladder_name: str) -> str:
 
     rows = _known_ladder(queries.leaderboard, engine, ladder_name)
     title = f"Leaderboard: {ladder_name} (score = mu - 3*sigma)"
-    return title + "\n" + table_text(_COLUMNS, [[row[c] for c in _COLUMNS] for row in rows])
+    # A rank the data cannot tell from the next one down is marked with "=".
+    columns = ("rank", "entrant", "score", "mu", "sigma", "skill 95%", "games", "wins", "win_share", "forfeits")
+    lines = [[f"{row['rank']}{'=' if row['ahead_of_next'] is False else ''}", row["entrant"], row["score"],
+              row["mu"], row["sigma"], f"{row['low']:.1f}-{row['high']:.1f}", row["games"], row["wins"],
+              row["win_share"], row["forfeits"]] for row in rows]
+    note = ("\n= : not clearly ahead of the next entrant (their skills' difference is within the data's "
+            "uncertainty)") if any(row["ahead_of_next"] is False for row in rows) else ""
+    return title + "\n" + table_text(columns, lines) + note
 
 
 @click.command()

@@ -9,6 +9,7 @@ the number of games stored.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from typing import Any
 
@@ -39,7 +40,10 @@ def _ladder_id(connection, name: str) -> int:
 
 def leaderboard(engine: Engine, ladder_name: str) -> list[dict[str, Any]]:
     """A ladder's ratings, best conservative estimate (``mu - 3 sigma``) first, each
-    with its place (``rank``), games, wins, win share and forfeits."""
+    with its place (``rank``), games, wins, win share and forfeits, the 95% interval
+    of its skill (``low``, ``high``: ``mu -/+ 1.96 sigma``), and ``ahead_of_next``:
+    whether the data separate it from the entrant ranked just below (``None`` for the
+    last; see :func:`clearly_ahead`)."""
     with engine.connect() as connection:
         ladder_id = _ladder_id(connection, ladder_name)
         ratings = connection.execute(select(Rating).where(Rating.ladder_id == ladder_id)).all()
@@ -52,7 +56,23 @@ def leaderboard(engine: Engine, ladder_name: str) -> list[dict[str, Any]]:
     rows.sort(key=lambda r: (-r["score"], r["entrant"]))
     for place, row in enumerate(rows, 1):
         row["rank"] = place
+        row["low"], row["high"] = round(row["mu"] - Z95 * row["sigma"], 3), round(row["mu"] + Z95 * row["sigma"], 3)
+    for above, below in zip(rows, rows[1:]):
+        above["ahead_of_next"] = clearly_ahead(above["mu"], above["sigma"], below["mu"], below["sigma"])
+    if rows:
+        rows[-1]["ahead_of_next"] = None
     return rows
+
+
+#: Standard deviations either side of mu for a 95% interval.
+Z95 = 1.96
+
+
+def clearly_ahead(mu: float, sigma: float, next_mu: float, next_sigma: float) -> bool:
+    """Whether a rating is ahead of the next one by more than the data's uncertainty: the
+    difference of the two skills (independent normals) is above 0 with 95% confidence,
+    ``mu - next_mu > 1.645 * sqrt(sigma^2 + next_sigma^2)`` (one-sided)."""
+    return mu - next_mu > 1.645 * math.sqrt(sigma * sigma + next_sigma * next_sigma)
 
 
 def matches(engine: Engine, *, ladder: str | None = None, entrant: str | None = None, night: int | None = None,

@@ -68,6 +68,27 @@ def test_leaderboard_as_table_json_and_csv(night):
     assert [row["entrant"] for row in parsed] == [row["entrant"] for row in rows]
 
 
+def test_leaderboard_shows_each_ratings_interval_and_marks_ranks_the_data_cannot_separate(night):
+    _, db = night
+    rows = json.loads(invoke("leaderboard", "cli", "--json", "--db", db).stdout)["cli"]
+    for row in rows:
+        assert row["low"] < row["mu"] < row["high"]
+        assert row["high"] - row["low"] == pytest.approx(2 * 1.96 * row["sigma"], abs=0.002)
+    assert rows[-1]["ahead_of_next"] is None
+    # Four games cannot tell two bots apart: the leader is not clearly ahead.
+    assert rows[0]["ahead_of_next"] is False
+    table = invoke("leaderboard", "cli", "--db", db).stdout
+    assert "skill 95%" in table and "\n1=" in table and "not clearly ahead of the next entrant" in table
+
+
+def test_clearly_ahead_needs_the_skills_difference_beyond_the_uncertainty():
+    from kotarena.storage.queries import clearly_ahead
+
+    assert clearly_ahead(30.0, 1.0, 25.0, 1.0)  # 5 > 1.645 * 1.414
+    assert not clearly_ahead(30.0, 3.0, 25.0, 3.0)  # 5 < 1.645 * 4.24
+    assert not clearly_ahead(25.0, 1.0, 25.0, 1.0)
+
+
 def test_matches_history_status_and_rerate(night):
     _, db = night
     listed = json.loads(invoke("matches", "--ladder", "cli", "--json", "--db", db).stdout)
