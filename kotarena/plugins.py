@@ -186,6 +186,22 @@ def plugin_module(name: str) -> ModuleType | object | None:
     return registry().pm.get_plugin(name)
 
 
+def call_each(hook_name: str, kwargs_for: Callable[[str, PluginInfo | None], dict[str, object]]) -> None:
+    """Call every plugin's implementation of ``hook_name``, each on its own, with the
+    keyword arguments ``kwargs_for(plugin_name, info)`` gives it (``info`` is ``None``
+    for a plugin registered without an entry point). A plugin whose hook raises loses
+    only what it had not yet done, and the error is recorded as its own."""
+    loaded = registry()
+    by_module = {id(p.module): p for p in loaded.plugins}
+    for impl in getattr(loaded.pm.hook, hook_name).get_hookimpls():
+        info = by_module.get(id(impl.plugin))
+        try:
+            call_plugin_hook(hook_name, impl.plugin, **kwargs_for(impl.plugin_name, info))
+        except Exception as error:  # noqa: BLE001 - a raising plugin costs only itself
+            add_error(PluginError(impl.plugin_name, info.package if info else "?",
+                                  f"{hook_name} raised {type(error).__name__}: {error}"))
+
+
 def call_plugin_hook(hook_name: str, plugin: object, **kwargs: object) -> list:
     """Call one plugin's implementation of a hook, and nobody else's.
 

@@ -86,17 +86,13 @@ def describe(cls: type) -> str:
 
 
 def _collect() -> dict[str, BotInfo]:
-    registry = plugins.registry()
     found: dict[str, BotInfo] = {}
-    by_module = {id(p.module): p for p in registry.plugins}
-    for impl in registry.pm.hook.register_bots.get_hookimpls():
-        info = by_module.get(id(impl.plugin))
-        plugin_name = impl.plugin_name
+
+    def register_for(plugin: str, info: plugins.PluginInfo | None) -> dict[str, object]:
         package = info.package if info else "?"
         package_version = info.version if info else "?"
 
-        def register(cls: type, *, name: str | None = None, description: str | None = None,
-                     _plugin=plugin_name, _package=package, _version=package_version) -> None:
+        def register(cls: type, *, name: str | None = None, description: str | None = None) -> None:
             if not (isinstance(cls, type) and issubclass(cls, Bot)):
                 raise TypeError(f"register() needs a Bot subclass, got {cls!r}")
             bot_name = name or getattr(cls, "name", "") or ""
@@ -105,19 +101,17 @@ def _collect() -> dict[str, BotInfo]:
             if bot_name in found:
                 other = found[bot_name]
                 plugins.add_error(plugins.PluginError(
-                    _plugin, _package,
+                    plugin, package,
                     f"bot name {bot_name!r} is already taken by package {other.package!r}; this one is ignored",
                 ))
                 return
             games = tuple(sorted(getattr(cls, "games", ()) or ()))
-            found[bot_name] = BotInfo(bot_name, cls, _plugin, _package, _version, games,
+            found[bot_name] = BotInfo(bot_name, cls, plugin, package, package_version, games,
                                       description or describe(cls))
 
-        try:
-            plugins.call_plugin_hook("register_bots", impl.plugin, register=register)
-        except Exception as error:  # noqa: BLE001 - a raising plugin loses only its own bots
-            plugins.add_error(plugins.PluginError(
-                plugin_name, package, f"register_bots raised {type(error).__name__}: {error}"))
+        return {"register": register}
+
+    plugins.call_each("register_bots", register_for)
     # Built-in plugins are called last by pluggy (registered first); list them first.
     return dict(sorted(found.items(), key=lambda item: (item[1].package != "kotarena", item[0])))
 

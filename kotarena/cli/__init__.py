@@ -83,15 +83,7 @@ def add_plugin_commands(group: click.Group) -> None:
     """Let each plugin add its commands; a plugin that raises is recorded, not fatal."""
     from kotarena import plugins
 
-    registry = plugins.registry()
-    packages = {p.name: p.package for p in registry.plugins}
-    for impl in registry.pm.hook.register_commands.get_hookimpls():
-        try:
-            plugins.call_plugin_hook("register_commands", impl.plugin, cli=group)
-        except Exception as error:  # noqa: BLE001
-            plugins.add_error(plugins.PluginError(
-                impl.plugin_name, packages.get(impl.plugin_name, "?"),
-                f"register_commands raised {type(error).__name__}: {error}"))
+    plugins.call_each("register_commands", lambda plugin, info: {"cli": group})
 
 
 def main() -> None:

@@ -180,9 +180,5 @@ class Game(abc.ABC):
         a game that has none yet."""
         return None
 
-    def deck_names(self) -> tuple[str, ...]:
-        """The decks this game can be played with."""
-        return self.spec.decks
-
 
 __all__ = ["ANY_GAME", "Game", "GameSpec", "GameState", "UnknownGameError"]

@@ -34,29 +34,27 @@ plugins.on_reset(reset)
 
 
 def _collect() -> dict[str, Game]:
-    registry = plugins.registry()
     found: dict[str, Game] = {}
     packages: dict[str, str] = {}
-    for impl in registry.pm.hook.register_games.get_hookimpls():
-        package = next((p.package for p in registry.plugins if p.module is impl.plugin), "?")
 
-        def register(game: Game, _plugin: str = impl.plugin_name, _package: str = package) -> None:
+    def register_for(plugin: str, info: plugins.PluginInfo | None) -> dict[str, object]:
+        package = info.package if info else "?"
+
+        def register(game: Game) -> None:
             if not isinstance(game, Game):
                 raise TypeError(f"register() needs a Game, got {game!r}")
             taken = [other for other in found.values()
                      if other.spec.answers_to(game.spec.name) or any(map(other.spec.answers_to, game.spec.aliases))]
             if taken:
                 plugins.add_error(plugins.PluginError(
-                    _plugin, _package, f"game name {game.spec.name!r} is already taken; this one is ignored"))
+                    plugin, package, f"game name {game.spec.name!r} is already taken; this one is ignored"))
                 return
             found[game.spec.name] = game
-            packages[game.spec.name] = _package
+            packages[game.spec.name] = package
 
-        try:
-            plugins.call_plugin_hook("register_games", impl.plugin, register=register)
-        except Exception as error:  # noqa: BLE001 - a raising plugin loses only its own games
-            plugins.add_error(plugins.PluginError(
-                impl.plugin_name, package, f"register_games raised {type(error).__name__}: {error}"))
+        return {"register": register}
+
+    plugins.call_each("register_games", register_for)
     # Built-in plugins are called last by pluggy (registered first); list them first.
     return dict(sorted(found.items(), key=lambda item: packages[item[0]] != "kotarena"))
 
