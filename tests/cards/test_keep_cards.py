@@ -343,6 +343,23 @@ def test_nova_breath_takes_an_empty_tokyo_then_hits_everybody(table):
     assert state.health == [10, 9, 9]
 
 
+def test_burrowing_with_nova_breath_adds_1_damage_to_the_monster_in_tokyo_only(table):
+    # Seed 003: Burrowing deals 1 extra damage "when you attack Tokyo"; the monsters
+    # outside that Nova Breath also hits are not in Tokyo and take the claws alone.
+    state = table(MonsterSetup("Alienoid", cards=["burrowing", "nova_breath"]), MonsterSetup("Kraken", tokyo="city"),
+                  "Meka Dragon", deck="default", dice=["claw claw 1 2 3 heart"])
+    state.apply("stop")
+    assert state.health == [10, 7, 8]
+
+
+def test_burrowing_with_nova_breath_from_tokyo_adds_nothing(table):
+    state = table(MonsterSetup("Alienoid", tokyo="city", cards=["burrowing", "nova_breath"]), "Kraken",
+                  MonsterSetup("Meka Dragon", tokyo="bay"), "The King", "Giga Zaur", deck="default",
+                  dice=["claw claw 1 2 3 heart"])
+    state.apply("stop")
+    assert state.health == [10, 8, 8, 8, 8]
+
+
 def test_alpha_monster_gains_a_star_when_attacking(table):
     state = table(MonsterSetup("Alienoid", cards=["alpha_monster"]), MonsterSetup("Kraken", tokyo="city"),
                   deck="default", dice=["claw 1 2 3 heart heart"])

@@ -285,7 +285,8 @@ class IgnoreDamage(Effect):
 
 class AttackBonus(Effect):
     """``amount`` more damage to each monster your attack hits: ``always``, only
-    ``from_tokyo`` or ``from_outside``, or only ``on_neighbours``."""
+    ``from_tokyo``, only ``from_outside`` (an attack on Tokyo from outside: only the
+    monsters in Tokyo take it, not the others Nova Breath hits), or only ``on_neighbours``."""
 
     moments = ("attack_bonus",)
 
@@ -302,7 +303,7 @@ class AttackBonus(Effect):
         if when == "from_tokyo":
             return self.amount if from_tokyo else 0
         if when == "from_outside":
-            return 0 if from_tokyo else self.amount
+            return 0 if from_tokyo or not s.in_tokyo(target) else self.amount
         return self.amount if target in neighbours(s, p) else 0
 
 

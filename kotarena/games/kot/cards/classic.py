@@ -140,7 +140,7 @@ CLASSIC_DECK = Deck("kot", (
               'You may always reroll a die showing 3, even when your rerolls are used up.'),
      BackgroundDweller()),
     (CardInfo('burrowing', 'Burrowing', 5, KEEP, 1, 'Burrowing',
-              'Deal 1 extra damage when you attack Tokyo from outside. When you yield Tokyo, the monster that takes your place loses 1 health (card damage).'),
+              'Deal 1 extra damage to the monsters in Tokyo when you attack them from outside. When you yield Tokyo, the monster that takes your place loses 1 health (card damage).'),
      Combined(AttackBonus(1, "from_outside"), HurtWhoTakesMyPlace(1))),
     (CardInfo('camouflage', 'Camouflage', 3, KEEP, 1, 'Camouflage',
               'When you would lose health, roll one die per damage: each heart cancels 1 damage.'),
