@@ -273,6 +273,46 @@ def test_made_in_a_lab_sample_game_keeps_the_peeked_card_on_top(table):
         assert "use made_in_a_lab" in {a.text for a in sampled.legal}
 
 
+def test_made_in_a_lab_peek_ends_when_its_owner_is_eliminated_in_its_own_buy_step(table):
+    # Alienoid (3 health after its heart) sees Skyscraper on top, then buys Tanks and
+    # dies of it: Skyscraper is revealed into the market, and the next monster's view
+    # must not carry the peek (Meka Dragon's card keeps the cards' view facts on).
+    state = table(MonsterSetup("Alienoid", energy=6, health=2, cards=["made_in_a_lab"]), "Kraken",
+                  MonsterSetup("Meka Dragon", cards=["solar_powered"]),
+                  deck="default", market=["tanks"], deck_top=["skyscraper"], dice=[QUIET, QUIET])
+    state.apply("stop")
+    assert state.view(0).private == (("made_in_a_lab", "skyscraper"),)
+    state.apply("buy 1")
+    assert not state.alive[0] and state.between_turns
+    state.next_turn()
+    view = state.view(1)
+    assert (view.active, view.private) == (1, ())
+    assert view.market[0] == "skyscraper"
+    for seed in range(3):
+        sampled = view.sample_game(seed)
+        assert sampled.peek == -1 and sampled.kind == view.kind
+
+
+def test_made_in_a_lab_peek_ends_when_the_peeked_card_is_revealed_and_bought(table):
+    # Alienoid sees Gas Refinery on top and buys Corner Store: Gas Refinery is revealed,
+    # Kraken's Opportunist buys it (to the discard pile) and its damage asks Alienoid
+    # whether to use Wings. Alienoid's view no longer shows a card it saw face up.
+    state = table(MonsterSetup("Alienoid", energy=6, cards=["made_in_a_lab", "wings"]),
+                  MonsterSetup("Kraken", energy=6, cards=["opportunist"]), "Meka Dragon",
+                  deck="default", market=["corner_store"], deck_top=["gas_refinery"], dice=[QUIET])
+    state.apply("stop")
+    assert state.view(0).private == (("made_in_a_lab", "gas_refinery"),)
+    state.apply("buy 1")
+    assert (state.kind, state.to_move) == ("reveal", 1)
+    state.apply("use opportunist 1")
+    assert (state.kind, state.to_move) == ("damage", 0)
+    view = state.view(0)
+    assert "gas_refinery" in view.discard and view.private == ()
+    for seed in range(3):
+        sampled = view.sample_game(seed)
+        assert sampled.kind == "damage" and sampled.legal == state.legal
+
+
 def test_monster_batteries_doubles_the_energy_put_on_it_and_pays_2_a_turn(at_buy, events):
     state = at_buy("monster_batteries", "Kraken", energy=3, dice=("1 2 3 1 2 energy", QUIET, QUIET))
     state.apply("buy 1")

@@ -30,7 +30,8 @@ def invariants(state: State) -> list[str]:
     one per place, never one monster in both places, Bay only while open, open only
     with 5 or more monsters alive in a game of 5 or more), the cards (valid market
     slots; deck, market, discard pile and owned cards together hold every card of the
-    deck exactly once; only keep cards are owned), the pending decision (a living
+    deck exactly once; only keep cards are owned; the card Made in a Lab shows is
+    the top of the deck), the pending decision (a living
     decider, a non-empty legal list, and the list the rules give for roll, yield and
     buy decisions), and a finished game's outcome (winner alone in first place, ranks
     consistent with survival, stars and elimination order).
@@ -129,6 +130,8 @@ def _check_cards(state: State, problems: list[str]) -> None:
     for p, cards in enumerate(state.owned):
         if cards and not state.alive[p]:
             problems.append(f"{_who(state, p)} is dead but still owns cards")
+    if state.peek >= 0 and (not state.deck or state.deck[-1] != state.peek):
+        problems.append(f"Made in a Lab shows card index {state.peek}, which is not the top of the deck")
 
 
 def _check_decision(state: State, problems: list[str]) -> None:

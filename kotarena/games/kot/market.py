@@ -189,6 +189,8 @@ def reveal(s: State, slot: int) -> None:
         if s.log is not None:
             s.log.append(("reshuffle", len(s.deck)))
     card = s.deck.pop() if s.deck else -1
+    if card >= 0 and card == s.peek:
+        s.peek = -1  # the card Made in a Lab showed is face up now: no longer a secret
     s.market[slot] = card
     s._card_ids = None
     if card >= 0 and s._hooks[REVEALED]:

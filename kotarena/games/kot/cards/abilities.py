@@ -259,6 +259,11 @@ class MadeInALab(Effect):
     def end_turn(self, s: State, p: int, card: int) -> None:
         s.peek = -1
 
+    def lost(self, s: State, p: int, card: int) -> None:
+        # Its owner may lose it before the end of its turn (eliminated in its buy step,
+        # the card sold or taken): nobody sees the top card any more.
+        s.peek = -1
+
 
 class MonsterBatteries(Effect):
     moments = ("offers", "start_turn")
