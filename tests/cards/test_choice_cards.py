@@ -553,6 +553,40 @@ def test_mimic_token_comes_back_when_the_copied_card_leaves_play(table):
     assert state.max_health[0] == 10
 
 
+def test_mimic_copy_of_even_bigger_lost_with_its_card_takes_its_2_health_in_the_same_elimination(table):
+    # Alienoid's Mimic copies Meka Dragon's Even Bigger (1 -> 3 of 12). Kraken's claw
+    # eliminates Meka Dragon and takes Alienoid to 2: the copy leaves play with the card,
+    # Alienoid loses its 2 health and is eliminated by the same attack (a tie).
+    state = table(MonsterSetup("Alienoid", energy=1, health=1, cards=["mimic"]), MonsterSetup("Kraken", tokyo="city"),
+                  MonsterSetup("Meka Dragon", health=1, max_health=12, cards=["even_bigger"]), "The King",
+                  deck="default", dice=["1 2 3 1 2 3", "claw 1 2 3 1 2"])
+    state.apply("use mimic 3 even_bigger")
+    assert (state.health[0], state.max_health[0]) == (3, 12)
+    state.apply("stop")
+    state.next_turn()
+    state.apply("stop")
+    assert state.alive == [False, True, False, True]
+    assert state.eliminated_at[0] == state.eliminated_at[2]
+    assert state.health[3] == 9
+
+
+def test_mimic_moved_off_even_bigger_at_2_health_eliminates_its_owner_at_the_start_of_its_turn(table):
+    state = table(MonsterSetup("Alienoid", energy=2, health=1, cards=["mimic"]),
+                  MonsterSetup("Kraken", tokyo="city", energy=1, cards=["even_bigger", "extra_head"]), "Meka Dragon",
+                  deck="default", dice=["1 2 3 1 2 3", "claw 1 2 3 1 2 3", "1 2 3 1 2 3", "1 2 3 1 2 3 1"])
+    state.apply("use mimic 2 even_bigger")  # Alienoid: 3 of 12
+    state.apply("stop")
+    state.next_turn()
+    state.apply("stop")  # Kraken's claw: Alienoid at 2 of 12
+    state.next_turn()
+    state.apply("stop")  # Meka Dragon
+    state.next_turn()
+    assert (state.kind, state.to_move, state.health[0]) == ("start", 0, 2)
+    state.apply("use mimic 2 extra_head")
+    assert not state.alive[0]
+    assert state.between_turns and state.active == 1  # its turn is over: Kraken plays next
+
+
 def test_mimic_moves_its_token_for_1_energy_at_the_start_of_a_later_turn(table):
     state = table(MonsterSetup("Alienoid", energy=2, cards=["mimic"]),
                   MonsterSetup("Kraken", cards=["extra_head", "giant_brain"]), deck="default",

@@ -169,6 +169,46 @@ def test_even_bigger_lost_takes_its_2_health_back(table):
     assert (state.health[0], state.max_health[0], state.energy[0]) == (10, 10, 4)
 
 
+def test_even_bigger_lost_loses_the_2_health_it_gave_not_only_the_maximum(table, events):
+    # Seeds 000/003/004: "you also lose the 2 health you gained with this card". At 8 of
+    # 12, selling it leaves 6 of 10 (not 8 of 10).
+    state = table(MonsterSetup("Alienoid", health=8, max_health=12, cards=["even_bigger", "metamorph"]),
+                  "Kraken", deck="default", dice=["1 2 3 1 2 3"])
+    state.apply("stop")
+    assert state.kind == "end"
+    state.apply("use metamorph even_bigger")
+    assert (state.health[0], state.max_health[0]) == (6, 10)
+    assert ("lose health", 0, 2, "even_bigger") in events(state)
+    assert not [e for e in events(state, "damage") if e[1] == 0]  # a loss, not damage
+
+
+def test_even_bigger_lost_is_health_lost_for_were_only_making_it_stronger(table):
+    state = table(MonsterSetup("Alienoid", health=8, max_health=12,
+                               cards=["even_bigger", "metamorph", "were_only_making_it_stronger"]),
+                  "Kraken", deck="default", dice=["1 2 3 1 2 3"])
+    state.apply("stop")
+    state.apply("use metamorph even_bigger")
+    assert (state.health[0], state.energy[0]) == (6, 4 + 1)
+
+
+def test_even_bigger_lost_at_2_health_eliminates_its_monster(at_buy):
+    # Kraken, at 2 of 12, loses Even Bigger to Alienoid's Parasitic Tentacles: it loses
+    # the 2 health the card gave, drops to 0 and is eliminated at once.
+    state = at_buy("corner_store", MonsterSetup("Kraken", health=2, max_health=12, cards=["even_bigger"]),
+                   "Meka Dragon", energy=6, cards=["parasitic_tentacles"])
+    state.apply("use parasitic_tentacles 2 even_bigger")
+    assert not state.alive[1] and state.health[1] == 0 and state.max_health[1] == 10
+    assert (state.health[0], state.max_health[0]) == (12, 12)
+    assert state.kind == "buy" and state.to_move == 0  # Alienoid's buy step goes on
+
+
+def test_even_bigger_lost_at_1_health_with_two_monsters_ends_the_game(at_buy):
+    state = at_buy("corner_store", MonsterSetup("Kraken", health=1, max_health=12, cards=["even_bigger"]),
+                   energy=4, cards=["parasitic_tentacles"])
+    state.apply("use parasitic_tentacles 2 even_bigger")
+    assert state.outcome is not None and state.outcome.winner == 0
+
+
 def test_regeneration_heals_1_more_whenever_the_monster_heals(table):
     state = table(MonsterSetup("Alienoid", health=5, cards=["regeneration"]), "Kraken", deck="default",
                   dice=["heart heart 1 2 3 energy"])

@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from kotarena.engine.actions import CURE, PASS_ACTION, Action
-from kotarena.games.kot.damage import drain, resume
-from kotarena.games.kot.end import end_turn, end_turn_effects
+from kotarena.games.kot.damage import drain, resume, settle
+from kotarena.games.kot.end import end_turn, end_turn_effects, finish_last_standing, finish_turn
 from kotarena.games.kot.hooks import offers
 from kotarena.games.kot.kinds import (
     BUY_CARDS,
@@ -85,6 +85,14 @@ def card_choice(s: State, player: int, action: Action) -> None:
     if kind == START_CARDS:
         if action is not PASS_ACTION:
             use_card(s, player, action)
+            if s._dropped:  # moving the mimic token off Even Bigger can eliminate its owner
+                settle(s)
+                if s.alive_count <= 1:
+                    finish_last_standing(s)
+                    return
+                if not s.alive[player]:
+                    finish_turn(s)
+                    return
         first_roll(s)
         return
     if action is not PASS_ACTION:
@@ -92,10 +100,13 @@ def card_choice(s: State, player: int, action: Action) -> None:
         use_card(s, player, action)
         if s.outcome is not None or s.kind != kind or s.to_move != player:
             return  # the card led to another decision (a reroll) or ended the game
-        if s._queue:
+        if s._queue or s._dropped:  # damage, or health lost with a card (Even Bigger)
             s._then = THEN_BUY if kind == BUY_CARDS else THEN_NOTHING
             drain(s)
             if kind == BUY_CARDS:
+                return
+            if s.alive_count <= 1 and s.outcome is None:
+                finish_last_standing(s)
                 return
     if kind == DICE_CARDS:
         if action is PASS_ACTION:

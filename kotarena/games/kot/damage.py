@@ -108,21 +108,52 @@ def land(s: State, q: int, amount: int, source: int, attack: bool) -> None:
 
 
 def settle(s: State) -> None:
-    """Eliminate every monster the damage left at 0 health, together."""
-    dropped = s._dropped
-    if not dropped:
+    """Eliminate every monster the damage left at 0 health, together.
+
+    An elimination can drop another monster to 0 (a Mimic copying the eliminated
+    monster's Even Bigger takes back its 2 health): it is eliminated with them.
+    """
+    if not s._dropped:
         return
-    s._dropped = []
-    if s._slow:
-        for q in dropped:
-            for owner, card, fn in s._hooks[ZERO]:
-                fn(s, owner, card, q)
     eliminate = s.rules.steps.eliminate
-    for q in dropped:
-        if s._slow and any(fn(s, q, card) for card, fn in s._mine[q][RESCUE]):
-            continue
-        eliminate(s, q)
+    while s._dropped:
+        dropped = s._dropped
+        s._dropped = []
+        if s._slow:
+            for q in dropped:
+                for owner, card, fn in s._hooks[ZERO]:
+                    fn(s, owner, card, q)
+        for q in dropped:
+            if s._slow and any(fn(s, q, card) for card, fn in s._mine[q][RESCUE]):
+                continue
+            eliminate(s, q)
     close_bay(s)
+
+
+def lose_health(s: State, q: int, amount: int, reason: str) -> None:
+    """``q`` loses ``amount`` health that is not damage: a card takes back the health it
+    gave (Even Bigger lost). No card guards against it (Armor Plating, Camouflage,
+    Wings), nobody dealt it (Herbivore), but it is health lost (the ``hurt`` moment:
+    We're Only Making It Stronger). A monster it leaves at 0 is eliminated as damage
+    would eliminate it (ruling in
+    docs/cards.md): by the card decision whose card was lost (``choices``), or with
+    the monsters being eliminated when an elimination took the card away (:func:`settle`).
+
+    A monster already at 0 (being eliminated, or saved by It Has a Child, which then
+    heals it to its new maximum) loses nothing more.
+    """
+    health = s.health
+    if not s.alive[q] or health[q] <= 0 or amount <= 0:
+        return
+    amount = min(amount, health[q])
+    health[q] -= amount
+    if s.log is not None:
+        s.log.append(("lose health", q, amount, reason))
+    if health[q] == 0:
+        s._dropped.append(q)
+    if s._slow:
+        for card, fn in s._mine[q][HURT]:
+            fn(s, q, card, amount)
 
 
 def damage_now(s: State, q: int, amount: int, source: int) -> int:

@@ -352,8 +352,7 @@ class State:
 
     @property
     def pending_damage(self) -> tuple[int, int, int, bool] | None:
-        """During a ``damage`` decision, the damage about to land: ``(target, amount,
-        source, attack)``."""
+        """During a ``damage`` decision, the damage about to land: ``(target, amount, source, attack)``."""
         return self._pending_hit
 
     def incoming(self, q: int) -> int:
@@ -449,10 +448,13 @@ class State:
     def add_max_health(self, p: int, amount: int) -> None:
         """``p``'s maximum health changes by ``amount``; health above it is lost."""
         self.max_health[p] += amount
-        if self.health[p] > self.max_health[p]:
-            self.health[p] = self.max_health[p]
+        self.health[p] = min(self.health[p], self.max_health[p])
         if self.log is not None:
             self.log.append(("max health", p, self.max_health[p]))
+
+    def lose_health(self, p: int, amount: int, reason: str) -> None:
+        """``p`` loses health that is not damage (nothing guards it); at 0 it is eliminated (see damage.lose_health)."""
+        damage.lose_health(self, p, amount, reason)
 
     def add_tokens(self, q: int, kind: str, count: int) -> None:
         """Give ``q`` poison or shrink tokens (they outlive the card that gave them)."""
@@ -463,8 +465,7 @@ class State:
             self.log.append(("tokens", q, kind, tokens[q]))
 
     def queue_damage(self, target: int, amount: int, source: int) -> None:
-        """Queue card damage (not an attack) for ``target``; the turn applies it next,
-        through the cards that guard against it."""
+        """Queue card damage (not an attack) for ``target``; the turn applies it next, through the cards that guard it."""
         if amount > 0:
             self._queue.append((target, amount, source, False))
 

@@ -237,7 +237,8 @@ class Discount(Effect):
 
 class MaxHealth(Effect):
     """Your maximum health is ``amount`` more while you have the card; gain as much
-    health when you get it."""
+    health when you get it, and lose as much when you lose it (not damage: at 0 you
+    are eliminated)."""
 
     def __init__(self, amount: int) -> None:
         super().__init__()
@@ -248,6 +249,8 @@ class MaxHealth(Effect):
         s.heal(p, self.amount)
 
     def lost(self, s: State, p: int, card: int) -> None:
+        # Seeds 000/003/004: losing the card loses the health it gave, not only the maximum.
+        s.lose_health(p, self.amount, self.id)
         s.add_max_health(p, -self.amount)
 
 

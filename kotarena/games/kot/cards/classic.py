@@ -158,7 +158,7 @@ CLASSIC_DECK = Deck("kot", (
               'At the end of your turn, gain 1 star per full 6 energy you have (the energy stays).'),
      StarsPerEnergy(6)),
     (CardInfo('even_bigger', 'Even Bigger', 4, KEEP, 1, 'Even Bigger',
-              'Your maximum health is 2 more; gain 2 health when you get it. Losing the card loses the 2.'),
+              'Your maximum health is 2 more; gain 2 health when you get it. Losing the card loses the 2 health and the 2 maximum (at 0 health you are eliminated).'),
      MaxHealth(2)),
     (CardInfo('extra_head', 'Extra Head', 7, KEEP, 2, 'Extra Head',
               'Roll one extra die (a green one) every turn.'),
