@@ -521,6 +521,37 @@ def test_mimic_copies_another_monsters_card_placed_at_the_start_of_the_turn_for_
     assert state.view(1).mimic == (1, "extra_head")
 
 
+def test_mimic_may_copy_a_card_of_its_own_owner(table):
+    # Seed 003: "Mimic imitates any card in play", its owner's own included.
+    state = table(MonsterSetup("Alienoid", energy=1, cards=["extra_head", "mimic"]), "Kraken",
+                  deck="default", dice=["1 2 3 1 2 energy heart 3"])
+    assert "use mimic 1 extra_head" in {a.text for a in state.legal}
+    assert "use mimic 1 mimic" not in {a.text for a in state.legal}  # never itself
+    state.apply("use mimic 1 extra_head")
+    assert len(state.dice) == 8  # two extra dice: the card and its copy
+    assert state.view(1).mimic == (0, "extra_head")
+
+
+def test_mimic_copying_its_owners_card_is_used_after_the_card_itself(table):
+    # The card and its copy offer the same action once; the card acts first, then the
+    # copy (its own once-a-turn use): Herd Culler twice a turn, never more.
+    state = table(MonsterSetup("Alienoid", energy=1, cards=["herd_culler", "mimic"]), "Kraken",
+                  deck="default", dice=["2 2 3 3 heart energy"])
+    state.apply("use mimic 1 herd_culler")
+    state.apply("stop")
+    assert state.kind == "dice"
+    texts = [a.text for a in state.legal]
+    assert len(texts) == len(set(texts)) and "use herd_culler 1" in texts
+    state.apply("use herd_culler 1")
+    assert "use herd_culler 2" in {a.text for a in state.legal}  # the copy's use
+    state.apply("use herd_culler 2")
+    assert not [a for a in state.legal if a.text.startswith("use herd_culler")]
+    assert state.dice[:2] == [0, 0]
+    assert sorted(state.view(0).used) == [("used", 0, "herd_culler"), ("used", 0, "mimic")]
+    sampled = state.view(0).sample_game(1)
+    assert [a.text for a in sampled.legal] == [a.text for a in state.legal]
+
+
 def test_mimic_is_placed_free_right_after_buying_it(at_buy):
     state = at_buy("mimic", MonsterSetup("Kraken", cards=["spiked_tail"]), energy=7)
     state.apply("buy 1")

@@ -36,19 +36,26 @@ if TYPE_CHECKING:
     from kotarena.games.kot.state import State
 
 
-def user(s: State, p: int, card_id: str) -> tuple[int, Any]:
-    """The card of ``p`` that acts as ``card_id`` (a Mimic copying it, if ``p`` has no
-    such card), and the effect it acts with."""
+def user(s: State, p: int, action: Action) -> tuple[int, Any]:
+    """The card of ``p`` that carries out ``action`` (``use <card_id> ...``) and the
+    effect it acts with: ``p``'s card ``card_id``, or the Mimic copying it.
+
+    When ``p`` has both (Mimic copies its owner's own card), they offer the same
+    actions: the card acts while it offers the action, then the copy.
+    """
+    card_id = action.args[0]
     card = s.owned_card(p, card_id)
-    if card >= 0:
-        return card, s._effects[card]
     mimic = s.mimic_card()
+    if mimic < 0 or mimic not in s.owned[p] or s.cards_info[s.mimic].id != card_id:
+        return card, s._effects[card]
+    if card >= 0 and action in s._effects[card].offers(s, p, card, s.kind):
+        return card, s._effects[card]
     return mimic, s._effects[s.mimic]
 
 
 def use_card(s: State, player: int, action: Action) -> None:
     """Carry out a card's ``use`` action (through the Mimic copying the card, if need be)."""
-    card, effect = user(s, player, action.args[0])
+    card, effect = user(s, player, action)
     effect.use(s, player, card, action)
 
 

@@ -34,6 +34,9 @@ def offers(s: State, p: int, kind: str) -> tuple[Action, ...]:
     found: tuple[Action, ...] = ()
     for card, fn in hooks:
         found += fn(s, p, card, kind)
+    if len(hooks) > 1 and s.mimic >= 0:
+        # Mimic copying its owner's own card offers the card's actions again: once each.
+        found = tuple(dict.fromkeys(found))
     return found
 
 

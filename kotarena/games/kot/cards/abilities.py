@@ -413,9 +413,10 @@ class HealingRay(Effect):
 
 
 class Mimic(Effect):
-    """The mimic token sits on another card (``s.mimic``); the engine adds that card's
-    hooks for Mimic's owner, acting as the Mimic card, so counters and once-a-turn
-    uses of the copy are Mimic's own."""
+    """The mimic token sits on another keep card in play (``s.mimic``), any monster's,
+    its owner's own included (seed 003); the engine adds that card's hooks for Mimic's
+    owner, acting as the Mimic card, so counters and once-a-turn uses of the copy are
+    Mimic's own."""
 
     moments = ("offers",)
     offer_kinds = frozenset({BUY_CARDS, START_CARDS})
@@ -435,7 +436,7 @@ class Mimic(Effect):
             return ()
         info = s.cards_info
         targets = []
-        for q in others(s, p):
+        for q in (*others(s, p), p):  # the owner's own cards last
             for c in s.owned[q]:
                 if c != s.mimic and info[c].id != self.id:
                     targets.append(use_action(self.id, q + 1, info[c].id))

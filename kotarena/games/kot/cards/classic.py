@@ -200,7 +200,7 @@ CLASSIC_DECK = Deck("kot", (
               'At the end of your turn, you may discard any of your keep cards for energy equal to their cost.'),
      Metamorph()),
     (CardInfo('mimic', 'Mimic', 8, KEEP, 1, 'Mimic',
-              'Put the mimic token on a keep card any monster has: this card works as a copy of it. At the start of your turn you may pay 1 energy to move the token.'),
+              'Put the mimic token on a keep card any monster has (you too): this card works as a copy of it. At the start of your turn you may pay 1 energy to move the token.'),
      Mimic()),
     (CardInfo('monster_batteries', 'Monster Batteries', 2, KEEP, 1, 'Battery Monster',
               'When you buy it, put any amount of your energy on it and the bank adds as much. At the start of each of your turns take 2 energy from it; discard it when empty.'),
