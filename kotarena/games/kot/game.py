@@ -26,7 +26,7 @@ from kotarena.games.kot.tokens import PACKED_TOKENS
 from kotarena.games.kot.view import View
 
 #: The classic game. ``rules_version`` changes only when a rule really changes.
-SPEC = GameSpec("kot", "King of Tokyo", 2, 6, "kot", rules_version=4, aliases=("classic", "king-of-tokyo"),
+SPEC = GameSpec("kot", "King of Tokyo", 2, 6, "kot", rules_version=5, aliases=("classic", "king-of-tokyo"),
                 decks=tuple(sorted(DECKS)))
 
 
