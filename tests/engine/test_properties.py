@@ -147,6 +147,7 @@ def test_a_sound_game_has_no_broken_invariants():
         (lambda g: g.deck.pop(), "missing"),
         (lambda g: g.market.__setitem__(1, 999), "market slot 2 holds card index 999"),
         (lambda g: setattr(g, "legal", ()), "has no legal action"),
+        (lambda g: setattr(g, "peek", g.market[0]), "Made in a Lab shows card index"),
     ],
 )
 def test_the_checker_names_a_broken_invariant(corrupt, message):

@@ -135,9 +135,9 @@ def lose_health(s: State, q: int, amount: int, reason: str) -> None:
     gave (Even Bigger lost). No card guards against it (Armor Plating, Camouflage,
     Wings), nobody dealt it (Herbivore), but it is health lost (the ``hurt`` moment:
     We're Only Making It Stronger). A monster it leaves at 0 is eliminated as damage
-    would eliminate it (ruling in
-    docs/cards.md): by the card decision whose card was lost (``choices``), or with
-    the monsters being eliminated when an elimination took the card away (:func:`settle`).
+    would eliminate it (ruling in docs/cards.md): after the card decision whose card
+    was lost (``choices``), or with the monsters being eliminated when an elimination
+    took the card away (:func:`settle`).
 
     A monster already at 0 (being eliminated, or saved by It Has a Child, which then
     heals it to its new maximum) loses nothing more.

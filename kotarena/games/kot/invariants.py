@@ -30,11 +30,11 @@ def invariants(state: State) -> list[str]:
     one per place, never one monster in both places, Bay only while open, open only
     with 5 or more monsters alive in a game of 5 or more), the cards (valid market
     slots; deck, market, discard pile and owned cards together hold every card of the
-    deck exactly once; only keep cards are owned; the card Made in a Lab shows is
-    the top of the deck), the pending decision (a living
-    decider, a non-empty legal list, and the list the rules give for roll, yield and
-    buy decisions), and a finished game's outcome (winner alone in first place, ranks
-    consistent with survival, stars and elimination order).
+    deck exactly once; only keep cards are owned; the card Made in a Lab shows is the
+    top of the deck), the pending decision (a living decider, a non-empty legal list,
+    and the list the rules give for roll, yield and buy decisions), and a finished
+    game's outcome (winner alone in first place, ranks consistent with survival, stars
+    and elimination order).
     """
     problems: list[str] = []
     _check_monsters(state, problems)
