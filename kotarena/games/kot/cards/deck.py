@@ -73,15 +73,19 @@ def mix_decks(spec: str, decks: Mapping[str, Deck], name: str | None = None) -> 
     A card that two parts both hold (the same card: the same effect) is in the mix with
     the copies of both, as when two boxes are shuffled together; the same id meaning
     different cards (Acid Attack of the first edition and of Origins) cannot be mixed.
-    Raises :class:`UnknownDeckError` with a one-line reason.
+    The deck's name is the specification with its cards by id (no blanks: replay
+    headers and ladder files carry it), unless ``name`` is given. Raises
+    :class:`UnknownDeckError` with a one-line reason.
     """
     mixed: dict[str, list] = {}  # id -> [facts, effect, copies, deck it came from]
     clashes: dict[str, str] = {}  # id -> the two decks where it is a different card
+    canonical = []  # the parts with cards by id: the mix's name
     for deck_name, chosen in parse_deck_spec(spec):
         deck = decks.get(deck_name)
         if deck is None:
             raise UnknownDeckError(f"unknown deck {deck_name!r} in {spec!r}; known decks: {', '.join(decks)}")
         table = deck.table if chosen is None else tuple(dict.fromkeys(deck.find(key) for key in chosen))
+        canonical.append(deck_name if chosen is None else f"{deck_name}:{','.join(info.id for info in table)}")
         for info in table:
             effect = deck.effects[info.id]
             have = mixed.get(info.id)
@@ -95,5 +99,5 @@ def mix_decks(spec: str, decks: Mapping[str, Deck], name: str | None = None) -> 
         decks_named = ", ".join(dict.fromkeys(clashes.values()))
         raise UnknownDeckError(f"cannot mix {decks_named}: {', '.join(clashes)} differ between them "
                                f"(editions with other wordings)")
-    return Deck(name or spec, [(info if info.copies == copies else replace(info, copies=copies), effect)
+    return Deck(name or "+".join(canonical), [(info if info.copies == copies else replace(info, copies=copies), effect)
                                for info, effect, copies, _ in mixed.values()])
