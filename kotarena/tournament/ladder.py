@@ -379,7 +379,7 @@ class _Checker:
 
     def deck(self, data: dict, spec: Any) -> str:
         deck = self.string(data, "deck", spec.deck or NO_DECK)
-        if deck != NO_DECK:
+        if deck and deck != NO_DECK:
             # A deck name, or a deck specification (a mix) the game can play.
             try:
                 get_game(spec.name).check_deck(deck)

@@ -264,7 +264,7 @@ class BatteryMonster(Effect):
     """Second edition: the card comes with 6 energy from the bank on it; at the start of
     each of its owner's turns 2 of them go to the owner; it is discarded when empty."""
 
-    moments = ("start_turn",)
+    moments: tuple[str, ...] = ("start_turn",)
     initial_counters = 6
 
     def gained(self, s: State, p: int, card: int) -> None:
