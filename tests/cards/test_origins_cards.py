@@ -207,8 +207,9 @@ def test_electric_armor_pays_1_energy_to_lose_1_health_less(table, events):
     state.apply("stop")
     assert (state.kind, state.to_move) == ("damage", 1)
     assert [a.text for a in state.legal] == ["pass", "use electric_armor"]
-    state.apply("use electric_armor")  # once per damage: the rest lands
+    state.apply("use electric_armor")  # once per damage: the rest lands, nothing more is asked
     assert (state.health[1], state.energy[1]) == (8, 1)
+    assert state.between_turns  # Alienoid has nothing to buy: the turn is over
     assert ("prevent", 1, 1, "electric_armor") in events(state, "prevent")
 
 
