@@ -236,6 +236,22 @@ def test_orb_of_doom_hurts_another_monster_1_for_each_reroll(table, events):
     assert [e for e in events(state, "damage")] == [("damage", 0, 1, 1), ("damage", 0, 1, 1)]
 
 
+def test_orb_of_doom_damage_waits_for_the_dice_while_the_roller_changes_them(table):
+    # The roller's Shrinky acts in the dice decision with Orb damage queued: the damage
+    # lands only once the dice resolved, where the roller's Wings may still stop it.
+    state = table(MonsterSetup("Alienoid", energy=2, cards=["shrinky", "wings"]),
+                  MonsterSetup("Kraken", cards=["orb_of_doom"]), deck=DECK,
+                  dice=["2 1 1 3 energy energy", "1"])
+    state.apply("reroll 4")
+    state.apply("stop")
+    state.apply("use shrinky 1")  # 1 1 1 1
+    assert (state.kind, state.to_move) == ("damage", 0)
+    assert state.view(0).pending[0] == (0, 1, 1, False)
+    assert (state.stars[0], state.energy[0]) == (2, 4)  # the dice resolved first
+    state.apply("use wings")
+    assert state.health[0] == 10
+
+
 def test_orb_of_doom_spares_its_owner(table):
     state = table(MonsterSetup("Alienoid", cards=["orb_of_doom"]), "Kraken", deck=DECK,
                   dice=["1 2 3 1 2 energy", "1"])
