@@ -87,8 +87,10 @@ class KingOfTokyo(Game):
         name = self.spec.deck if deck == "default" else deck
         if name is None:
             return State(rules, names, game=self.spec.name, seed=seed, dice=dice, record=record)
-        cards = self.deck(name)  # (a mix's name spells its cards by id)
-        state = State(rules, names, game=self.spec.name, seed=seed, deck=cards.name, cards=cards.cards,
+        cards = self.deck(name)
+        if name not in self.decks:
+            name = cards.name  # a mix, named with its cards by id
+        state = State(rules, names, game=self.spec.name, seed=seed, deck=name, cards=cards.cards,
                       effects=cards.card_effects, dice=dice, record=record)
         shuffle(state.deck, state._random)
         for slot in range(rules.market_size):
