@@ -211,6 +211,13 @@ def test_fire_breathing_adds_its_own_damage_to_an_attacked_neighbour(table):
     assert state.health == [10, 8, 9, 8]
 
 
+def test_fire_breathing_hurts_the_only_opponent_once(table):
+    state = table(MonsterSetup("Alienoid", cards=["fire_breathing"]), MonsterSetup("Kraken", tokyo="city"),
+                  deck=DECK, dice=["claw 1 2 3 heart heart"])
+    state.apply("stop")
+    assert state.health[1] == 10 - 1 - 1
+
+
 def test_fire_breathing_does_nothing_on_a_roll_without_claws(table):
     state = table(MonsterSetup("Alienoid", cards=["fire_breathing"]), "Kraken", "Meka Dragon", deck=DECK,
                   dice=[QUIET])
