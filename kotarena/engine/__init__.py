@@ -14,7 +14,7 @@ from kotarena.engine import dice as _dice_module
 from kotarena.engine.actions import Action, ActionError, parse_action
 from kotarena.engine.decisions import Decision
 from kotarena.engine.dice import FACE_NAMES, DiceError, ScriptedDice, format_faces, parse_faces
-from kotarena.engine.game import Game, GameSpec, GameState, UnknownGameError
+from kotarena.engine.game import Game, GameSpec, GameState, UnknownDeckError, UnknownGameError
 from kotarena.engine.outcome import (
     EngineError,
     GameOverError,
@@ -34,5 +34,5 @@ __all__ = [
     "Action", "ActionError", "Decision", "DiceError", "EngineError",
     "FACE_NAMES", "Game", "GameOverError", "GameSpec", "GameState", "IllegalActionError", "NATIVE",
     "Outcome", "PositionError", "ScriptedDice", "Termination",
-    "UnknownGameError", "format_faces", "parse_action", "parse_faces",
+    "UnknownDeckError", "UnknownGameError", "format_faces", "parse_action", "parse_faces",
 ]

@@ -33,6 +33,11 @@ class UnknownGameError(EngineError):
     """A game name that no game answers to."""
 
 
+class UnknownDeckError(EngineError):
+    """A deck name (or deck specification) that a game cannot play, or a card name its
+    deck does not hold."""
+
+
 @dataclass(frozen=True)
 class GameSpec:
     """Static facts about a game: its name, seat counts, decks and rules version.
@@ -174,6 +179,13 @@ class Game(abc.ABC):
         default one :meth:`event_text` per event."""
         return [self.event_text(event, names) for event in events]
 
+    def check_deck(self, deck: str) -> None:
+        """Raise :class:`UnknownDeckError`, with a one-line reason, unless the game can be
+        played with the deck called ``deck`` (ladders and replays check with this before
+        playing). The default knows the decks ``spec.decks`` names."""
+        if deck not in self.spec.decks:
+            raise UnknownDeckError(f"unknown deck {deck!r}; known decks: {', '.join((*self.spec.decks, 'none'))}")
+
     def scenario_format(self) -> Any | None:
         """The game's scenario format (a :class:`kotarena.scenario.ScenarioFormat`: how a
         scenario file's position and checks read, and how one is played), or ``None`` for
@@ -181,4 +193,4 @@ class Game(abc.ABC):
         return None
 
 
-__all__ = ["ANY_GAME", "Game", "GameSpec", "GameState", "UnknownGameError"]
+__all__ = ["ANY_GAME", "Game", "GameSpec", "GameState", "UnknownDeckError", "UnknownGameError"]

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 
 from kotarena import plugins
 from kotarena.engine.dice import ScriptedDice
-from kotarena.engine.game import ANY_GAME, Game, GameSpec, GameState, UnknownGameError
+from kotarena.engine.game import ANY_GAME, Game, GameSpec, GameState, UnknownDeckError, UnknownGameError
 
 _GAMES: dict[str, Game] | None = None
 
@@ -121,6 +121,6 @@ def new_game(
 
 
 __all__ = [
-    "ANY_GAME", "Game", "GameSpec", "GameState", "UnknownGameError", "games", "get_game", "get_spec", "new_game",
+    "ANY_GAME", "Game", "GameSpec", "GameState", "UnknownDeckError", "UnknownGameError", "games", "get_game", "get_spec", "new_game",
     "plays", "reset", "supported_games",
 ]

@@ -24,17 +24,20 @@ def reproduce(replay: Replay) -> GameState:
         return replay.header_lines.get(key)
 
     try:
-        spec = get_game(replay.game).spec
+        game = get_game(replay.game)
     except EngineError as error:
         raise ReplayError(str(error), source=source, line=header_line("game")) from None
+    spec = game.spec
     if replay.rules_version != spec.rules_version:
         raise ReplayError(
             f"the replay was written under {spec.title} rules version {replay.rules_version}; "
             f"this kotarena plays version {spec.rules_version}",
             source=source, line=header_line("rules-version"))
-    if replay.deck is not None and replay.deck not in spec.decks:
-        raise ReplayError(f"unknown deck {replay.deck!r}; known decks: {', '.join((*spec.decks, 'none'))}",
-                          source=source, line=header_line("deck"))
+    if replay.deck is not None:
+        try:
+            game.check_deck(replay.deck)
+        except EngineError as error:
+            raise ReplayError(str(error), source=source, line=header_line("deck")) from None
     if replay.first_player is not None and not 0 <= replay.first_player < len(replay.players):
         raise ReplayError(f"first player {replay.first_player} is not a seat (seats count from 0)",
                           source=source, line=header_line("first"))

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from kotarena.games import UnknownGameError, get_spec
+from kotarena.games import UnknownDeckError, UnknownGameError, get_game, get_spec
 
 FREE_FOR_ALL = "free-for-all"
 GAUNTLET = "gauntlet"
@@ -331,7 +331,7 @@ class _Checker:
         self.game = spec.name if spec is not None else None
         deck = players = duplicate = None
         if spec is not None:  # (what a deck and a table may be depends on the game)
-            deck = self.attempt(lambda: self.deck(data, spec.deck, spec.decks), None)
+            deck = self.attempt(lambda: self.deck(data, spec), None)
             players = self.attempt(lambda: self.players(data, spec.min_players, spec.max_players, spec.title), None)
         games = self.attempt(lambda: self.integer(data, "games", DEFAULT_GAMES, 1, MAX_GAMES), None)
         time_limit = self.attempt(lambda: self.time_limit(data), None)
@@ -377,10 +377,14 @@ class _Checker:
             workers=workers, allow_repeats=allow_repeats,
         )
 
-    def deck(self, data: dict, game_deck: str | None, decks: Sequence[str]) -> str:
-        deck = self.string(data, "deck", game_deck or NO_DECK)
-        if deck != NO_DECK and deck not in decks:
-            raise self.fail("deck", f"unknown deck {deck!r} (decks: {', '.join((*decks, 'none'))})")
+    def deck(self, data: dict, spec: Any) -> str:
+        deck = self.string(data, "deck", spec.deck or NO_DECK)
+        if deck and deck != NO_DECK:
+            # A deck name, or a deck specification (a mix) the game can play.
+            try:
+                get_game(spec.name).check_deck(deck)
+            except UnknownDeckError as error:
+                raise self.fail("deck", str(error)) from None
         return deck
 
     def players(self, data: dict, low: int, high: int, title: str) -> tuple[int, ...]:

@@ -17,15 +17,15 @@ NOTHING = "1 2 3 1 2 energy"
 
 @pytest.fixture
 def at_buy(table):
-    """``at_buy(card, *others, energy=..., **setup)``: Alienoid at its buy step, ``card`` in slot 1.
+    """``at_buy(card, *others, energy=..., deck=..., **setup)``: Alienoid at its buy step, ``card`` in slot 1.
 
     Alienoid rolled ``NOTHING`` (so it has 1 energy more than ``energy``); ``others``
     are the other monsters (names or ``MonsterSetup``), Kraken by default.
     """
 
-    def build(card: str, *others, energy: int = 10, dice=(NOTHING,), first=None, **setup):
+    def build(card: str, *others, energy: int = 10, dice=(NOTHING,), first=None, deck="default", **setup):
         me = MonsterSetup("Alienoid", energy=energy, **setup)
-        state = table(me, *(others or ("Kraken",)), deck="default", market=[card], dice=list(dice), first=first)
+        state = table(me, *(others or ("Kraken",)), deck=deck, market=[card], dice=list(dice), first=first)
         state.apply("stop")
         assert state.kind == "buy", state.kind
         return state

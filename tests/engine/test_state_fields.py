@@ -57,7 +57,8 @@ CARD_FIELDS = {
 
 
 TABLES = [(seed, players, deck) for seed, players, deck in
-          [(1, 2, "default"), (2, 4, "default"), (3, 5, "default"), (4, 6, "default"), (5, 3, None), (6, 5, None)]]
+          [(1, 2, "default"), (2, 4, "default"), (3, 5, "default"), (4, 6, "default"), (5, 3, None), (6, 5, None),
+           (7, 3, "origins"), (8, 4, "kot-2e+origins")]]
 
 
 def test_the_declaration_is_every_attribute_a_state_has():

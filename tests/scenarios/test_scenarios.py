@@ -168,6 +168,19 @@ def test_an_unknown_card_is_an_error(tmp_path):
     assert "market" in message and "'Laser Eyes'" in message
 
 
+def test_a_scenario_may_play_a_mixed_deck(tmp_path):
+    # Kraken stays in Tokyo with Origins' Bull Headed, in the classic deck with two Origins cards.
+    text = GOOD.replace('deck = "none"', 'deck = "kot+origins:bull_headed,Supertower"').replace(
+        'tokyo = "city"', 'tokyo = "city"\ncards = ["Bull Headed"]').replace(
+        "[turn.expect.Kraken]\nhealth = 8", "[turn.expect.Kraken]\nhealth = 8\nstars = 1")
+    assert run_scenario(load_scenario(write(tmp_path, text))).passed
+
+
+def test_a_scenario_deck_with_an_unknown_card_is_an_error(tmp_path):
+    message = error_of(write(tmp_path, GOOD.replace('deck = "none"', 'deck = "kot+origins:pizza"')))
+    assert message.endswith("deck: no card 'pizza' in deck 'origins'")
+
+
 def test_an_impossible_position_is_an_error(tmp_path):
     message = error_of(write(tmp_path, GOOD.replace('name = "Alienoid"', 'name = "Alienoid"\ntokyo = "city"')))
     assert "impossible position" in message and "Tokyo City already holds" in message

@@ -244,6 +244,12 @@ def test_unknown_keys_anywhere(ladder_file, text, expected):
     assert problem(ladder_file, text) == expected
 
 
+@pytest.mark.parametrize("deck", ["origins", "kot-2e", "kot-2e+origins", "kot+origins:biofuel,supertower"])
+def test_a_ladder_plays_a_named_deck_or_a_deck_specification(ladder_file, deck):
+    ladder = load_ladder(ladder_file(f'deck = "{deck}"\nplayers = 3\n' + THREE_BOTS), known_bots=INSTALLED)
+    assert ladder.deck == deck
+
+
 @pytest.mark.parametrize("line, expected", [
     ('players = "4"', "players: must be an integer or an array of integers, not a string"),
     ("players = [4, 4.5]", "players[1]: must be an integer or an array of integers, not a float"),
@@ -257,7 +263,9 @@ def test_unknown_keys_anywhere(ladder_file, text, expected):
     ("name = 7", "name: must be a string, not an integer"),
     ('name = "  "', "name: must not be empty"),
     ('game = "monopoly"', "game: unknown game 'monopoly'; known games: kot (classic, king-of-tokyo)"),
-    ('deck = "dark"', "deck: unknown deck 'dark' (decks: kot, none)"),
+    ('deck = "dark"', "deck: unknown deck 'dark'; known decks: kot, kot+origins-new, kot-2e, kot-2e+origins, "
+                      "kot-2e+origins-new, origins, origins-new, none (or a mix: DECK[:CARD,CARD...][+DECK[:CARD,...]...])"),
+    ('deck = "kot+origins:pizza"', "deck: no card 'pizza' in deck 'origins'"),
     ('format = "swiss"', "format: unknown format 'swiss' (formats: free-for-all, gauntlet)"),
     ('allow_repeats = "yes"', "allow_repeats: must be true or false, not a string"),
     ("duplicate = 1.5", "duplicate: must be true, false or a set size, not a float"),

@@ -205,3 +205,12 @@ def close_bay(s: State) -> None:
             s.log.append(("bay closed",))
         if s.bay >= 0:
             s.leave_tokyo(s.bay, "bay closed")
+
+
+def cancel_pending(s: State, amount: int) -> int:
+    """Prevent ``amount`` (``-1``: all) of the damage a ``damage`` decision is about;
+    returns how much was prevented."""
+    q, pending, source, attack = s._pending_hit
+    prevented = pending if amount < 0 else min(amount, pending)
+    s._pending_hit = (q, pending - prevented, source, attack)
+    return prevented

@@ -33,8 +33,12 @@ def _plural(count: object, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
-#: Card names by id: card ids are unique across decks.
-_CARD_NAMES: dict[str, str] = {info.id: info.name for table in DECKS.values() for info in table}
+#: Card names by id. An id is one title in every deck, though an edition may word the
+#: card or spell its name otherwise ("It Has a Child!"): the first deck's name is shown.
+_CARD_NAMES: dict[str, str] = {}
+for _table in DECKS.values():
+    for _info in _table:
+        _CARD_NAMES.setdefault(_info.id, _info.name)
 
 
 def _card_name(card_id: object) -> str:

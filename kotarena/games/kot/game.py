@@ -16,7 +16,7 @@ from kotarena.engine.game import Game, GameSpec
 from kotarena.engine.outcome import PositionError
 from kotarena.games.kot import events as _events
 from kotarena.games.kot import invariants as _invariants
-from kotarena.games.kot.cards import DECKS, Deck, UnknownDeckError, get_deck
+from kotarena.games.kot.cards import DECKS, SPEC_SYNTAX, Deck, UnknownDeckError, get_deck, mix_decks
 from kotarena.games.kot.kinds import DECISION_KINDS
 from kotarena.games.kot.market import reveal, shuffle
 from kotarena.games.kot.rules import CLASSIC, Rules
@@ -48,13 +48,22 @@ class KingOfTokyo(Game):
         self.default_names = rules.monsters
         #: The decks this game plays, by name (by default the family's decks ``spec.decks`` names).
         self.decks: dict[str, Deck] = dict(decks) if decks is not None else {name: get_deck(name) for name in spec.decks}
+        self._mixed: dict[str, Deck] = {}  # decks mixed from ``decks`` by a specification
 
     def deck(self, name: str) -> Deck:
-        """The deck called ``name`` that this game plays."""
-        deck = self.decks.get(name)
+        """The deck called ``name`` that this game plays: one of its decks, or a mix of
+        them named by a deck specification (``kot-2e+origins``, ``kot+origins:biofuel``;
+        see :func:`~kotarena.games.kot.cards.deck.parse_deck_spec`)."""
+        deck = self.decks.get(name) or self._mixed.get(name)
         if deck is None:
-            raise UnknownDeckError(f"unknown deck {name!r}; known decks: {', '.join(sorted(self.decks))}, none")
+            if "+" not in name and ":" not in name:
+                raise UnknownDeckError(f"unknown deck {name!r}; known decks: {', '.join(self.decks)}, none "
+                                       f"(or a mix: {SPEC_SYNTAX})")
+            deck = self._mixed[name] = mix_decks(name, self.decks)
         return deck
+
+    def check_deck(self, deck: str) -> None:
+        self.deck(deck)
 
     def blank(
         self,
@@ -79,6 +88,8 @@ class KingOfTokyo(Game):
         if name is None:
             return State(rules, names, game=self.spec.name, seed=seed, dice=dice, record=record)
         cards = self.deck(name)
+        if name not in self.decks:
+            name = cards.name  # a mix, named with its cards by id
         state = State(rules, names, game=self.spec.name, seed=seed, deck=name, cards=cards.cards,
                       effects=cards.card_effects, dice=dice, record=record)
         shuffle(state.deck, state._random)

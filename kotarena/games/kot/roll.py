@@ -16,7 +16,7 @@ import random as _random_module
 from typing import TYPE_CHECKING, Final
 
 from kotarena.engine.dice import CLAW
-from kotarena.games.kot.cards.moments import BONUS_REROLL, START_TURN
+from kotarena.games.kot.cards.moments import BONUS_REROLL, REROLLED, START_TURN
 from kotarena.games.kot.cards.moments import DICE_COUNT as DICE_COUNT_MOMENT
 from kotarena.games.kot.hooks import NO_FLAGS, ask
 from kotarena.games.kot.kinds import ROLL, START_CARDS
@@ -174,6 +174,11 @@ def reroll(s: State, positions: tuple[int, ...]) -> None:
             dice[position - 1] = face
     if s.log is not None:
         s.log.append(("roll", s.active, tuple(dice), positions))
+    if s._slow and s._hooks[REROLLED]:
+        p = s.active
+        for owner, card, fn in s._hooks[REROLLED]:
+            if owner != p:
+                fn(s, owner, card, p)
     s.rolls_left -= 1
     if s.rolls_left == 0:
         if s._slow and s._mine[s.active][BONUS_REROLL] and bonus_reroll(s):

@@ -13,7 +13,7 @@ from pathlib import Path
 from kotarena.engine.actions import ActionError, parse_action
 from kotarena.engine.dice import DiceError, ScriptedDice, format_faces, parse_faces
 from kotarena.engine.outcome import EngineError, IllegalActionError, Termination
-from kotarena.games import get_spec
+from kotarena.games import get_game, get_spec
 from kotarena.games.kot.cards import DECKS, UnknownDeckError, find_card
 from kotarena.games.kot.events import event_lines
 from kotarena.games.kot.position import MonsterSetup, build_position
@@ -224,9 +224,14 @@ def _read(data: Mapping, path: Path, name: str) -> Scenario:
     if "deck" not in data:
         raise Problem(f"deck is required: \"none\" (no cards) or a deck name ({', '.join(sorted(DECKS))})")
     deck_value = data["deck"]
-    if not isinstance(deck_value, str) or (deck_value.lower() != NONE and deck_value not in DECKS):
+    if not isinstance(deck_value, str):
         raise Problem(f"deck must be \"none\" or one of {', '.join(sorted(DECKS))}, not {deck_value!r}")
     deck = None if deck_value.lower() == NONE else deck_value
+    if deck is not None:
+        try:
+            get_game(spec.name).check_deck(deck)
+        except EngineError as error:
+            raise Problem(f"deck: {error}") from None
     seed = data.get("seed", 0)
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise Problem(f"seed must be a whole number of 0 or more, not {seed!r}")

@@ -35,7 +35,7 @@ from kotarena.engine.dice import FACE_NAMES, ScriptedDice
 from kotarena.engine.outcome import GameOverError, IllegalActionError, Outcome, PositionError
 from kotarena.games.kot import choices, damage, end, hooks, market, roll, tokyo
 from kotarena.games.kot.cards.info import CardInfo
-from kotarena.games.kot.cards.moments import COST, ENERGY_BONUS, HEAL_BONUS, MOMENTS
+from kotarena.games.kot.cards.moments import COST, ENERGY_BONUS, ENTERED, HEAL_BONUS, MOMENTS
 from kotarena.games.kot.hooks import NO_FLAGS, NO_HOOKS, NO_OFFERS
 from kotarena.games.kot.kinds import BAY, CITY, THEN_NOTHING
 from kotarena.games.kot.rules import CLASSIC, Rules
@@ -68,12 +68,10 @@ class State:
         ``source``, a copy of it (:meth:`clone`): its generator is ``rng``, and its log
         and history are copied with ``record``.
 
-        Every field of a state is declared here, once, with its type, its starting
-        value and, after ``if c is None else``, what a copy takes: a list is copied (a
-        list of lists list by list), a dict too, anything else is immutable and shared
-        (tuples such as the hook tables and the legal list, numbers, strings, ``None``).
-        ``tests/engine/test_state_fields.py`` checks every field of the declaration
-        against both copies.
+        Every field is declared here, once, with its type, its starting value and, after
+        ``if c is None else``, what a copy takes: a list is copied (a list of lists list
+        by list), a dict too, anything else (tuples, numbers, strings) is shared.
+        ``tests/engine/test_state_fields.py`` checks every field against both copies.
         """
         c = source
         n = len(names) if c is None else c.n
@@ -232,7 +230,7 @@ class State:
             else:
                 end.finish_turn(self)
         elif kind == STAY:
-            tokyo.ask_yield(self)
+            tokyo.stay(self, player)
         elif kind == YIELD:
             tokyo.yield_tokyo(self, player)
         elif kind == STOP:
@@ -474,12 +472,9 @@ class State:
         (the one-shot form of :meth:`queue_damage`, for effects outside a turn step)."""
         return damage.damage_now(self, q, amount, source)
 
-    def cancel_pending_damage(self) -> int:
-        """During a ``damage`` decision, the damage about to land is prevented; returns
-        how much it was."""
-        q, amount, source, attack = self._pending_hit
-        self._pending_hit = (q, 0, source, attack)
-        return amount
+    def cancel_pending_damage(self, amount: int = -1) -> int:
+        """During a ``damage`` decision, ``amount`` of the damage about to land (default: all) is prevented."""
+        return damage.cancel_pending(self, amount)
 
     def take_tokyo(self, p: int, place: str) -> None:
         """``p`` takes ``place`` (``"city"`` or ``"bay"``), with what taking Tokyo gives."""
@@ -494,6 +489,9 @@ class State:
             self.gain_stars(p, rules.take_tokyo_stars, "take tokyo")
         if rules.take_tokyo_energy:
             self.gain_energy(p, rules.take_tokyo_energy)
+        if self._slow:
+            for card, fn in self._mine[p][ENTERED]:
+                fn(self, p, card)
 
     def leave_tokyo(self, p: int, reason: str) -> None:
         """``p`` leaves its place in Tokyo (``reason`` is logged)."""

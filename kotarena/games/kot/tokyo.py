@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from kotarena.games.kot.cards.moments import ATTACKED, TAKEN, YIELDED
+from kotarena.games.kot.cards.moments import ATTACKED, STAYED, TAKEN, YIELDED
 from kotarena.games.kot.damage import drain
 from kotarena.games.kot.end import finish_last_standing
 from kotarena.games.kot.kinds import BAY, CITY, THEN_BUY, YIELD_TOKYO
@@ -30,6 +30,9 @@ def after_attack(s: State) -> None:
     p = s.active
     if s.alive_count <= 1:
         finish_last_standing(s)
+        return
+    if not s.alive[p]:  # card damage that landed with its claws eliminated it (Orb of Doom)
+        s.rules.steps.finish_turn(s)
         return
     hit = s._hit
     # A monster that escaped with Jets was attacked too: it yielded to this attack.
@@ -54,6 +57,15 @@ def ask_yield(s: State) -> None:
             s._decide(q, YIELD_TOKYO, YIELD_LEGAL)
             return
     s.rules.steps.enter_tokyo(s)
+
+
+def stay(s: State, player: int) -> None:
+    """``player``, hurt by claws in Tokyo, stays (its cards may reward that); the next
+    damaged monster in Tokyo is asked."""
+    if s._slow:
+        for card, fn in s._mine[player][STAYED]:
+            fn(s, player, card)
+    ask_yield(s)
 
 
 def yield_tokyo(s: State, player: int) -> None:
@@ -95,8 +107,11 @@ def attacker_moves_in(s: State) -> None:
                         owner = flag[2]
                         for card, fn in s._mine[owner][TAKEN]:
                             fn(s, owner, card, p)
-        if s._queue:  # a card hurts the monster moving in (Burrowing)
-            s._then = THEN_BUY
-            drain(s)
-            return
+    if s._queue:
+        # Card damage waits here for the buy step: a card hurt the monster moving in
+        # (Burrowing), or cards hurt as the dice resolved or Tokyo was taken (Orb of
+        # Doom, Gamma Blast).
+        s._then = THEN_BUY
+        drain(s)
+        return
     buy_step(s)

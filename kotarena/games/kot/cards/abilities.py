@@ -265,7 +265,31 @@ class MadeInALab(Effect):
         s.peek = -1
 
 
-class MonsterBatteries(Effect):
+class BatteryMonster(Effect):
+    """Second edition: the card comes with 6 energy from the bank on it; at the start of
+    each of its owner's turns 2 of them go to the owner; it is discarded when empty."""
+
+    moments: tuple[str, ...] = ("start_turn",)
+    initial_counters = 6
+
+    def gained(self, s: State, p: int, card: int) -> None:
+        if card not in s.counters:
+            s.log_event(("charge", p, self.id, self.initial_counters))
+        super().gained(s, p, card)
+
+    def start_turn(self, s: State, p: int, card: int) -> None:
+        taken = min(2, s.counters.get(card, 0))
+        s.counters[card] = s.counters.get(card, 0) - taken
+        s.receive(p, taken)  # taken from the card, not gained (Friend of Children does not add)
+        if taken:
+            s.log_event(("discharge", p, self.id, taken))
+        if s.counters[card] <= 0:
+            s.discard_card(p, card)
+
+
+class MonsterBatteries(BatteryMonster):
+    """First edition: its buyer charges it with its own energy, and the bank doubles it."""
+
     moments = ("offers", "start_turn")
     offer_kinds = frozenset({BUY_CARDS})
 
@@ -274,7 +298,7 @@ class MonsterBatteries(Effect):
     def gained(self, s: State, p: int, card: int) -> None:
         if card not in s.counters:
             s.set_flag(("charge", card))
-        super().gained(s, p, card)
+        Effect.gained(self, s, p, card)
 
     def offers(self, s: State, p: int, card: int, kind: str) -> tuple[Action, ...]:
         if kind != BUY_CARDS or not s.has_flag(("charge", card)):
@@ -287,15 +311,6 @@ class MonsterBatteries(Effect):
         s.pay(p, amount)
         s.counters[card] = 2 * amount
         s.log_event(("charge", p, self.id, 2 * amount))
-
-    def start_turn(self, s: State, p: int, card: int) -> None:
-        taken = min(2, s.counters.get(card, 0))
-        s.counters[card] = s.counters.get(card, 0) - taken
-        s.receive(p, taken)  # taken from the card, not gained (Friend of Children does not add)
-        if taken:
-            s.log_event(("discharge", p, self.id, taken))
-        if s.counters[card] <= 0:
-            s.discard_card(p, card)
 
 
 # ---------------------------------------------------------------- before damage

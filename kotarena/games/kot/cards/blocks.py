@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from kotarena.engine.dice import ONE, THREE, TWO
+from kotarena.engine.dice import CLAW, ONE, THREE, TWO
 from kotarena.games.kot.cards.effects import Effect
 from kotarena.games.kot.kinds import CITY
 
@@ -361,6 +361,23 @@ class TokensOnHit(Effect):
                 s.add_tokens(q, self.kind, 1)
 
 
+class NeighboursLose(Effect):
+    """When your dice pass ``test`` (second edition's Fire Breathing: a claw), each of your
+    neighbours loses ``amount`` health, as card damage of its own, whoever your claws hit."""
+
+    moments = ("claws",)
+
+    def __init__(self, amount: int, test: Callable[[list[int]], bool]) -> None:
+        super().__init__()
+        self.amount, self.test = amount, test
+
+    def claws(self, s: State, p: int, card: int, dice: list[int], count: int) -> int:
+        if self.test(dice):
+            for q in sorted(neighbours(s, p)):
+                s.queue_damage(q, self.amount, p)
+        return count
+
+
 class HurtWhoTakesMyPlace(Effect):
     """When you yield Tokyo, the monster that takes your place loses ``amount`` health
     (card damage)."""
@@ -373,6 +390,50 @@ class HurtWhoTakesMyPlace(Effect):
 
     def taken(self, s: State, owner: int, card: int, p: int) -> None:
         s.queue_damage(p, self.amount, owner)
+
+
+class EnergyWhenYielding(Effect):
+    """``energy`` when you yield Tokyo."""
+
+    moments = ("yielded",)
+
+    def __init__(self, energy: int) -> None:
+        super().__init__()
+        self.energy = energy
+
+    def yielded(self, s: State, owner: int, card: int, attacker: int) -> None:
+        s.gain_energy(owner, self.energy)
+
+
+class StarsWhenStaying(Effect):
+    """``stars`` when you were hurt by claws in Tokyo and could yield, but stay."""
+
+    moments = ("stayed",)
+
+    def __init__(self, stars: int) -> None:
+        super().__init__()
+        self.stars = stars
+
+    def stayed(self, s: State, owner: int, card: int) -> None:
+        s.gain_stars(owner, self.stars, self.id)
+
+
+class EnteringTokyo(Effect):
+    """When you take a place in Tokyo (however you take it): ``stars`` more, and every
+    other monster loses ``hurt_others`` health (card damage)."""
+
+    moments = ("entered",)
+
+    def __init__(self, *, stars: int = 0, hurt_others: int = 0) -> None:
+        super().__init__()
+        self.stars, self.hurt_others = stars, hurt_others
+
+    def entered(self, s: State, p: int, card: int) -> None:
+        if self.stars:
+            s.gain_stars(p, self.stars, self.id)
+        if self.hurt_others:
+            for q in others(s, p):
+                s.queue_damage(q, self.hurt_others, p)
 
 
 # ---------------------------------------------------------------- dice
@@ -398,6 +459,21 @@ def all_faces(dice: list[int]) -> bool:
     return len(set(dice)) == 6
 
 
+def any_dice(dice: list[int]) -> bool:
+    """Whatever the dice show."""
+    return True
+
+
+def a_claw(dice: list[int]) -> bool:
+    """At least one claw."""
+    return CLAW in dice
+
+
+def four_of_a_kind(dice: list[int]) -> bool:
+    """At least four dice showing the same face."""
+    return any(dice.count(face) >= 4 for face in set(dice))
+
+
 class ScoreBonus(Effect):
     """``stars`` more when your dice are scored, if they pass ``test`` (once a roll)."""
 
@@ -412,15 +488,19 @@ class ScoreBonus(Effect):
 
 
 class ExtraClaws(Effect):
-    """``claws`` more when your dice pass ``test``."""
+    """``claws`` more when your dice pass ``test`` (and, with ``in_tokyo``, only while you
+    are in Tokyo): claws of the roll, so they can take an empty Tokyo and make a
+    monster yield."""
 
     moments = ("claws",)
 
-    def __init__(self, claws: int, test: Callable[[list[int]], bool]) -> None:
+    def __init__(self, claws: int, test: Callable[[list[int]], bool], *, in_tokyo: bool = False) -> None:
         super().__init__()
-        self.extra, self.test = claws, test
+        self.extra, self.test, self.in_tokyo = claws, test, in_tokyo
 
     def claws(self, s: State, p: int, card: int, dice: list[int], count: int) -> int:
+        if self.in_tokyo and not s.in_tokyo(p):
+            return count
         return count + self.extra if self.test(dice) else count
 
 

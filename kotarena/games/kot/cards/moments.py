@@ -30,6 +30,9 @@ MOMENTS = (
     "end_turn",      #: your turn ends (before poison)
     "taken",         #: the place the owner yielded was taken by ``p``: ``taken(s, owner, card, p)``
     "revealed",      #: a market card was revealed (presence is enough: the engine offers it)
+    "entered",       #: the owner took a place in Tokyo: ``entered(s, owner, card)``
+    "stayed",        #: the owner was hurt by claws in Tokyo and chose to stay: ``stayed(s, owner, card)``
+    "rerolled",      #: monster ``p`` made a reroll: ``rerolled(s, owner, card, p)`` (every owner's cards)
 )
 START_TURN = 0
 DICE_COUNT = 1
@@ -53,6 +56,9 @@ COST = 18
 END_TURN = 19
 TAKEN = 20
 REVEALED = 21
+ENTERED = 22
+STAYED = 23
+REROLLED = 24
 
 #: Moments called only for the active monster's own cards.
 YOUR_MOMENTS = frozenset((
