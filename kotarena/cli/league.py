@@ -97,8 +97,12 @@ def league() -> None:
               help="Worker processes (default: all cores; 0 plays in this process).")
 @click.option("--fresh", is_flag=True, help="Start a new night even if the last one is unfinished.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
+@click.option("--unsandboxed", is_flag=True,
+              help="Run untrusted bots without the sandbox (where it cannot be had): they could then read "
+                   "and write what you can. See docs/sandbox.md.")
 @db_option
-def league_run(ladder_file: str, workers: int | None, fresh: bool, quiet: bool, db: str | None) -> None:
+def league_run(ladder_file: str, workers: int | None, fresh: bool, quiet: bool, unsandboxed: bool,
+               db: str | None) -> None:
     """Play a league night from LADDER_FILE, then show the leaderboard.
 
     Running the same command again after an interruption (Ctrl-C, kill -9) resumes the
@@ -111,7 +115,9 @@ def league_run(ladder_file: str, workers: int | None, fresh: bool, quiet: bool, 
     workers = workers if workers is not None else ladder.workers
     progress = Progress(quiet)
     try:
-        report = run_night(engine, ladder, workers=workers, fresh=fresh, progress=progress)
+        if unsandboxed:
+            click.echo("warning: untrusted bots run WITHOUT the sandbox (--unsandboxed)", err=True)
+        report = run_night(engine, ladder, workers=workers, fresh=fresh, progress=progress, unsandboxed=unsandboxed)
     except NightError as error:
         raise click.ClickException(str(error)) from None
     except KeyboardInterrupt:
