@@ -38,6 +38,7 @@ from pathlib import Path
 from kotarena.engine.actions import Action
 from kotarena.sandbox.protocol import PROTOCOL, ProtocolError, ViewReader, decode, encode
 
+
 def _lines(conn: socket.socket):
     """The lines arriving on ``conn``, as they come (ends when the peer closes)."""
     buffer = b""

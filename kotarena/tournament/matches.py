@@ -21,8 +21,8 @@ from kotarena.games import get_game
 from kotarena.match import bot_seed
 from kotarena.ratings import ranks_for
 from kotarena.replay import actions_replay_text
-from kotarena.storage.models import MatchResult, SeatResult
 from kotarena.sandbox.seat import SandboxedSeat, default_log_dir, seat_server
+from kotarena.storage.models import MatchResult, SeatResult
 from kotarena.tournament.seats import (
     DEFAULT_MEMORY_MB,
     GUARD,
