@@ -85,8 +85,10 @@ def play_seat(conn: socket.socket, bot_name: str, memory_mb: int, file_mb: int) 
             if message["type"] == "decide":
                 answer = bot.choose(view)
                 text = answer.text if type(answer) is Action else answer
-                if not isinstance(text, str) or type(text) is not str:
-                    text = repr(answer)[:200]  # an answer of another type is sent as what it looks like
+                if isinstance(text, str):
+                    text = str.__str__(text)  # (a subclass of str is sent as its text: only data leaves)
+                else:
+                    text = f"<an object of type {type(answer).__name__}>"
                 send(encode({"type": "action", "action": text}))
             elif message["type"] == "finish":
                 bot.finish(view)

@@ -92,6 +92,7 @@ class ForkServer:
             command += ["--scratch", str(self._scratch)]
             env = {"PATH": "/usr/bin:/bin", "HOME": str(self._scratch), "TMPDIR": str(self._scratch)}
         log_path.parent.mkdir(parents=True, exist_ok=True)
+        _rotate(log_path)
         group = self.group
         # The sandbox starts inside the seat's cgroup, so that every process in it is
         # counted and capped there (moving a process later costs about a millisecond).
@@ -236,6 +237,16 @@ def metadata_version(package: str) -> str:
         return importlib.metadata.version(package)
     except (importlib.metadata.PackageNotFoundError, ValueError):
         return "?"
+
+
+def _rotate(log_path: Path) -> None:
+    """Start a new log when the last one is full (a full log fails the bot's writes):
+    the full one is kept as ``.old``."""
+    try:
+        if log_path.stat().st_size >= (FILE_MB << 20) // 2:
+            log_path.replace(log_path.with_suffix(".old"))
+    except OSError:
+        pass
 
 
 def _die_with_parent() -> None:

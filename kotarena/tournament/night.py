@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime
+from pathlib import Path
 
 from sqlalchemy.engine import Engine
 
@@ -138,8 +139,14 @@ def seating_for(engine: Engine, ladder, *, unsandboxed: bool = False) -> Seating
     from kotarena.sandbox.seat import default_log_dir
 
     database = engine.url.database if engine.url.get_backend_name() == "sqlite" else None
-    hide = tuple(f"{database}{suffix}" for suffix in ("", "-wal", "-shm", "-journal")) if database else ()
-    log_dir = str(default_log_dir() / ladder.name)
+    if database and database != ":memory:":
+        # The bots' output is kept beside the results; the results themselves are hidden
+        # from the bots (the sandbox binds no directory of the user's but where Python
+        # imports from, and the database could lie in one).
+        hide = tuple(f"{database}{suffix}" for suffix in ("", "-wal", "-shm", "-journal"))
+        log_dir = str(Path(database).resolve().parent / "bot-logs" / ladder.name)
+    else:
+        hide, log_dir = (), str(default_log_dir() / ladder.name)
     untrusted = sorted({e.bot for e in ladder.entrants if not _trusted(e)})
     if untrusted and not unsandboxed:
         problem = sandbox_problem()
