@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from kotarena.engine.actions import Action, ActionError, parse_action
+from kotarena.engine.actions import Action, ActionError
+from kotarena.sandbox.protocol import action_of
 
 TIMEOUT = "timeout"
 ERROR = "error"
@@ -52,7 +53,7 @@ def as_action(answer: object, view: Any) -> Action:
         return answer
     if type(answer) is str:
         try:
-            return parse_action(answer)
+            return action_of(answer)
         except ActionError as error:
             raise BotFailure(INVALID, f"answered {answer[:200]!r}, which is not an action: {error}") from None
     raise BotFailure(INVALID, f"answered {_safe_repr(answer)}, which is not an action (for the {view.kind} decision)")

@@ -56,6 +56,9 @@ def _plain(value: object) -> object:
 _ENCODE = json.JSONEncoder(separators=(",", ":"), default=_plain, ensure_ascii=False).encode
 
 
+_DECODE = json.JSONDecoder().decode
+
+
 def encode(message: dict) -> bytes:
     """One message as its line."""
     return (_ENCODE(message) + "\n").encode()
@@ -66,7 +69,7 @@ def decode(line: bytes) -> dict:
     if len(line) > MAX_LINE:
         raise ProtocolError(f"sent a line of {len(line)} bytes (at most {MAX_LINE})")
     try:
-        message = json.loads(line)
+        message = _DECODE(line.decode())
     except (ValueError, UnicodeDecodeError):
         raise ProtocolError(f"sent {_shorten(line)}, which is not JSON") from None
     if not isinstance(message, dict):
@@ -102,6 +105,14 @@ def _outcome(data: object) -> Outcome | None:
 
 
 _ACTIONS: dict[str, Action] = {}
+
+
+def action_of(text: str) -> Action:
+    """The action ``text`` names (:class:`~kotarena.engine.actions.ActionError` if none)."""
+    action = _ACTIONS.get(text)
+    if action is None:
+        action = _ACTIONS[text] = parse_action(text)
+    return action
 
 
 def _actions(texts: Iterable[str]) -> tuple[Action, ...]:

@@ -289,7 +289,7 @@ class SandboxedSeat:
         self._last: Any = None
         self._due: str | None = None  #: the answer owed to the last hello or finish
         self._buffer = bytearray()
-        self._poll = select.poll()
+        self._slice = 0.0  #: the receive timeout set on the connection
 
     # ------------------------------------------------------------ the game
 
@@ -297,7 +297,6 @@ class SandboxedSeat:
         limit = self.time_limit
         conn, self.inner_pid = self.server.start_seat()
         self.conn = conn
-        self._poll.register(conn, select.POLLIN)
         data, ancillary, _, _ = conn.recvmsg(MAX_LINE, socket.CMSG_SPACE(_CREDENTIALS.size))
         for level, kind, payload in ancillary:
             if level == socket.SOL_SOCKET and kind == socket.SCM_CREDENTIALS:
@@ -383,7 +382,12 @@ class SandboxedSeat:
         raise self._fail(INVALID, f"sent {json.dumps(message)[:200]} when a {expected!r} message was due")
 
     def _receive(self, cpu_limit: float, started: float | None = None) -> dict:
-        """The next message, within ``cpu_limit`` seconds of the seat's CPU time."""
+        """The next message, within ``cpu_limit`` seconds of the seat's CPU time.
+
+        The socket blocks in ``recv`` for at most a slice of the limit
+        (``SO_RCVTIMEO``): one system call per answer, and between slices the seat's
+        CPU time is read and judged.
+        """
         buffer = self._buffer
         end = buffer.find(b"\n")
         if end < 0:
@@ -391,28 +395,36 @@ class SandboxedSeat:
                 started = self._clock()
             wall_limit = cpu_limit * WALL_FACTOR + WALL_GRACE
             began = time.monotonic()
-            slice_ms = max(5, min(50, int(cpu_limit * 100)))  # a tenth of the limit, within 5-50 ms
-            poll, conn = self._poll.poll, self.conn
+            conn = self.conn
+            slice_ = max(0.005, min(0.05, cpu_limit / 10))  # a tenth of the limit, within 5-50 ms
+            if slice_ != self._slice:
+                self._slice = slice_
+                seconds = int(slice_)
+                conn.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO,  # type: ignore[union-attr]
+                                struct.pack("ll", seconds, int((slice_ - seconds) * 1e6)))
+            recv = conn.recv  # type: ignore[union-attr]
             while end < 0:
-                if poll(slice_ms):
-                    try:
-                        chunk = conn.recv(1 << 16)  # type: ignore[union-attr]
-                    except OSError:
-                        chunk = b""
-                    if not chunk:
-                        raise self._ended()
-                    buffer += chunk
-                    end = buffer.find(b"\n")
-                    if end < 0 and len(buffer) > MAX_LINE:
-                        raise self._fail(INVALID, f"sent a line longer than {MAX_LINE} bytes")
+                try:
+                    chunk = recv(1 << 16)
+                except BlockingIOError:  # the slice is up: judge the time used so far
+                    chunk = None
+                except OSError:
+                    chunk = b""
+                if chunk is None:
+                    used = self._clock() - started
+                    if used > cpu_limit:
+                        raise self._fail(TIMEOUT, f"no answer after {used:.2f}s of CPU time (limit {cpu_limit:g}s)")
+                    waited = time.monotonic() - began
+                    if waited > wall_limit:
+                        raise self._fail(TIMEOUT, f"no answer after {waited:.1f}s of wall-clock time (hung, "
+                                                  f"{used:.2f}s of CPU used)")
                     continue
-                used = self._clock() - started
-                if used > cpu_limit:
-                    raise self._fail(TIMEOUT, f"no answer after {used:.2f}s of CPU time (limit {cpu_limit:g}s)")
-                waited = time.monotonic() - began
-                if waited > wall_limit:
-                    raise self._fail(TIMEOUT, f"no answer after {waited:.1f}s of wall-clock time (hung, "
-                                              f"{used:.2f}s of CPU used)")
+                if not chunk:
+                    raise self._ended()
+                buffer += chunk
+                end = buffer.find(b"\n")
+                if end < 0 and len(buffer) > MAX_LINE:
+                    raise self._fail(INVALID, f"sent a line longer than {MAX_LINE} bytes")
         line = bytes(buffer[:end])
         del buffer[:end + 1]
         try:

@@ -60,7 +60,7 @@ def hostile_ladder(tmp_path: Path, port: int, marker: str) -> Path:
         params = f'\nparams = {{ target = "{target}" }}' if target is not None else ""
         entries.append(f'[[bots]]\nname = "{bot}"{params}\n')
     path = tmp_path / "hostile.toml"
-    path.write_text(f"""
+    path.write_text("""
 name = "hostile"
 players = 2
 games = 24
