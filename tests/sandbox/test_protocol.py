@@ -185,3 +185,40 @@ def test_views_cross_the_wire_unchanged_through_whole_games():
             assert readers[seat].read(wire) == view
             last[seat] = view
             state.apply(rng.choice(view.legal))
+
+
+def test_a_bot_written_against_the_documented_protocol_plays_whole_games():
+    """The example of docs/protocol.md, a separate program on standard input and output,
+    plays games to their end with every answer legal."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from kotarena.tournament.seats import play_seated
+
+    example = Path(__file__).parents[2] / "docs" / "examples" / "protocol_random_bot.py"
+
+    class ProgramServer(ScriptedServer):
+        def start_seat(self):
+            ours, theirs = socket.socketpair()
+            self.programs.append(subprocess.Popen([sys.executable, str(example)], stdin=theirs, stdout=theirs))
+            theirs.close()
+            return ours, 0
+
+    for game_seed in range(3):
+        server = ProgramServer(None)
+        server.programs = []
+        state = new_game("kot", players=3, seed=game_seed, record=False)
+        seats = [SandboxedSeat(server, 2.0, game="kot", seat=seat, params={}) for seat in range(3)]
+        for seat, host in enumerate(seats):
+            host.start(100 + seat, state.view(seat))
+        failures = [None] * 3
+        play_seated(state, seats, failures)
+        for seat, host in enumerate(seats):
+            host.finish(state.view(seat))
+            host.settle()
+            host.close()
+        assert state.outcome is not None and failures == [None, None, None]
+        assert sum(host.decisions for host in seats) == len(state.history)
+        for program in server.programs:
+            assert program.wait(timeout=10) == 0
