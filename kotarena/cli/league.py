@@ -38,12 +38,18 @@ def _say_upgraded(old: int, new: int) -> None:
         click.echo(f"  {change}", err=True)
 
 
-def _load_ladder(path: str):
+def _load_ladder(path: str, *, sealed: bool = False):
+    """The ladder file at ``path``; ``sealed``: read without importing untrusted bots
+    here (what ``league run`` plays; see ``load_sealed_ladder``)."""
     from kotarena.bots.registry import bot_names
+    from kotarena.sandbox.catalogue import CatalogueError
     from kotarena.tournament.ladder import LadderError, load_ladder
+    from kotarena.tournament.night import load_sealed_ladder
 
     try:
-        return load_ladder(path, known_bots=bot_names())
+        return load_sealed_ladder(path) if sealed else load_ladder(path, known_bots=bot_names())
+    except CatalogueError as error:
+        raise click.ClickException(str(error)) from None
     except LadderError as error:
         raise click.ClickException(str(error)) from None
     except OSError as error:
@@ -110,7 +116,7 @@ def league_run(ladder_file: str, workers: int | None, fresh: bool, quiet: bool, 
     """
     from kotarena.tournament.night import NightError, run_night
 
-    ladder = _load_ladder(ladder_file)
+    ladder = _load_ladder(ladder_file, sealed=True)
     engine = results_db(db)
     workers = workers if workers is not None else ladder.workers
     progress = Progress(quiet)

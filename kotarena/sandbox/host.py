@@ -251,9 +251,26 @@ def serve(control: socket.socket, bot_name: str, memory_mb: int, file_mb: int, s
                 os.close(fd)
 
 
+def catalogue(control: socket.socket) -> None:
+    """Import every installed plugin here, in the sandbox, and send what the bots
+    declare (the referee reads a ladder from this instead of importing them itself)."""
+    from kotarena.bots.registry import get_bots
+    from kotarena.plugins import plugin_errors
+
+    bots = []
+    for info in get_bots().values():
+        declared = getattr(info.cls, "parameters", None)
+        parameters = None if declared is None else {name: getattr(kind, "__name__", str(kind))
+                                                     for name, kind in dict(declared).items()}
+        bots.append({**info.to_json(), "parameters": parameters})
+    errors = [{"plugin": e.plugin, "package": e.package, "message": e.message} for e in plugin_errors()]
+    control.sendall(encode({"type": "catalogue", "bots": bots, "errors": errors}))
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("bot")
+    parser.add_argument("bot", nargs="?", help="the bot to serve (none with --catalogue)")
+    parser.add_argument("--catalogue", action="store_true", help="send what the installed bots declare, and exit")
     parser.add_argument("--control", type=int, required=True, help="the control socket's file descriptor")
     parser.add_argument("--path", default="[]", help="JSON list of directories to put first on sys.path")
     parser.add_argument("--memory-mb", type=int, default=2048)
@@ -264,6 +281,9 @@ def main(argv: list[str] | None = None) -> None:
     sys.path[:0] = [entry for entry in json.loads(args.path) if entry not in sys.path]
     _empty_scratch(args.scratch)
     with socket.socket(fileno=args.control) as control:
+        if args.catalogue:
+            catalogue(control)
+            return
         serve(control, args.bot, args.memory_mb, args.file_mb, args.scratch, args.jailed)
 
 

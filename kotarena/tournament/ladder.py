@@ -202,10 +202,10 @@ def _fits(value: object, wanted: type) -> bool:
 def _declared_parameters(bot: str) -> Mapping[str, type] | None:
     """The parameters the installed ``bot`` declares; ``None`` if it declares none, or
     the registry does not know it."""
-    from kotarena.bots.registry import UnknownBotError, get_bot_class
+    from kotarena.bots.registry import UnknownBotError, get_bot
 
     try:
-        return getattr(get_bot_class(bot), "parameters", None)
+        return get_bot(bot).parameters
     except UnknownBotError:
         return None
 

@@ -157,6 +157,28 @@ def seating_for(engine: Engine, ladder, *, unsandboxed: bool = False) -> Seating
     return Seating(sandbox=not unsandboxed, log_dir=log_dir, hide=hide)
 
 
+def load_sealed_ladder(path, *, jailed: bool | None = None):
+    """Load the ladder file at ``path`` without importing an untrusted bot here.
+
+    What the installed bots declare is read in the sandbox
+    (:mod:`kotarena.sandbox.catalogue`); this process imports only kotarena's own
+    plugins and those of the bots the ladder trusts. Raises
+    :class:`~kotarena.tournament.ladder.LadderError` for a bad ladder and
+    :class:`~kotarena.sandbox.catalogue.CatalogueError` when the bots cannot be read.
+    """
+    from kotarena.bots.registry import bot_names, get_bot, seal
+    from kotarena.sandbox.catalogue import read_catalogue
+    from kotarena.tournament.ladder import load_ladder
+
+    catalogue = read_catalogue(jailed=jailed)
+    seal(catalogue)
+    ladder = load_ladder(path, known_bots=bot_names())
+    trusted = {get_bot(entrant.bot).package for entrant in ladder.entrants if entrant.trusted}
+    if trusted - {"kotarena"}:
+        seal(catalogue, trusted)  # (the trusted bots play in the workers: import them)
+    return ladder
+
+
 def _trusted(entrant) -> bool:
     """Bots from kotarena itself are trusted unless the ladder says otherwise; others not."""
     if entrant.trusted is not None:

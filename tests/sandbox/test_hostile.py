@@ -17,8 +17,7 @@ from sqlmodel import Session, select
 
 from kotarena.storage.db import open_db
 from kotarena.storage.models import Match, Seat
-from kotarena.tournament.ladder import load_ladder
-from kotarena.tournament.night import run_night
+from kotarena.tournament.night import load_sealed_ladder, run_night
 
 #: What each hostile bot's seats must end with: a forfeit kind, or None (the cheat
 #: failed quietly and the bot played on).
@@ -76,12 +75,17 @@ label = "honest"
     return path
 
 
-def test_every_cheat_fails_and_the_night_completes(tmp_path, hostile, listener, capfd):
+def test_every_cheat_fails_and_the_night_completes(tmp_path, hostile, listener, capfd, monkeypatch):
     marker = f"kotarena-orphan-{time.time_ns()}"
+    imports = tmp_path / "imports.log"
+    monkeypatch.setenv("HOSTILE_IMPORT_LOG", str(imports))
     engine = open_db(tmp_path / "results.db")
-    ladder = load_ladder(hostile_ladder(tmp_path, listener.getsockname()[1], marker))
+    ladder = load_sealed_ladder(hostile_ladder(tmp_path, listener.getsockname()[1], marker))
     report = run_night(engine, ladder, workers=2)
     assert report.finished and report.played == 24
+    # The hostile package was imported only in sandboxes: never by this process (which
+    # read the ladder and stored the results) nor by its workers.
+    assert not imports.exists(), imports.read_text()
 
     with Session(engine) as session:
         seats = session.exec(select(Seat)).all()
