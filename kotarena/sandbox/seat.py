@@ -411,6 +411,8 @@ class SandboxedSeat:
                 except OSError:
                     chunk = b""
                 if chunk is None:
+                    if not self._alive():  # gone, though a process it forked holds the connection
+                        raise self._ended()
                     used = self._clock() - started
                     if used > cpu_limit:
                         raise self._fail(TIMEOUT, f"no answer after {used:.2f}s of CPU time (limit {cpu_limit:g}s)")
@@ -431,6 +433,16 @@ class SandboxedSeat:
             return decode(line)
         except ProtocolError as error:
             raise self._fail(INVALID, str(error)) from None
+
+    def _alive(self) -> bool:
+        """Whether the seat's own process still runs (not ended, nor waiting to be reaped)."""
+        if not self.pid:
+            return True
+        try:
+            with open(f"/proc/{self.pid}/stat", "rb") as stat:
+                return stat.read().rsplit(b")", 1)[1].split()[0] not in (b"Z", b"X")
+        except OSError:
+            return False
 
     def _ended(self) -> BotFailure:
         group = self.server.group

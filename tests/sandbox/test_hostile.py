@@ -33,6 +33,8 @@ EXPECTED = {
     "hostile-memory": "memory",
     "hostile-flood": "error",
     "hostile-exit": "crash",
+    "hostile-forkexit": "crash",
+    "hostile-remember": None,
 }
 
 
@@ -62,7 +64,7 @@ def hostile_ladder(tmp_path: Path, port: int, marker: str) -> Path:
     path.write_text("""
 name = "hostile"
 players = 2
-games = 24
+games = 30
 seed = 5
 time_limit = 0.25
 allow_repeats = true
@@ -82,7 +84,7 @@ def test_every_cheat_fails_and_the_night_completes(tmp_path, hostile, listener, 
     engine = open_db(tmp_path / "results.db")
     ladder = load_sealed_ladder(hostile_ladder(tmp_path, listener.getsockname()[1], marker))
     report = run_night(engine, ladder, workers=2)
-    assert report.finished and report.played == 24
+    assert report.finished and report.played == 30
     # The hostile package was imported only in sandboxes: never by this process (which
     # read the ladder and stored the results) nor by its workers.
     assert not imports.exists(), imports.read_text()
@@ -90,7 +92,7 @@ def test_every_cheat_fails_and_the_night_completes(tmp_path, hostile, listener, 
     with Session(engine) as session:
         seats = session.exec(select(Seat)).all()
         matches = session.exec(select(Match)).all()
-    assert len(matches) == 24
+    assert len(matches) == 30
     played = {seat.entrant for seat in seats}
     assert played >= set(EXPECTED), f"not every hostile bot was seated: {set(EXPECTED) - played}"
     for seat in seats:
@@ -106,10 +108,11 @@ def test_every_cheat_fails_and_the_night_completes(tmp_path, hostile, listener, 
 
     logs = tmp_path / "bot-logs" / "hostile"
     text = {path.stem: path.read_text(errors="replace") for path in logs.glob("*.log")}
-    for bot in ("hostile-seed", "hostile-db", "hostile-file", "hostile-socket"):
+    for bot in ("hostile-seed", "hostile-db", "hostile-file", "hostile-socket", "hostile-remember"):
         assert f"CHEAT {bot.split('-')[1]}: failed" in text[bot], text[bot][-2000:]
         assert ": won" not in text[bot]
     assert "no connection" in text["hostile-socket"] and "no name" in text["hostile-socket"]
+    assert text["hostile-remember"].count("CHEAT remember: failed") >= 2  # it met several games
     # Nothing the bots tried reached the machine.
     assert not (tmp_path / "pickle-ran").exists()
     assert not (tmp_path / "written-by-a-bot").exists()
