@@ -114,6 +114,17 @@ def _unknown_hooks(module: object, pm: pluggy.PluginManager) -> list[str]:
     return problems
 
 
+def restrict(packages: set[str] | None) -> None:
+    """Load only the plugins of ``packages`` from now on (``None``: every installed one),
+    in this process and in the processes it starts (through ``KOTARENA_LOAD_PLUGINS``).
+    Plugins loaded already are forgotten; the modules they imported stay imported."""
+    if packages is None:
+        os.environ.pop("KOTARENA_LOAD_PLUGINS", None)
+    else:
+        os.environ["KOTARENA_LOAD_PLUGINS"] = ",".join(sorted(packages))
+    reset()
+
+
 def _allowed_packages() -> set[str] | None:
     value = os.environ.get("KOTARENA_LOAD_PLUGINS")
     if value is None:

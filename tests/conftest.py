@@ -24,6 +24,24 @@ def _private_database(tmp_path, monkeypatch):
     monkeypatch.setenv("KOTARENA_DB", str(tmp_path / "kotarena.db"))
 
 
+@pytest.fixture(autouse=True)
+def _plugins_as_found():
+    """A test that seals the bot registry (``league run`` does, through
+    ``KOTARENA_LOAD_PLUGINS``) leaves the plugins as it found them for the next."""
+    import os
+
+    from kotarena import plugins
+
+    before = os.environ.get("KOTARENA_LOAD_PLUGINS")
+    yield
+    if os.environ.get("KOTARENA_LOAD_PLUGINS") != before:
+        if before is None:
+            os.environ.pop("KOTARENA_LOAD_PLUGINS", None)
+        else:
+            os.environ["KOTARENA_LOAD_PLUGINS"] = before
+        plugins.reset()
+
+
 def build_table(
     *monsters: str | MonsterSetup,
     dice: Iterable[str] = (),

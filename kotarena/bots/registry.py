@@ -9,6 +9,7 @@ as an error naming both packages.
 from __future__ import annotations
 
 import inspect
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from kotarena import plugins
@@ -20,24 +21,36 @@ class UnknownBotError(ValueError):
     """A bot name that no installed bot answers to."""
 
 
+class SealedBotError(RuntimeError):
+    """A sealed bot (see :func:`seal`) asked to play in this process."""
+
+
 class BotGameError(ValueError):
     """A bot asked to play a game it does not declare in its ``games``."""
 
 
 @dataclass(frozen=True)
 class BotInfo:
-    """An installed bot: its class and where it came from."""
+    """An installed bot: its class and where it came from.
+
+    ``cls`` is ``None`` for a *sealed* bot: one known only from what it declared in the
+    sandbox (:func:`seal`), never imported in this process; it plays only sandboxed.
+    """
 
     name: str
-    cls: type[Bot]
+    cls: type[Bot] | None
     plugin: str
     package: str
     version: str
     games: tuple[str, ...]
     description: str
+    #: The parameters the bot declares (``Bot.parameters``), ``None`` if it declares none.
+    parameters: Mapping[str, type] | None = None
 
     def make(self, *, seed: int | None = None, **params: object) -> Bot:
         """A fresh bot for one seat of one game."""
+        if self.cls is None:
+            raise SealedBotError(f"the {self.name} bot was not imported here: it plays only in the sandbox")
         return self.cls(seed=seed, **params)
 
     def plays(self, game: str) -> bool:
@@ -107,13 +120,40 @@ def _collect() -> dict[str, BotInfo]:
                 return
             games = tuple(sorted(getattr(cls, "games", ()) or ()))
             found[bot_name] = BotInfo(bot_name, cls, plugin, package, package_version, games,
-                                      description or describe(cls))
+                                      description or describe(cls), getattr(cls, "parameters", None))
 
         return {"register": register}
 
     plugins.call_each("register_bots", register_for)
     # Built-in plugins are called last by pluggy (registered first); list them first.
     return dict(sorted(found.items(), key=lambda item: (item[1].package != "kotarena", item[0])))
+
+
+#: The parameter types a sealed bot's declaration may name (those ladders accept).
+_PARAMETER_TYPES: dict[str, type] = {"int": int, "float": float, "str": str, "bool": bool}
+
+
+def seal(catalogue: dict, trusted: set[str] = frozenset()) -> None:
+    """Know the installed bots from ``catalogue`` (what they declared in the sandbox,
+    :func:`kotarena.sandbox.catalogue.read_catalogue`), importing here only kotarena's
+    own plugins and those of the ``trusted`` packages; the other bots are sealed."""
+    global _BOTS
+    plugins.restrict({"kotarena", *trusted})
+    bots = _collect()
+    for entry in catalogue.get("bots", []):
+        name = entry.get("name")
+        if not isinstance(name, str) or name in bots:
+            continue
+        declared = entry.get("parameters")
+        parameters = None if not isinstance(declared, dict) else {
+            key: _PARAMETER_TYPES.get(kind, object) for key, kind in declared.items()}
+        bots[name] = BotInfo(name, None, str(entry.get("plugin", "?")), str(entry.get("package", "?")),
+                             str(entry.get("version", "?")), tuple(entry.get("games", ())),
+                             str(entry.get("description", "")), parameters)
+    _BOTS = dict(sorted(bots.items(), key=lambda item: (item[1].package != "kotarena", item[0])))
+    for error in catalogue.get("errors", []):
+        plugins.add_error(plugins.PluginError(str(error.get("plugin")), str(error.get("package")),
+                                              str(error.get("message"))))
 
 
 def get_bots() -> dict[str, BotInfo]:
@@ -156,5 +196,9 @@ def game_refusal(bot: str, claimed: tuple[str, ...], game: str) -> str:
 
 
 def get_bot_class(name: str) -> type[Bot]:
-    """The class of the installed bot called ``name``."""
-    return get_bot(name).cls
+    """The class of the installed bot called ``name`` (:class:`SealedBotError` for a
+    sealed one)."""
+    cls = get_bot(name).cls
+    if cls is None:
+        raise SealedBotError(f"the {name} bot was not imported here: it plays only in the sandbox")
+    return cls

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import statistics
 from typing import TYPE_CHECKING
 
 import click
@@ -155,10 +156,13 @@ def _build_line() -> str:
 @click.option("--rounds", type=click.IntRange(min=1), default=5, show_default=True, metavar="N",
               help="Nights per worker count, each between two runs of the raw engine; the median round is reported, "
                    "with the range it likely lies in (5 rounds: 94%, 9: 96%).")
+@click.option("--untrusted", is_flag=True,
+              help="Measure the night with its bots sandboxed against the same night with them trusted, "
+                   "alternating (instead of against the raw engine).")
 @seed_option
 @click.option("--json", "json_", is_flag=True, help="Print JSON (the seed goes to stderr).")
-def league(games: int, players: int, workers: str, deck: bool, bot: str, rounds: int, seed: int | None,
-           json_: bool) -> None:
+def league(games: int, players: int, workers: str, deck: bool, bot: str, rounds: int, untrusted: bool,
+           seed: int | None, json_: bool) -> None:
     """Games/s of a whole league night against the raw engine on the same cores.
 
     The night (runner, seat hosts, time limits, replays, SQLite storage, ratings) and
@@ -170,9 +174,15 @@ def league(games: int, players: int, workers: str, deck: bool, bot: str, rounds:
     (their start-up included), and the coordinator's CPU per game.
 
     \b
+    With --untrusted, the night is played twice per round instead, once with its bots
+    trusted (in the workers' processes) and once sandboxed (each seat in its own
+    process, in bubblewrap, speaking the JSON-lines protocol): the cost of the sandbox.
+
+    \b
     Examples:
       kotarena bench league
       kotarena bench league --games 4000 --workers 1,2 --json
+      kotarena bench league --untrusted --bot heuristic --games 400 --rounds 3
     """
     from kotarena.cli.output import echo_json, table_text
     from kotarena.tournament.throughput import measure
@@ -191,6 +201,9 @@ def league(games: int, players: int, workers: str, deck: bool, bot: str, rounds:
         get_bot(bot)
     except UnknownBotError as error:
         raise click.ClickException(str(error)) from None
+    if untrusted:
+        _sandbox_cost(games, players, deck, counts, seed, bot, rounds, json_)
+        return
     results = [measure(games, players, deck, count, seed, bot, rounds) for count in counts]
     if json_:
         echo_json({"seed": seed, "engine": _build(), "results": [r.to_json() for r in results]})
@@ -202,6 +215,26 @@ def league(games: int, players: int, workers: str, deck: bool, bot: str, rounds:
             for r in results]
     click.echo(table_text(("bot", "workers", "games", "players", "cards", "engine games/s", "league games/s",
                            "overhead", "median's range", "rounds", "worker CPU vs raw", "coordinator ms/game"), rows))
+
+
+def _sandbox_cost(games: int, players: int, deck: bool, counts: list[int], seed: int, bot: str, rounds: int,
+                  json_: bool) -> None:
+    from kotarena.cli.output import echo_json, table_text
+    from kotarena.sandbox.jail import sandbox_problem
+    from kotarena.tournament.throughput import measure_sandbox
+
+    problem = sandbox_problem()
+    if problem is not None:
+        raise click.ClickException(f"no sandbox here: {problem}")
+    results = [measure_sandbox(games, players, deck, count, seed, bot, rounds) for count in counts]
+    if json_:
+        echo_json({"seed": seed, "engine": _build(), "results": [r.to_json() for r in results]})
+        return
+    rows = [(r.bot, r.workers, r.games, r.players, f"{statistics.median(r.trusted):,.1f}",
+             f"{statistics.median(r.sandboxed):,.1f}", f"{r.ratio:.1%}", ", ".join(f"{x:.1%}" for x in r.ratios))
+            for r in results]
+    click.echo(table_text(("bot", "workers", "games", "players", "trusted games/s", "sandboxed games/s",
+                           "sandboxed/trusted", "rounds"), rows))
 
 
 def _range_text(result: Throughput) -> str:

@@ -38,12 +38,18 @@ def _say_upgraded(old: int, new: int) -> None:
         click.echo(f"  {change}", err=True)
 
 
-def _load_ladder(path: str):
+def _load_ladder(path: str, *, sealed: bool = False):
+    """The ladder file at ``path``; ``sealed``: read without importing untrusted bots
+    here (what ``league run`` plays; see ``load_sealed_ladder``)."""
     from kotarena.bots.registry import bot_names
+    from kotarena.sandbox.catalogue import CatalogueError
     from kotarena.tournament.ladder import LadderError, load_ladder
+    from kotarena.tournament.night import load_sealed_ladder
 
     try:
-        return load_ladder(path, known_bots=bot_names())
+        return load_sealed_ladder(path) if sealed else load_ladder(path, known_bots=bot_names())
+    except CatalogueError as error:
+        raise click.ClickException(str(error)) from None
     except LadderError as error:
         raise click.ClickException(str(error)) from None
     except OSError as error:
@@ -97,8 +103,12 @@ def league() -> None:
               help="Worker processes (default: all cores; 0 plays in this process).")
 @click.option("--fresh", is_flag=True, help="Start a new night even if the last one is unfinished.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
+@click.option("--unsandboxed", is_flag=True,
+              help="Run untrusted bots without the sandbox (where it cannot be had): they could then read "
+                   "and write what you can. See docs/sandbox.md.")
 @db_option
-def league_run(ladder_file: str, workers: int | None, fresh: bool, quiet: bool, db: str | None) -> None:
+def league_run(ladder_file: str, workers: int | None, fresh: bool, quiet: bool, unsandboxed: bool,
+               db: str | None) -> None:
     """Play a league night from LADDER_FILE, then show the leaderboard.
 
     Running the same command again after an interruption (Ctrl-C, kill -9) resumes the
@@ -106,12 +116,14 @@ def league_run(ladder_file: str, workers: int | None, fresh: bool, quiet: bool, 
     """
     from kotarena.tournament.night import NightError, run_night
 
-    ladder = _load_ladder(ladder_file)
+    ladder = _load_ladder(ladder_file, sealed=True)
     engine = results_db(db)
     workers = workers if workers is not None else ladder.workers
     progress = Progress(quiet)
     try:
-        report = run_night(engine, ladder, workers=workers, fresh=fresh, progress=progress)
+        if unsandboxed:
+            click.echo("warning: untrusted bots run WITHOUT the sandbox (--unsandboxed)", err=True)
+        report = run_night(engine, ladder, workers=workers, fresh=fresh, progress=progress, unsandboxed=unsandboxed)
     except NightError as error:
         raise click.ClickException(str(error)) from None
     except KeyboardInterrupt:

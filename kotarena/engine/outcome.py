@@ -42,6 +42,11 @@ class Outcome:
             "turns": self.turns,
         }
 
+    @classmethod
+    def from_json(cls, data: dict) -> Outcome:
+        """The outcome :meth:`to_json` wrote."""
+        return cls(data["winner"], Termination(data["termination"]), tuple(data["ranks"]), data["turns"])
+
 
 class EngineError(ValueError):
     """Base class of the errors the engine raises for bad input."""

@@ -45,7 +45,7 @@ MAX_SEED = 2**63 - 1
 
 TOP_KEYS = (
     "name", "game", "deck", "players", "games", "time_limit", "format", "challenger",
-    "duplicate", "seed", "workers", "allow_repeats", "bots", "params",
+    "duplicate", "seed", "workers", "allow_repeats", "bots", "params", "trusted",
 )
 BOT_KEYS = ("name", "label", "params", "trusted")
 
@@ -202,10 +202,10 @@ def _fits(value: object, wanted: type) -> bool:
 def _declared_parameters(bot: str) -> Mapping[str, type] | None:
     """The parameters the installed ``bot`` declares; ``None`` if it declares none, or
     the registry does not know it."""
-    from kotarena.bots.registry import UnknownBotError, get_bot_class
+    from kotarena.bots.registry import UnknownBotError, get_bot
 
     try:
-        return getattr(get_bot_class(bot), "parameters", None)
+        return get_bot(bot).parameters
     except UnknownBotError:
         return None
 
@@ -449,7 +449,10 @@ class _Checker:
             raise self.fail("bots", 'missing: list the entrants as [[bots]] tables, or write bots = "all"')
         value = data["bots"]
         if value == "all":
-            return self.all_bots(self.bot_params(data))
+            return self.all_bots(self.bot_params(data), self.trusted_names(data))
+        if "trusted" in data:
+            raise self.fail("trusted", 'only a ladder with bots = "all" takes a trusted list; '
+                                       "give [[bots]] entries their own trusted = true")
         if "params" in data:
             raise self.fail("params", 'only a ladder with bots = "all" takes [params.BOT] tables; '
                                       "give [[bots]] entries their own params")
@@ -537,14 +540,22 @@ class _Checker:
                 raise self.fail(f"params.{bot}", f"must be a table of bot parameters, not {_kind(params)}")
         return value
 
-    def all_bots(self, params: dict[str, dict]) -> list[Entrant]:
+    def trusted_names(self, data: dict) -> set[str]:
+        """``trusted = [...]``: the bots of a ``bots = "all"`` ladder that run in the
+        workers' processes instead of the sandbox (names not installed are skipped)."""
+        value = data.get("trusted", [])
+        if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
+            raise self.fail("trusted", f"must be a list of bot names, not {_kind(value)}")
+        return set(value)
+
+    def all_bots(self, params: dict[str, dict], trusted: set[str] = frozenset()) -> list[Entrant]:
         names = self.known_bots
         if names is None:
             from kotarena.bots.registry import bot_names
 
             names = bot_names()
         # Only the bots that play the ladder's game: "all" means all who can sit at this table.
-        entrants = [Entrant(label=name, bot=name, params=dict(params.get(name, {})))
+        entrants = [Entrant(label=name, bot=name, params=dict(params.get(name, {})), trusted=True if name in trusted else None)
                     for name in names if name not in INTERACTIVE_BOTS
                     and not (self.game and _games_refusal(name, self.game))]
         for entrant in entrants:

@@ -10,9 +10,9 @@ stay, stop buying) plays the seat out so the other bots' game stays valid.
 
 from __future__ import annotations
 
-import os
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from kotarena.bots.registry import get_bot
@@ -21,13 +21,13 @@ from kotarena.games import get_game
 from kotarena.match import bot_seed
 from kotarena.ratings import ranks_for
 from kotarena.replay import actions_replay_text
+from kotarena.sandbox.seat import SandboxedSeat, default_log_dir, seat_server
 from kotarena.storage.models import MatchResult, SeatResult
 from kotarena.tournament.seats import (
     DEFAULT_MEMORY_MB,
     GUARD,
     BotFailure,
     InProcessSeat,
-    IsolatedSeat,
     SeatSpec,
     play_seated,
 )
@@ -46,29 +46,34 @@ class MatchJob:
     seats: tuple[SeatSpec, ...]
     time_limit: float
     memory_mb: int = DEFAULT_MEMORY_MB
-    isolate_all: bool = False  #: run even trusted bots in their own processes
-
-
-# Isolated seat hosts live as long as the worker process, keyed by seat and bot.
-# A forked worker inherits its parent's table but not its children: start afresh.
-_ISOLATED: dict[tuple, IsolatedSeat] = {}
-_ISOLATED_OWNER = os.getpid()
+    isolate_all: bool = False  #: sandbox even trusted bots (after one took its worker down)
+    #: Seat untrusted bots in the sandbox (:mod:`kotarena.sandbox`); ``False`` only when
+    #: the user asked for them to run unsandboxed (still in their own processes).
+    sandbox: bool = True
+    log_dir: str | None = None  #: where bots' output goes (default: the user's log directory)
+    hide: tuple[str, ...] = ()  #: files the sandbox hides (the results database)
 
 
 def _seat_host(seat: int, spec: SeatSpec, job: MatchJob) -> Any:
-    global _ISOLATED_OWNER
+    """The host of ``seat``: the trusted bot itself, or its sandboxed process."""
     if spec.trusted and not job.isolate_all:
         return InProcessSeat(spec, job.time_limit)
-    if _ISOLATED_OWNER != os.getpid():
-        _ISOLATED.clear()
-        _ISOLATED_OWNER = os.getpid()
-    key = (seat, spec.bot, spec.params, job.time_limit, job.memory_mb)
-    host = _ISOLATED.get(key)
-    if host is None:
-        host = _ISOLATED[key] = IsolatedSeat(spec, job.time_limit, job.memory_mb)
-    host.cpu = 0.0
-    host.decisions = 0
-    return host
+    log_dir = Path(job.log_dir) if job.log_dir else default_log_dir()
+    server = seat_server(spec.bot, seat, jailed=job.sandbox, memory_mb=job.memory_mb, log_dir=log_dir,
+                         hide=job.hide)
+    return SandboxedSeat(server, job.time_limit, game=job.game, seat=seat, params=dict(spec.params))
+
+
+class _Unseated:
+    """A seat whose bot could not be seated: it forfeits before the first decision."""
+
+    def __init__(self, spec: SeatSpec) -> None:
+        self.spec = spec
+        self.cpu = 0.0
+        self.decisions = 0
+
+    def choose(self, view: Any) -> Any:
+        raise AssertionError("a forfeited seat is never asked")
 
 
 def final_ranks(outcome_ranks: tuple[int, ...], forfeits: list[str | None]) -> list[int]:
@@ -87,31 +92,51 @@ def play_match(job: MatchJob, *, keep_guard: bool = False) -> MatchResult:
     # the events, so the match runs at the engine's full speed.
     game = get_game(job.game)
     state = game.new_state(len(job.seats), seed=job.seed, deck=job.deck, first_player=job.first_player, record=False)
-    hosts = [_seat_host(seat, spec, job) for seat, spec in enumerate(job.seats)]
     failures: list[BotFailure | None] = [None] * state.n
-    for seat, host in enumerate(hosts):
+    hosts: list[Any] = []
+    for seat, spec in enumerate(job.seats):
         try:
-            host.start(bot_seed(job.seed, seat), state.view(seat))
+            host = _seat_host(seat, spec, job)
         except BotFailure as error:
-            failures[seat] = error
+            failures[seat], host = error, _Unseated(spec)
+        hosts.append(host)
     try:
-        play_seated(state, hosts, failures)
+        for host in hosts:
+            if isinstance(host, SandboxedSeat):
+                host.server.request_seat()
+        for seat, host in enumerate(hosts):
+            if failures[seat] is None:
+                try:
+                    host.start(bot_seed(job.seed, seat), state.view(seat))
+                except BotFailure as error:
+                    failures[seat] = error
+        _settle(hosts, failures)
+        try:
+            play_seated(state, hosts, failures)
+        finally:
+            if not keep_guard:
+                GUARD.disarm()
+        for seat, host in enumerate(hosts):
+            if failures[seat] is None:
+                host.finish(state.view(seat))
+        _settle(hosts, failures)
     finally:
-        if not keep_guard:
-            GUARD.disarm()
-    for seat, host in enumerate(hosts):
-        if failures[seat] is None:
-            host.finish(state.view(seat))
-        if isinstance(host, InProcessSeat):
-            host.close()
+        for host in hosts:
+            if isinstance(host, (InProcessSeat, SandboxedSeat)):
+                host.close()
+        servers = {id(host.server): host.server for host in hosts if isinstance(host, SandboxedSeat)}.values()
+        for server in servers:
+            server.request_reset()
+        for server in servers:
+            server.reset()  # no process of this match's bots lives on
     outcome = state.outcome
     assert outcome is not None  # play_seated returns only when the game is over
     ranks = final_ranks(outcome.ranks, [failed.kind if failed else None for failed in failures])
     seats = []
     for seat, (spec, host, failed) in enumerate(zip(job.seats, hosts, failures)):
-        info = host.info if isinstance(host, InProcessSeat) and host.info is not None else get_bot(spec.bot)
+        package, version = _package(spec, host)
         seats.append(SeatResult(
-            seat=seat, entrant=spec.entrant, bot=spec.bot, package=info.package, version=info.version,
+            seat=seat, entrant=spec.entrant, bot=spec.bot, package=package, version=version,
             rank=ranks[seat], forfeit=failed.kind if failed else None,
             forfeit_detail=failed.detail[:500] if failed else None, decisions=host.decisions,
             cpu_seconds=round(host.cpu, 6), facts=game.seat_facts(state, seat),
@@ -124,3 +149,29 @@ def play_match(job: MatchJob, *, keep_guard: bool = False) -> MatchResult:
         replay=actions_replay_text(state, first_player=job.first_player, bots=[spec.bot for spec in job.seats]),
         seats=seats,
     )
+
+
+def _settle(hosts: list[Any], failures: list[BotFailure | None]) -> None:
+    """Collect the sandboxed seats' answers to what was sent to all of them."""
+    for seat, host in enumerate(hosts):
+        if isinstance(host, SandboxedSeat) and failures[seat] is None:
+            try:
+                host.settle()
+            except BotFailure as error:
+                failures[seat] = error
+
+
+def _package(spec: SeatSpec, host: Any) -> tuple[str, str]:
+    """The distribution and version of the seat's bot, never importing an untrusted one
+    here (its fork server says, from the installed metadata)."""
+    if isinstance(host, SandboxedSeat):
+        return host.server.package, host.server.version
+    info = host.info if isinstance(host, InProcessSeat) and host.info is not None else None
+    if info is None:
+        if not spec.trusted:
+            return "?", "?"
+        try:
+            info = get_bot(spec.bot)
+        except Exception:  # noqa: BLE001 - an unknown bot's seat still gets its record
+            return "?", "?"
+    return info.package, info.version

@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime
+from pathlib import Path
 
 from sqlalchemy.engine import Engine
 
@@ -98,7 +99,18 @@ def _ladder_json(ladder) -> dict:
         return {"name": ladder.name}
 
 
-def night_jobs(ladder, seed: int) -> Iterator[MatchJob]:
+@dataclass(frozen=True)
+class Seating:
+    """Where a night's untrusted bots sit: in the sandbox (``sandbox``; ``False`` only at
+    the user's explicit request), writing their output to ``log_dir``, with ``hide``
+    (the results database's files) out of their sight."""
+
+    sandbox: bool = True
+    log_dir: str | None = None
+    hide: tuple[str, ...] = ()
+
+
+def night_jobs(ladder, seed: int, seating: Seating = Seating()) -> Iterator[MatchJob]:
     """The matches of a night of ``ladder`` seeded ``seed`` (see :func:`night_seed`) as
     jobs, in schedule order, each as soon as it is scheduled."""
     from kotarena.tournament.schedule import iter_schedule
@@ -116,7 +128,55 @@ def night_jobs(ladder, seed: int) -> Iterator[MatchJob]:
     deck = ladder.deck if ladder.deck != "none" else None
     for spec in iter_schedule(replace(ladder, seed=seed), list(entrants)):
         yield MatchJob(spec.index, spec.key, ladder.game, deck, spec.seed, spec.first_player,
-                       tuple(specs[label] for label in spec.seats), ladder.time_limit)
+                       tuple(specs[label] for label in spec.seats), ladder.time_limit, sandbox=seating.sandbox,
+                       log_dir=seating.log_dir, hide=seating.hide)
+
+
+def seating_for(engine: Engine, ladder, *, unsandboxed: bool = False) -> Seating:
+    """How a night of ``ladder`` seats its untrusted bots, or :class:`NightError` when
+    it cannot: the sandbox is missing here and the user did not ask to do without it."""
+    from kotarena.sandbox.jail import sandbox_problem
+    from kotarena.sandbox.seat import default_log_dir
+
+    database = engine.url.database if engine.url.get_backend_name() == "sqlite" else None
+    if database and database != ":memory:":
+        # The bots' output is kept beside the results; the results themselves are hidden
+        # from the bots (the sandbox binds no directory of the user's but where Python
+        # imports from, and the database could lie in one).
+        hide = tuple(f"{database}{suffix}" for suffix in ("", "-wal", "-shm", "-journal"))
+        log_dir = str(Path(database).resolve().parent / "bot-logs" / ladder.name)
+    else:
+        hide, log_dir = (), str(default_log_dir() / ladder.name)
+    untrusted = sorted({e.bot for e in ladder.entrants if not _trusted(e)})
+    if untrusted and not unsandboxed:
+        problem = sandbox_problem()
+        if problem is not None:
+            raise NightError(f"cannot sandbox the untrusted bots ({', '.join(untrusted)}): {problem}; install "
+                             "what is missing, mark the bots trusted in the ladder, or pass --unsandboxed to run "
+                             "them without a sandbox")
+    return Seating(sandbox=not unsandboxed, log_dir=log_dir, hide=hide)
+
+
+def load_sealed_ladder(path, *, jailed: bool | None = None):
+    """Load the ladder file at ``path`` without importing an untrusted bot here.
+
+    What the installed bots declare is read in the sandbox
+    (:mod:`kotarena.sandbox.catalogue`); this process imports only kotarena's own
+    plugins and those of the bots the ladder trusts. Raises
+    :class:`~kotarena.tournament.ladder.LadderError` for a bad ladder and
+    :class:`~kotarena.sandbox.catalogue.CatalogueError` when the bots cannot be read.
+    """
+    from kotarena.bots.registry import bot_names, get_bot, seal
+    from kotarena.sandbox.catalogue import read_catalogue
+    from kotarena.tournament.ladder import load_ladder
+
+    catalogue = read_catalogue(jailed=jailed)
+    seal(catalogue)
+    ladder = load_ladder(path, known_bots=bot_names())
+    trusted = {get_bot(entrant.bot).package for entrant in ladder.entrants if entrant.trusted}
+    if trusted - {"kotarena"}:
+        seal(catalogue, trusted)  # (the trusted bots play in the workers: import them)
+    return ladder
 
 
 def _trusted(entrant) -> bool:
@@ -136,12 +196,16 @@ def run_night(
     fresh: bool = False,
     progress: Callable[[int, int, int], None] | None = None,
     executor_factory=make_executor,
+    unsandboxed: bool = False,
 ) -> NightReport:
     """Play (or resume) a night of ``ladder``; returns what happened.
 
     ``progress(done, total, forfeits)`` is called after each store of results.
+    Untrusted bots play in the sandbox; a night refuses to start without it, unless
+    ``unsandboxed`` says to run them in plain processes.
     """
     started = time.perf_counter()
+    seating = seating_for(engine, ladder, unsandboxed=unsandboxed)
     night, already, results = _resume(engine, ladder, fresh)
     planned = ladder.games
     done = len(already)
@@ -149,7 +213,7 @@ def run_night(
     if progress:
         progress(done, planned, forfeits)
     # Scheduled as they are handed out: the first matches start while the rest are worked out.
-    todo = (job for job in night_jobs(ladder, night.seed) if job.index not in already)
+    todo = (job for job in night_jobs(ladder, night.seed, seating) if job.index not in already)
     # Results are stored in small batches, one transaction each (a batch at most
     # FLUSH_SECONDS old): a kill loses only the unstored batch, which a resume plays again.
     unstored: list[MatchResult] = []

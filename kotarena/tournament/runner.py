@@ -225,8 +225,8 @@ def run_jobs(
 
 def warm_up(job: MatchJob) -> None:
     """Load in this process what playing ``job`` loads on first use: the replay writer,
-    the seats' bots (the registry reads every installed package's entry points) and the
-    game's deck.
+    the trusted seats' bots (the registry reads every installed package's entry points;
+    untrusted bots are never imported here, only in their sandboxes) and the game's deck.
 
     Worker processes forked afterwards start with all of it, instead of each loading
     it on its first match; other executors lose nothing but a few milliseconds here.
@@ -235,6 +235,8 @@ def warm_up(job: MatchJob) -> None:
     from kotarena.replay import actions_replay_text  # noqa: F401 - imported to be loaded
 
     for spec in job.seats:
+        if not spec.trusted:
+            continue
         try:
             get_bot(spec.bot)
         except UnknownBotError:

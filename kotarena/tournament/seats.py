@@ -1,28 +1,20 @@
-"""Seating bots under a time limit: in the match's own process, or isolated in a host process.
+"""Seating bots under a time limit: trusted ones in the match's own process.
 
 A *seat host* asks one bot for decisions and turns every way a bot can fail into a
-:class:`BotFailure` with a kind from the forfeit taxonomy:
+:class:`~kotarena.forfeits.BotFailure` with a kind from the forfeit taxonomy
+(:mod:`kotarena.forfeits`). Time limits count the bot's CPU time, not wall-clock time,
+so a busy machine does not cost a bot its game; a wall-clock backstop (``WALL_FACTOR``
+times the limit, plus a grace period) catches bots that sleep or block instead.
 
-``timeout``  the bot used more CPU time than the limit for one decision (or hung)
-``error``    the bot raised an exception
-``invalid``  the bot answered with something that is not a legal action
-``crash``    the bot's process died
-
-Time limits count the bot's CPU time, not wall-clock time, so a busy machine does not
-cost a bot its game. A wall-clock backstop (``WALL_FACTOR`` times the limit, plus a
-grace period) catches bots that sleep or block instead of computing.
-
-:class:`InProcessSeat` runs a trusted bot in the match's process and interrupts a
-runaway decision with a CPU timer signal. :class:`IsolatedSeat` runs an untrusted bot
-in a child process that receives only views (so it cannot look at the game's state or
-the deck), with memory and CPU limits; a crash, hang or trick there costs only that
-bot its game.
+:class:`InProcessSeat` runs a *trusted* bot in the match's process and interrupts a
+runaway decision with a CPU timer signal. A trusted bot is code the organiser vouches
+for: it runs with the referee's rights, and could do what the referee can. Every other
+bot sits in the sandbox (:mod:`kotarena.sandbox`), in another process that speaks a
+text protocol, with its time counted from outside.
 """
 
 from __future__ import annotations
 
-import multiprocessing
-import pickle
 import signal
 import threading
 import time
@@ -31,35 +23,29 @@ from dataclasses import dataclass
 from typing import Any
 
 from kotarena.bots.registry import get_bot
-from kotarena.engine.actions import Action, ActionError, parse_action
+from kotarena.engine.actions import Action
 from kotarena.engine.game import GameState
 from kotarena.engine.outcome import IllegalActionError
+from kotarena.forfeits import (
+    CRASH,
+    ERROR,
+    INVALID,
+    MEMORY,
+    SANDBOX,
+    TIMEOUT,
+    WALL_FACTOR,
+    WALL_GRACE,
+    BotFailure,
+    as_action,
+)
 
 #: What a bot is shown: the view its game gives of one seat (``GameState.view``).
 View = Any
 
-TIMEOUT = "timeout"
-ERROR = "error"
-INVALID = "invalid"
-CRASH = "crash"
-
-#: A decision may take this many times its CPU limit in wall-clock time before the
-#: bot is judged hung (plus ``WALL_GRACE`` seconds for a loaded machine).
-WALL_FACTOR = 10.0
-WALL_GRACE = 5.0
-#: Address-space limit of an isolated bot's process.
+#: Address-space limit of a sandboxed bot's process.
 DEFAULT_MEMORY_MB = 2048
 #: The guard's ``call_start`` while no call is running (CPU clocks are never negative).
 NO_CALL = -1.0
-
-
-class BotFailure(Exception):
-    """A bot forfeits: ``kind`` is one of timeout, error, invalid, crash."""
-
-    def __init__(self, kind: str, detail: str) -> None:
-        super().__init__(f"{kind}: {detail}")
-        self.kind = kind
-        self.detail = detail
 
 
 class _CpuTimeout(BaseException):
@@ -80,22 +66,6 @@ class SeatSpec:
     bot: str
     params: tuple[tuple[str, object], ...] = ()
     trusted: bool = True
-
-
-def _as_action(answer: object, view: View) -> Action:
-    """The action a bot's answer names, or an ``invalid`` failure.
-
-    Whether the action is legal is the engine's call (``state.apply`` checks it against
-    its legal set); here we only turn text into an action and refuse anything else.
-    """
-    if type(answer) is Action:
-        return answer
-    if isinstance(answer, str):
-        try:
-            return parse_action(answer)
-        except ActionError as error:
-            raise BotFailure(INVALID, f"answered {answer!r}, which is not an action: {error}") from None
-    raise BotFailure(INVALID, f"answered {answer!r}, which is not an action (for the {view.kind} decision)")
 
 
 class _Guard:
@@ -277,7 +247,7 @@ class InProcessSeat:
                 raise BotFailure(TIMEOUT, f"took {used:.2f}s of CPU time (limit {limit:g}s)")
         self.cpu += used
         self.decisions += 1
-        return answer if type(answer) is Action else _as_action(answer, view)
+        return answer if type(answer) is Action else as_action(answer, view)
 
     def finish(self, view: View) -> None:
         if self.bot is not None:
@@ -292,7 +262,7 @@ class InProcessSeat:
 
 def play_seated(state: GameState, hosts: list[Any], failures: list[BotFailure | None]) -> None:
     """Play ``state`` to its end, asking each seat's host (:class:`InProcessSeat` or
-    :class:`IsolatedSeat`) for its decisions.
+    :class:`~kotarena.sandbox.seat.SandboxedSeat`) for its decisions.
 
     A seat whose bot fails (``failures[seat]`` set here, or already set when the game
     starts) is played out by the autopilot, which takes the first legal action, so
@@ -316,156 +286,7 @@ def play_seated(state: GameState, hosts: list[Any], failures: list[BotFailure | 
         apply(state.legal[0])  # the autopilot
 
 
-# ---------------------------------------------------------------- isolated bots
-
-
-def _host_main(connection, memory_mb: int) -> None:
-    """The loop of an isolated bot's process: build bots, answer with action texts."""
-    try:
-        import resource
-
-        address_space = memory_mb * 1024 * 1024
-        resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
-    except (ImportError, ValueError, OSError):
-        pass  # not every platform lets us; the wall-clock backstop still applies
-    bot: Any = None
-    while True:
-        try:
-            message = connection.recv()
-        except (EOFError, OSError):
-            return
-        command = message[0]
-        try:
-            if command == "start":
-                _, name, params, seed, view, limit = message
-                bot = get_bot(name).make(seed=seed, **dict(params))
-                GUARD.arm(limit)
-                GUARD.call(bot.start, view, limit * 10)
-                connection.send(("ok", None, GUARD.used))
-            elif command == "choose":
-                _, view, limit = message
-                answer = GUARD.call(bot.choose, view, limit)
-                text = answer.text if isinstance(answer, Action) else answer
-                if not isinstance(text, str):
-                    raise BotFailure(INVALID, f"answered {answer!r}, which is not an action")
-                connection.send(("ok", text, GUARD.used))
-            elif command == "finish":
-                _, view, limit = message
-                if bot is not None:
-                    try:
-                        GUARD.call(bot.finish, view, limit * 10)
-                    except BotFailure:
-                        pass
-                bot = None
-                connection.send(("ok", None, 0.0))
-            else:
-                return
-        except BotFailure as failure:
-            connection.send(("fail", failure.kind, failure.detail))
-        except Exception as error:  # noqa: BLE001
-            connection.send(("fail", ERROR, f"{type(error).__name__}: {error}"))
-        except MemoryError:
-            connection.send(("fail", CRASH, "ran out of memory"))
-
-
-def _context():
-    # Never fork the match's process: the child would inherit the game's state, deck
-    # order and dice stream included. A spawned host is a fresh interpreter that has
-    # only ever seen views; it costs a start-up once per worker and seat, since hosts
-    # outlive games.
-    return multiprocessing.get_context("spawn")
-
-
-class IsolatedSeat:
-    """An untrusted bot in its own process, seeing nothing but the views it is sent.
-
-    The host process outlives a game so later games skip the start-up; it is replaced
-    whenever it dies or is killed for hanging.
-    """
-
-    def __init__(self, spec: SeatSpec, time_limit: float, memory_mb: int = DEFAULT_MEMORY_MB) -> None:
-        self.spec = spec
-        self.time_limit = time_limit
-        self.memory_mb = memory_mb
-        self.process: Any = None
-        self.connection: Any = None
-        self.cpu = 0.0
-        self.decisions = 0
-
-    def _ensure_process(self) -> None:
-        if self.process is not None and self.process.is_alive():
-            return
-        self.close()
-        ours, theirs = _context().Pipe()
-        self.process = _context().Process(target=_host_main, args=(theirs, self.memory_mb), daemon=True)
-        # Started with Ctrl-C ignored, which a new interpreter keeps: Ctrl-C at a terminal
-        # reaches every process, and what happens to this one is for the match's process
-        # to decide (it ends it with itself).
-        main = threading.current_thread() is threading.main_thread()
-        previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
-        try:
-            self.process.start()
-        finally:
-            if main:
-                signal.signal(signal.SIGINT, previous)
-        theirs.close()
-        self.connection = ours
-
-    def _ask(self, message: tuple, wall_limit: float):
-        try:
-            self.connection.send(message)
-        except (OSError, pickle.PicklingError, BrokenPipeError) as error:
-            self.close()
-            raise BotFailure(CRASH, f"its process is gone ({error})") from None
-        if not self.connection.poll(wall_limit):
-            self.close()
-            raise BotFailure(TIMEOUT, f"no answer within {wall_limit:.1f}s of wall-clock time (hung)")
-        try:
-            reply = self.connection.recv()
-        except (EOFError, OSError):
-            code = None
-            if self.process is not None:
-                self.process.join(timeout=2)
-                code = self.process.exitcode
-            self.close()
-            raise BotFailure(CRASH, f"its process died (exit code {code})") from None
-        if reply[0] == "fail":
-            raise BotFailure(reply[1], reply[2])
-        return reply[1], reply[2]
-
-    def _wall(self, cpu_limit: float) -> float:
-        return cpu_limit * WALL_FACTOR + WALL_GRACE
-
-    def start(self, seed: int, view: View) -> None:
-        self._ensure_process()
-        limit = self.time_limit
-        _, used = self._ask(("start", self.spec.bot, self.spec.params, seed, view, limit), self._wall(limit * 10) + 30)
-        self.cpu += used
-
-    def choose(self, view: View) -> Action:
-        text, used = self._ask(("choose", view, self.time_limit), self._wall(self.time_limit))
-        self.cpu += used
-        self.decisions += 1
-        return _as_action(text, view)
-
-    def finish(self, view: View) -> None:
-        if self.process is None or not self.process.is_alive():
-            return
-        try:
-            self._ask(("finish", view, self.time_limit), self._wall(self.time_limit * 10))
-        except BotFailure:
-            self.close()
-
-    def close(self) -> None:
-        if self.connection is not None:
-            try:
-                self.connection.close()
-            except OSError:
-                pass
-        if self.process is not None:
-            if self.process.is_alive():
-                self.process.kill()
-            self.process.join(timeout=5)
-        self.process = None
-        self.connection = None
-
+__all__ = [
+    "CRASH", "DEFAULT_MEMORY_MB", "ERROR", "GUARD", "INVALID", "MEMORY", "SANDBOX", "TIMEOUT", "BotFailure",
+    "InProcessSeat", "SeatSpec", "play_seated",
+]

@@ -177,11 +177,13 @@ def engine_rate(games: list[tuple[int, int | None]], players: int, deck: bool, w
     return played / elapsed, sum(cpu for _, cpu in done) / played
 
 
-def ladder_text(games: int, players: int, deck: bool, seed: int, bot: str) -> str:
+def ladder_text(games: int, players: int, deck: bool, seed: int, bot: str, trusted: bool = True) -> str:
     """The ladder file of a measured night: ``games`` games of ``bot`` in every one of
-    ``players`` seats, with cards or not, seeded ``seed``."""
-    # Trusted, like the raw engine's bots: isolation is a separate, measured cost.
-    entrants = "\n".join(f'[[bots]]\nname = "{bot}"\nlabel = "{bot}-{i}"\ntrusted = true\n' for i in range(players))
+    ``players`` seats, with cards or not, seeded ``seed``; the bots trusted (like the
+    raw engine's) or sandboxed (:func:`measure_sandbox`)."""
+    trust = "true" if trusted else "false"
+    entrants = "\n".join(f'[[bots]]\nname = "{bot}"\nlabel = "{bot}-{i}"\ntrusted = {trust}\n'
+                          for i in range(players))
     return (f'name = "throughput"\nplayers = {players}\ngames = {games}\nseed = {seed}\n'
             f'deck = "{"kot" if deck else "none"}"\ntime_limit = 1.0\n{entrants}')
 
@@ -246,3 +248,46 @@ def measure(games: int = 2000, players: int = 4, deck: bool = True, workers: int
                                   coordinator_cpu))
             before, before_cpu = after, after_cpu
     return Throughput(bot, workers, games, players, deck, measured)
+
+
+@dataclass
+class SandboxCost:
+    """The same night played with trusted bots and with sandboxed ones, round by round."""
+
+    bot: str
+    workers: int
+    games: int
+    players: int
+    trusted: list[float]  #: games/s of each round's trusted night
+    sandboxed: list[float]  #: games/s of each round's sandboxed night
+
+    @property
+    def ratios(self) -> list[float]:
+        return [sandboxed / trusted for trusted, sandboxed in zip(self.trusted, self.sandboxed)]
+
+    @property
+    def ratio(self) -> float:
+        """The median round's sandboxed games/s over its trusted games/s."""
+        return statistics.median(self.ratios)
+
+    def to_json(self) -> dict:
+        return {"bot": self.bot, "workers": self.workers, "games": self.games, "players": self.players,
+                "trusted_games_per_s": self.trusted, "sandboxed_games_per_s": self.sandboxed,
+                "ratios": self.ratios, "ratio": self.ratio}
+
+
+def measure_sandbox(games: int = 400, players: int = 4, deck: bool = True, workers: int = 1, seed: int = 0,
+                    bot: str = "heuristic", rounds: int = 3) -> SandboxCost:
+    """Games/s of a night whose bots are sandboxed against the same night with the bots
+    trusted, alternating, ``rounds`` times (the median round counts). Each night starts
+    its workers and, sandboxed, its bots' fork servers: what a league night pays."""
+    trusted_path = sandboxed_path = None
+    trusted_rates, sandboxed_rates = [], []
+    with tempfile.TemporaryDirectory() as folder:
+        trusted_path, sandboxed_path = Path(folder) / "trusted.toml", Path(folder) / "sandboxed.toml"
+        trusted_path.write_text(ladder_text(games, players, deck, seed, bot, trusted=True))
+        sandboxed_path.write_text(ladder_text(games, players, deck, seed, bot, trusted=False))
+        for number in range(rounds):
+            trusted_rates.append(league_rate(trusted_path, Path(folder) / f"trusted-{number}.db", workers)[0])
+            sandboxed_rates.append(league_rate(sandboxed_path, Path(folder) / f"sandboxed-{number}.db", workers)[0])
+    return SandboxCost(bot, workers, games, players, trusted_rates, sandboxed_rates)

@@ -121,3 +121,17 @@ def test_bench_league_refuses_bad_worker_counts():
     result = invoke(["bench", "league", "--workers", "0"])
     assert result.exit_code != 0
     assert "bad --workers" in result.stderr
+
+
+def test_bench_league_untrusted_measures_the_night_sandboxed_against_trusted():
+    from kotarena.sandbox.jail import sandbox_problem
+
+    if sandbox_problem() is not None:
+        pytest.skip(f"no sandbox here: {sandbox_problem()}")
+    result = invoke(["bench", "league", "--untrusted", "--games", "4", "--workers", "1", "--rounds", "2", "--json"])
+    assert result.exit_code == 0, result.output
+    (run,) = json.loads(result.stdout)["results"]
+    assert run["games"] == 4 and run["workers"] == 1
+    assert len(run["trusted_games_per_s"]) == len(run["sandboxed_games_per_s"]) == 2
+    assert run["ratios"] == pytest.approx([s / t for t, s in zip(run["trusted_games_per_s"],
+                                                               run["sandboxed_games_per_s"])])

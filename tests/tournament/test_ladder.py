@@ -234,11 +234,11 @@ def test_a_file_that_is_not_utf8(tmp_path):
 @pytest.mark.parametrize("text, expected", [
     ("playres = 4\n" + THREE_BOTS,
      "playres: unknown key (did you mean 'players'? known keys: name, game, deck, players, games, time_limit, "
-     "format, challenger, duplicate, seed, workers, allow_repeats, bots, params)"),
+     "format, challenger, duplicate, seed, workers, allow_repeats, bots, params, trusted)"),
     ('players = 2\n[[bots]]\nname = "random"\nparam = {}\n[[bots]]\nname = "heuristic"\n',
      "bots[0].param: unknown key (did you mean 'params'? known keys: name, label, params, trusted)"),
     ("[schedule]\nrounds = 2\n" + THREE_BOTS, "schedule: unknown key (known keys: name, game, deck, players, games, "
-     "time_limit, format, challenger, duplicate, seed, workers, allow_repeats, bots, params)"),
+     "time_limit, format, challenger, duplicate, seed, workers, allow_repeats, bots, params, trusted)"),
 ])
 def test_unknown_keys_anywhere(ladder_file, text, expected):
     assert problem(ladder_file, text) == expected
@@ -425,3 +425,23 @@ def test_declared_parameters_of_the_right_type_pass_and_undeclared_bots_take_any
     ladder = parse_ladder(text, source="p.toml", known_bots=["mcts", "fail-raise"])
     assert [e.params for e in ladder.entrants] == [{"playouts": 8, "horizon": 0, "time_ms": 5},
                                                    {"fail_on": 1, "anything": "goes"}]
+
+
+def test_an_all_bots_ladder_trusts_the_bots_its_trusted_list_names_and_sandboxes_the_rest(tmp_path):
+    path = tmp_path / "all.toml"
+    path.write_text('name = "all"\nplayers = 3\nbots = "all"\ntrusted = ["heuristic", "not-installed"]\n')
+    ladder = load_ladder(path, known_bots=["random", "heuristic", "mcts"])
+    trusted = {entrant.bot: entrant.trusted for entrant in ladder.entrants}
+    assert trusted == {"random": None, "heuristic": True, "mcts": None}
+
+
+@pytest.mark.parametrize(("text", "words"), [
+    ('bots = "all"\ntrusted = "heuristic"\n', "must be a list of bot names"),
+    ('bots = ["random"]\ntrusted = ["random"]\n', 'only a ladder with bots = "all" takes a trusted list'),
+])
+def test_a_bad_trusted_list_is_refused(tmp_path, text, words):
+    path = tmp_path / "bad.toml"
+    path.write_text('name = "bad"\n' + text)
+    with pytest.raises(LadderError) as error:
+        load_ladder(path, known_bots=["random", "heuristic"])
+    assert words in str(error.value)

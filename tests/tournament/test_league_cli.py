@@ -198,7 +198,7 @@ def test_a_ladder_file_with_several_problems_names_them_all(tmp_path):
     assert lines[:3] == [
         f"Error: {path}: 3 problems:",
         "  colour: unknown key (known keys: name, game, deck, players, games, time_limit, format, challenger, "
-        "duplicate, seed, workers, allow_repeats, bots, params)",
+        "duplicate, seed, workers, allow_repeats, bots, params, trusted)",
         "  players: King of Tokyo is for 2 to 6 players, not 7",
     ]
     assert lines[3].startswith("  bots[0].name: unknown bot 'nosuchbot' (installed: ") and len(lines) == 4

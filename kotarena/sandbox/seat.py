@@ -1,0 +1,528 @@
+"""The referee's side of a sandboxed seat: a fork server per seat slot, and the protocol.
+
+A worker keeps one :class:`ForkServer` per bot and seat number (so two seats of a
+match never share a sandbox, and cannot reach each other), started on first use and
+kept for later matches. For each game a :class:`SandboxedSeat` has the server fork a
+fresh process, talks to it in JSON lines, counts its CPU time from outside (the seat's
+cgroup, or ``/proc`` unsandboxed), and turns whatever goes wrong into a
+:class:`~kotarena.forfeits.BotFailure`. Nothing a bot sends is ever unpickled or
+imported here: a line is JSON or it is a forfeit.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+import os
+import select
+import shutil
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from kotarena.engine.actions import Action
+from kotarena.forfeits import (
+    CRASH,
+    ERROR,
+    INVALID,
+    MEMORY,
+    SANDBOX,
+    TIMEOUT,
+    WALL_FACTOR,
+    WALL_GRACE,
+    BotFailure,
+    as_action,
+)
+from kotarena.sandbox.cgroups import SeatGroup
+from kotarena.sandbox.jail import SCRATCH, jail_command, python_paths
+from kotarena.sandbox.protocol import MAX_LINE, PROTOCOL, ProtocolError, decode, encode, view_changes
+
+#: Seconds a fork server may take to import its bot.
+IMPORT_SECONDS = 60.0
+#: Seconds the server has to fork a seat or to clean up after a match.
+SERVER_SECONDS = 10.0
+#: Processes a seat may have at once (its own included).
+MAX_PIDS = 32
+#: Size of a bot's log file, and of each of its files, in MiB.
+FILE_MB = 64
+_CREDENTIALS = struct.Struct("iII")
+
+
+def _read_line(conn: socket.socket, buffer: bytearray, deadline: float) -> bytes | None:
+    """The next line of ``conn`` by ``deadline`` (``time.monotonic``), ``None`` at its end."""
+    while True:
+        end = buffer.find(b"\n")
+        if end >= 0:
+            line = bytes(buffer[:end])
+            del buffer[:end + 1]
+            return line
+        wait = deadline - time.monotonic()
+        if wait <= 0 or not select.select([conn], [], [], wait)[0]:
+            raise TimeoutError
+        chunk = conn.recv(1 << 16)
+        if not chunk:
+            return None
+        buffer += chunk
+
+
+class ForkServer:
+    """A bot's fork server (:mod:`kotarena.sandbox.host`) in its sandbox, or unsandboxed
+    when ``jailed`` is false (the user's explicit choice)."""
+
+    def __init__(self, bot: str, slot: str, *, jailed: bool, memory_mb: int, log_path: Path,
+                 hide: tuple[str, ...] = ()) -> None:
+        self.bot = bot
+        self.jailed = jailed
+        self.memory_mb = memory_mb
+        self.group: SeatGroup | None = SeatGroup(slot, memory_mb, MAX_PIDS) if jailed else None
+        self._scratch = None if jailed else tempfile.mkdtemp(prefix="kotarena-seat-")
+        ours, theirs = socket.socketpair()
+        command = [sys.executable, "-I", "-m", "kotarena.sandbox.host", bot, "--control", str(theirs.fileno()),
+                   "--path", json.dumps(python_paths()), "--memory-mb", str(memory_mb), "--file-mb", str(FILE_MB)]
+        if jailed:
+            command = jail_command([*command, "--jailed", *(f"--scratch={d}" for d in SCRATCH)], hide=hide)
+            env = None
+        else:
+            command += ["--scratch", str(self._scratch)]
+            env = {"PATH": "/usr/bin:/bin", "HOME": str(self._scratch), "TMPDIR": str(self._scratch)}
+        log_path.parent.mkdir(parents=True, exist_ok=True)
+        _rotate(log_path)
+        group = self.group
+        # The sandbox starts inside the seat's cgroup, so that every process in it is
+        # counted and capped there (moving a process later costs about a millisecond).
+        prepare = _die_with_parent if group is None else group.join
+        with open(log_path, "ab") as log:
+            self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=log, stderr=log, env=env,
+                                            pass_fds=(theirs.fileno(),), start_new_session=True,
+                                            preexec_fn=prepare)
+        theirs.close()
+        self.control = ours
+        self._buffer = bytearray()
+        self._requested: socket.socket | None = None
+        self._resetting = False
+        self.log_path = log_path
+        try:
+            reply = self._reply(IMPORT_SECONDS)
+        except BotFailure:
+            self.close()
+            raise
+        if reply.get("type") != "server":
+            self.close()
+            raise BotFailure(SANDBOX if reply.get("type") == "refused" else ERROR,
+                             str(reply.get("message", reply))[:4000])
+        #: The bot's distribution and its version, as installed (the bot's word, checked
+        #: against the installed packages' metadata, which it cannot change).
+        self.package, self.version = _installed(reply.get("package"))
+
+    def _reply(self, seconds: float) -> dict:
+        try:
+            line = _read_line(self.control, self._buffer, time.monotonic() + seconds)
+        except (TimeoutError, OSError):
+            line = None
+        if line is None:
+            self.close()
+            raise BotFailure(CRASH, f"its host process stopped answering (see its log, {self.log_path})")
+        return json.loads(line)
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def request_seat(self) -> None:
+        """Ask the server to fork a seat's process (:meth:`start_seat` collects it): a
+        match asks all its servers first, so that they fork at the same time."""
+        if self._requested is None:
+            self._requested = self._request()
+
+    def start_seat(self) -> tuple[socket.socket, int]:
+        """A new seat's connection, and its process's number in the sandbox: the server
+        forks it a process."""
+        requested, self._requested = self._requested, None
+        conn = requested if requested is not None else self._request()
+        reply = self._reply(SERVER_SECONDS)
+        if reply.get("type") != "spawned" or type(reply.get("pid")) is not int:
+            conn.close()
+            raise BotFailure(SANDBOX, f"its host answered {reply!r:.200} to a spawn")
+        return conn, reply["pid"]
+
+    def exit_status(self, pid: int) -> str:
+        """How the seat whose process is ``pid`` (in the sandbox) ended, as words."""
+        try:
+            self.control.sendall(encode({"type": "status", "pid": pid}))
+            reply = self._reply(SERVER_SECONDS)
+        except (OSError, BotFailure, ValueError):
+            return "its host is gone too"
+        if type(reply.get("signal")) is int:
+            try:
+                return f"killed by {signal.Signals(reply['signal']).name}"
+            except ValueError:
+                return f"killed by signal {reply['signal']}"
+        if type(reply.get("code")) is int:
+            return f"exit code {reply['code']}"
+        return "still running, or gone without a trace"
+
+    def _request(self) -> socket.socket:
+        conn, theirs = socket.socketpair()
+        # Credentials must be asked for before the seat's process writes its first line.
+        conn.setsockopt(socket.SOL_SOCKET, socket.SO_PASSCRED, 1)
+        try:
+            socket.send_fds(self.control, [encode({"type": "spawn"})], [theirs.fileno()])
+        except OSError as error:
+            conn.close()
+            self.close()
+            raise BotFailure(CRASH, f"its host process is gone ({error})") from None
+        finally:
+            theirs.close()
+        return conn
+
+    def request_reset(self) -> None:
+        """Ask the server to end every process the last match left (and their files);
+        :meth:`reset` waits for it to be done."""
+        if not self._resetting and self.alive():
+            try:
+                self.control.sendall(encode({"type": "reset"}))
+                self._resetting = True
+            except OSError:
+                pass
+
+    def reset(self) -> None:
+        """Have the server clean up after a match (see :meth:`request_reset`); a server
+        that cannot is closed, and a new one started for the next match."""
+        self.request_reset()
+        resetting, self._resetting = self._resetting, False
+        if resetting:
+            try:
+                if self._reply(SERVER_SECONDS).get("type") == "clean":
+                    return
+            except (BotFailure, ValueError):
+                pass
+        self.close()
+
+    def close(self) -> None:
+        """End the server and its sandbox, whatever state they are in."""
+        try:
+            self.control.close()
+        except OSError:
+            pass
+        if self.process.poll() is None:
+            try:
+                os.killpg(self.process.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+            self.process.wait()
+        if self.group is not None:
+            for pid in self.group.pids():
+                _kill(pid)
+            self.group.remove()
+            self.group = None
+        if self._scratch is not None:
+            shutil.rmtree(self._scratch, ignore_errors=True)
+            self._scratch = None
+
+
+def _installed(package: object) -> tuple[str, str]:
+    if not isinstance(package, str) or not package:
+        return "?", "?"
+    return package[:100], metadata_version(package)
+
+
+def metadata_version(package: str) -> str:
+    """The installed version of ``package`` ("?" if no such package is installed)."""
+    try:
+        return importlib.metadata.version(package)
+    except (importlib.metadata.PackageNotFoundError, ValueError):
+        return "?"
+
+
+def _rotate(log_path: Path) -> None:
+    """Start a new log when the last one is full (a full log fails the bot's writes):
+    the full one is kept as ``.old``."""
+    try:
+        if log_path.stat().st_size >= (FILE_MB << 20) // 2:
+            log_path.replace(log_path.with_suffix(".old"))
+    except OSError:
+        pass
+
+
+def _die_with_parent() -> None:
+    import ctypes
+
+    ctypes.CDLL(None).prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+
+
+def _kill(pid: int) -> None:
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _proc_cpu(pid: int) -> float:
+    """CPU seconds of process ``pid`` and its waited-for children (``/proc``)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            fields = stat.read().rsplit(b")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return sum(int(value) for value in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+
+
+class SandboxedSeat:
+    """One bot at one seat of one game, in a process its fork server made for it."""
+
+    def __init__(self, server: ForkServer, time_limit: float, *, game: str, seat: int, params: dict) -> None:
+        self.server = server
+        self.time_limit = time_limit
+        self.game = game
+        self.seat = seat
+        self.params = params
+        self.cpu = 0.0
+        self.decisions = 0
+        self.conn: socket.socket | None = None
+        self.pid = 0  #: the seat's process, as this process numbers it
+        self.inner_pid = 0  #: the seat's process, as its sandbox numbers it
+        self._last: Any = None
+        self._due: str | None = None  #: the answer owed to the last hello or finish
+        self._buffer = bytearray()
+        self._slice = 0.0  #: the receive timeout set on the connection
+
+    # ------------------------------------------------------------ the game
+
+    def start(self, seed: int, view: Any) -> None:
+        limit = self.time_limit
+        conn, self.inner_pid = self.server.start_seat()
+        self.conn = conn
+        data, ancillary, _, _ = conn.recvmsg(MAX_LINE, socket.CMSG_SPACE(_CREDENTIALS.size))
+        for level, kind, payload in ancillary:
+            if level == socket.SOL_SOCKET and kind == socket.SCM_CREDENTIALS:
+                self.pid = _CREDENTIALS.unpack(payload[:_CREDENTIALS.size])[0]
+        self._buffer += data
+        greeting = self._receive(limit * 10)
+        if greeting.get("type") != "bot" or greeting.get("protocol") != PROTOCOL:
+            raise self._fail(INVALID, f"greeted with {greeting!r:.200}, not protocol {PROTOCOL}")
+        self._last = view
+        self._send({"type": "hello", "protocol": PROTOCOL, "game": self.game, "seat": self.seat,
+                    "players": len(view.names), "seed": seed, "params": self.params, "view": view_changes(view, None),
+                    "limits": {"decision_cpu_seconds": limit, "start_cpu_seconds": limit * 10,
+                               "memory_mb": self.server.memory_mb}})
+        self._due = "ready"
+
+    def settle(self) -> None:
+        """Wait for the answer to ``hello`` or ``finish`` (a match sends them to every
+        seat first, then waits: the seats set up and say goodbye at the same time)."""
+        due, self._due = self._due, None
+        if due == "ready":
+            self._answer(self.time_limit * 10, "ready")
+        elif due == "bye":
+            try:
+                self._answer(self.time_limit * 10, "bye")
+            except BotFailure:
+                pass  # the game is over: a bot failing to say goodbye changes nothing
+
+    def choose(self, view: Any) -> Action:
+        if self._due is not None:
+            self.settle()
+        changes = view_changes(view, self._last)
+        self._last = view
+        self._send({"type": "decide", "view": changes})
+        reply = self._answer(self.time_limit, "action")
+        self.decisions += 1
+        text = reply.get("action")
+        if type(text) is not str:
+            raise self._fail(INVALID, f"answered {reply!r:.200}, which names no action")
+        return as_action(text, view)
+
+    def finish(self, view: Any) -> None:
+        """Tell the bot how the game ended (:meth:`settle` waits for its goodbye)."""
+        if self.conn is None:
+            return
+        try:
+            if self._due is not None:
+                self.settle()
+            self._send({"type": "finish", "view": view_changes(view, self._last)})
+            self._due = "bye"
+        except BotFailure:
+            pass
+
+    def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+            self.conn = None
+
+    # ------------------------------------------------------------ the wire
+
+    def _send(self, message: dict) -> None:
+        try:
+            self.conn.sendall(encode(message))  # type: ignore[union-attr]
+        except OSError:
+            raise self._fail(CRASH, "its process ended (the connection is closed)") from None
+
+    def _clock(self) -> float:
+        group = self.server.group
+        return group.cpu() if group is not None else _proc_cpu(self.pid)
+
+    def _answer(self, cpu_limit: float, expected: str) -> dict:
+        started = self._clock()
+        message = self._receive(cpu_limit, started)
+        used = self._clock() - started
+        self.cpu += used
+        if used > cpu_limit:
+            raise self._fail(TIMEOUT, f"took {used:.2f}s of CPU time (limit {cpu_limit:g}s)")
+        kind = message.get("type")
+        if kind == expected:
+            return message
+        if kind == "error":
+            text = str(message.get("message", ""))[:4000]
+            raise self._fail(MEMORY if message.get("kind") == "memory" else ERROR, text or "gave up")
+        raise self._fail(INVALID, f"sent {json.dumps(message)[:200]} when a {expected!r} message was due")
+
+    def _receive(self, cpu_limit: float, started: float | None = None) -> dict:
+        """The next message, within ``cpu_limit`` seconds of the seat's CPU time.
+
+        The socket blocks in ``recv`` for at most a slice of the limit
+        (``SO_RCVTIMEO``): one system call per answer, and between slices the seat's
+        CPU time is read and judged.
+        """
+        buffer = self._buffer
+        end = buffer.find(b"\n")
+        if end < 0:
+            if started is None:
+                started = self._clock()
+            wall_limit = cpu_limit * WALL_FACTOR + WALL_GRACE
+            began = time.monotonic()
+            conn = self.conn
+            slice_ = max(0.005, min(0.05, cpu_limit / 10))  # a tenth of the limit, within 5-50 ms
+            if slice_ != self._slice:
+                self._slice = slice_
+                seconds = int(slice_)
+                conn.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO,  # type: ignore[union-attr]
+                                struct.pack("ll", seconds, int((slice_ - seconds) * 1e6)))
+            recv = conn.recv  # type: ignore[union-attr]
+            while end < 0:
+                try:
+                    chunk = recv(1 << 16)
+                except BlockingIOError:  # the slice is up: judge the time used so far
+                    chunk = None
+                except OSError:
+                    chunk = b""
+                if chunk is None:
+                    if not self._alive():  # gone, though a process it forked holds the connection
+                        raise self._ended()
+                    used = self._clock() - started
+                    if used > cpu_limit:
+                        raise self._fail(TIMEOUT, f"no answer after {used:.2f}s of CPU time (limit {cpu_limit:g}s)")
+                    waited = time.monotonic() - began
+                    if waited > wall_limit:
+                        raise self._fail(TIMEOUT, f"no answer after {waited:.1f}s of wall-clock time (hung, "
+                                                  f"{used:.2f}s of CPU used)")
+                    continue
+                if not chunk:
+                    raise self._ended()
+                buffer += chunk
+                end = buffer.find(b"\n")
+                if end < 0 and len(buffer) > MAX_LINE:
+                    raise self._fail(INVALID, f"sent a line longer than {MAX_LINE} bytes")
+        line = bytes(buffer[:end])
+        del buffer[:end + 1]
+        try:
+            return decode(line)
+        except ProtocolError as error:
+            raise self._fail(INVALID, str(error)) from None
+
+    def _alive(self) -> bool:
+        """Whether the seat's own process still runs (not ended, nor waiting to be reaped)."""
+        if not self.pid:
+            return True
+        try:
+            with open(f"/proc/{self.pid}/stat", "rb") as stat:
+                return stat.read().rsplit(b")", 1)[1].split()[0] not in (b"Z", b"X")
+        except OSError:
+            return False
+
+    def _ended(self) -> BotFailure:
+        group = self.server.group
+        if group is not None and group.killed_for_memory():
+            return self._fail(MEMORY, f"killed by the kernel for using more than {self.server.memory_mb} MiB")
+        self.close()
+        return self._fail(CRASH, f"its process ended without answering ({self.server.exit_status(self.inner_pid)})")
+
+    def _fail(self, kind: str, detail: str) -> BotFailure:
+        """The forfeit, with the seat's process ended (whatever it was doing)."""
+        if self.pid:
+            _kill(self.pid)
+        self.close()
+        return BotFailure(kind, detail)
+
+
+# ---------------------------------------------------------------- a worker's servers
+
+#: This process's fork servers, by bot, seat and settings; kept from match to match.
+_SERVERS: dict[tuple, ForkServer] = {}
+#: Servers that could not be started, and why: their seats forfeit at once.
+_REFUSED: dict[tuple, BotFailure] = {}
+_OWNER = os.getpid()
+
+
+def seat_server(bot: str, seat: int, *, jailed: bool, memory_mb: int, log_dir: Path,
+                hide: tuple[str, ...] = ()) -> ForkServer:
+    """The fork server of ``bot`` at ``seat`` in this process, started if need be.
+
+    Raises the :class:`BotFailure` that keeps the bot from being seated (its package
+    fails to import, starts threads when imported, ...), the same one every time.
+    """
+    global _OWNER
+    if _OWNER != os.getpid():  # a forked worker: its parent's servers are not its own
+        _SERVERS.clear()
+        _REFUSED.clear()
+        _OWNER = os.getpid()
+    key = (bot, seat, jailed, memory_mb, str(log_dir), hide)
+    if key in _REFUSED:
+        raise _REFUSED[key]
+    server = _SERVERS.get(key)
+    if server is not None and server.alive():
+        return server
+    if server is not None:
+        server.close()
+    if not _SERVERS:
+        _close_at_exit()
+    try:
+        server = _SERVERS[key] = ForkServer(bot, f"{bot}-{seat}", jailed=jailed, memory_mb=memory_mb,
+                                            log_path=log_dir / f"{bot}.log", hide=hide)
+    except BotFailure as failure:
+        _SERVERS.pop(key, None)
+        if failure.kind != CRASH:
+            _REFUSED[key] = failure
+        raise
+    return server
+
+
+def close_servers() -> None:
+    """End this process's fork servers and their sandboxes."""
+    if _OWNER == os.getpid():
+        for server in _SERVERS.values():
+            server.close()
+    _SERVERS.clear()
+    _REFUSED.clear()
+
+
+def _close_at_exit() -> None:
+    import atexit
+    from multiprocessing import util
+
+    atexit.register(close_servers)
+    util.Finalize(None, close_servers, exitpriority=10)  # pool workers leave through os._exit
+
+
+def default_log_dir() -> Path:
+    """Where bots' output goes when a night names no place: the user's log directory."""
+    import platformdirs
+
+    return platformdirs.user_log_path("kotarena") / "bots"
+
+
+__all__ = ["ForkServer", "SandboxedSeat", "close_servers", "default_log_dir", "seat_server"]
