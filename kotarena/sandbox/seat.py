@@ -290,6 +290,7 @@ class SandboxedSeat:
         self._due: str | None = None  #: the answer owed to the last hello or finish
         self._buffer = bytearray()
         self._slice = 0.0  #: the receive timeout set on the connection
+        self._mark = 0.0  #: the seat's CPU clock when it last answered
 
     # ------------------------------------------------------------ the game
 
@@ -306,6 +307,7 @@ class SandboxedSeat:
         if greeting.get("type") != "bot" or greeting.get("protocol") != PROTOCOL:
             raise self._fail(INVALID, f"greeted with {greeting!r:.200}, not protocol {PROTOCOL}")
         self._last = view
+        self._mark = self._clock()
         self._send({"type": "hello", "protocol": PROTOCOL, "game": self.game, "seat": self.seat,
                     "players": len(view.names), "seed": seed, "params": self.params, "view": view_changes(view, None),
                     "limits": {"decision_cpu_seconds": limit, "start_cpu_seconds": limit * 10,
@@ -367,9 +369,13 @@ class SandboxedSeat:
         return group.cpu() if group is not None else _proc_cpu(self.pid)
 
     def _answer(self, cpu_limit: float, expected: str) -> dict:
-        started = self._clock()
+        # A decision's CPU time runs from the seat's last answer to this one: what the
+        # seat does between decisions (a thread thinking ahead) counts too, and the
+        # clock is read once per decision.
+        started = self._mark
         message = self._receive(cpu_limit, started)
-        used = self._clock() - started
+        self._mark = now = self._clock()
+        used = now - started
         self.cpu += used
         if used > cpu_limit:
             raise self._fail(TIMEOUT, f"took {used:.2f}s of CPU time (limit {cpu_limit:g}s)")
