@@ -256,7 +256,8 @@ def test_unknown_keys_anywhere(ladder_file, text, expected):
     ("workers = -2", "workers: must be between 0 and 1024, not -2"),
     ("name = 7", "name: must be a string, not an integer"),
     ('name = "  "', "name: must not be empty"),
-    ('game = "monopoly"', "game: unknown game 'monopoly'; known games: kot (classic, king-of-tokyo)"),
+    ('game = "monopoly"', "game: unknown game 'monopoly'; known games: kot (classic, king-of-tokyo), "
+                          "origins (kot-origins, king-of-tokyo-origins)"),
     ('deck = "dark"', "deck: unknown deck 'dark' (decks: kot, none)"),
     ('format = "swiss"', "format: unknown format 'swiss' (formats: free-for-all, gauntlet)"),
     ('allow_repeats = "yes"', "allow_repeats: must be true or false, not a string"),
