@@ -9,7 +9,6 @@ from __future__ import annotations
 import math
 
 import pytest
-
 from kotarena_mcts import SearchBot
 from kotarena_mcts.candidates import distinct_actions, kept_faces
 from kotarena_mcts.rollout import rollout
