@@ -245,3 +245,28 @@ def test_a_bad_game_option_is_refused_with_its_reason(name, message):
 
 def test_a_game_with_options_keeps_every_promise_of_the_seam():
     assert check_game(get_game("origins:two-player-variant=off"), games=1) > 50
+
+
+# ------------------------------------------------------------------ invariants
+
+
+def test_the_invariants_know_what_origins_promises(table, act):
+    from kotarena.testing import invariants
+
+    state = origins(table, MonsterSetup("Alienoid", energy=5), MonsterSetup("Kraken", tokyo="city"), "Meka Dragon",
+                    deck="kot", dice=["1 2 3 heart 1 2"])
+    act(state, "stop")
+    assert state.kind == "buy" and invariants(state) == []
+    state.city = -1  # as if the Enter Tokyo step had been skipped
+    assert invariants(state) == ["Tokyo is empty at monster #0 (Alienoid)'s buy step and nobody left it this turn"]
+    state.city = 1
+    state.alive[2], state.health[2], state.alive_count, state.eliminated_at[2] = False, 0, 2, (1, 1)
+    state.energy[2] = 3
+    assert invariants(state) == ["monster #2 (Meka Dragon) is eliminated but still has 3 energy"]
+
+
+def test_a_long_soak_of_origins_breaks_no_invariant():
+    from kotarena.testing import random_games
+
+    played = list(random_games(60, players=(2, 3, 4), decks=("kot", None), game="origins", record=True, seed=7))
+    assert all(state.is_over for state in played)
