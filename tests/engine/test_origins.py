@@ -265,7 +265,7 @@ def test_the_invariants_know_what_origins_promises(table, act):
     assert invariants(state) == ["monster #2 (Meka Dragon) is eliminated but still has 3 energy"]
 
 
-def test_a_long_soak_of_origins_breaks_no_invariant():
+def test_random_origins_games_break_no_invariant():
     from kotarena.testing import random_games
 
     played = list(random_games(60, players=(2, 3, 4), decks=("kot", None), game="origins", record=True, seed=7))
