@@ -195,7 +195,7 @@ def test_hook_register_games_makes_a_plugins_game_playable_by_name_and_alias(ins
     install("kotarena-pig")
     monkeypatch.setenv("KOTARENA_LOAD_PLUGINS", "kotarena-pig")
 
-    assert list(games()) == ["kot", "pig"]  # kotarena's own first
+    assert list(games()) == ["kot", "origins", "pig"]  # kotarena's own first
     assert get_game("pig-dice").spec.title == "Pig"
     state = play(new_game("pig", players=3, seed=4), [get_bot("pig-greedy").make(seed=s) for s in range(3)])
     assert state.outcome is not None and state.outcome.ranks.count(0) == 1
@@ -220,7 +220,7 @@ def test_hook_register_games_game_is_played_by_match_and_listed_by_games(install
     assert "\nroll 0 " in narrated  # the game's own events, in their text form
     listed = json.loads(run("games", "--json"))["games"]
     assert [g["name"] for g in listed] == ["kot", "origins", "pig"]
-    assert listed[1]["decisions"] == {"roll": "roll the die again (reroll 1), or bank this turn's points (stop)"}
+    assert listed[2]["decisions"] == {"roll": "roll the die again (reroll 1), or bank this turn's points (stop)"}
 
 
 def test_hook_register_games_bots_sit_only_at_the_games_they_declare(install, monkeypatch):
