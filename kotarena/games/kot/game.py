@@ -37,11 +37,14 @@ TWO_PLAYER_VARIANT = GameOption("two-player-variant", ("on", "off"),
 
 
 class KingOfTokyo(Game):
-    """Classic King of Tokyo: 2-6 monsters, 20 stars or the last one standing wins.
+    """A game of the King of Tokyo family; by default the classic game (2-6 monsters, 20
+    stars or the last one standing wins).
 
     ``rules`` are what its states play by (:class:`~kotarena.games.kot.rules.Rules`) and
     ``decks`` the decks it plays (by name: ``spec.decks``); a variant of the same family
-    is another instance with its own spec, rules and decks.
+    is another instance with its own spec, rules and decks (:data:`ORIGINS_GAME`).
+    ``two_players``, if given, are the rules of a game that starts with two monsters (a
+    two-player variant), which the option ``two-player-variant=off`` turns off.
     """
 
     view_type = View
@@ -67,7 +70,8 @@ class KingOfTokyo(Game):
         return self.rules
 
     def with_options(self, options: Mapping[str, str]) -> KingOfTokyo:
-        # The one option there is: two-player-variant=off (its default, on, never gets here).
+        """This game without its two-player variant: the one option there is, and its
+        one value other than the default (``two-player-variant=off``)."""
         name = configured_name(self.spec.name, options)
         spec = replace(self.spec, name=name, title=f"{self.spec.title} without the two-player variant",
                        aliases=(self.spec.name, *self.spec.aliases))
