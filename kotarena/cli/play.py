@@ -50,7 +50,7 @@ seed_option = click.option(
     "--seed", callback=parse_seed, metavar="S",
     help="Seed for dice, deck and bots (a whole number); the same seed plays the same game. Default: a random one, printed.",
 )
-_no_deck_option = click.option("--no-deck", is_flag=True, help="Play without cards: no market, no buy step.")
+no_deck_option = click.option("--no-deck", is_flag=True, help="Play without cards: no market, no buy step.")
 _deck_name_option = click.option(
     "--deck", "deck_name", metavar="NAME",
     help="The deck to play, one of the game's ('kotarena games' lists them). Default: the game's own deck.")
@@ -58,7 +58,7 @@ _deck_name_option = click.option(
 
 def deck_option(command):
     """``--no-deck`` and ``--deck NAME``: play without cards, or with a deck of the game's."""
-    return _no_deck_option(_deck_name_option(command))
+    return no_deck_option(_deck_name_option(command))
 
 
 def parse_game(ctx: click.Context, param: click.Parameter, value: str) -> Game:

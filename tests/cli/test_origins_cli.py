@@ -116,3 +116,11 @@ def test_the_table_says_what_tokyo_gives_in_each_game():
         "(entering +1 energy, starting a turn there +2 energy)")
     four = render_table(new_game("origins", 4, seed=1, deck=None))
     assert four.startswith("King of Tokyo: Origins, turn 1") and "Tokyo Bay" not in four
+
+
+def test_compare_plays_origins_deals():
+    result = invoke(["compare", "random", "heuristic", "--game", "origins", "--max-games", "20", "--seed", "1",
+                     "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["game"] == "origins" and data["games"] == 20
