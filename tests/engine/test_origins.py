@@ -36,6 +36,12 @@ def test_four_monsters_play_with_tokyo_city_only():
     assert not state.bay_open and state.bay == -1
 
 
+def test_seats_get_the_classic_monsters_names_unless_named():
+    assert new_game("origins", 4, seed=1, deck=None).names == ("Alienoid", "Cyber Bunny", "Giga Zaur", "Kraken")
+    named = new_game("origins", ["Gigarex", "Mecha Hamster", "Steel Spine"], seed=1, deck=None)
+    assert named.names == ("Gigarex", "Mecha Hamster", "Steel Spine")
+
+
 def test_origins_keeps_every_promise_of_the_seam():
     assert check_game(ORIGINS_GAME, games=2) > 100
 
