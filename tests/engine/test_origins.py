@@ -276,3 +276,17 @@ def test_random_origins_games_break_no_invariant():
 
     played = list(random_games(60, players=(2, 3, 4), decks=("kot", None), game="origins", record=True, seed=7))
     assert all(state.is_over for state in played)
+
+
+def test_every_ruling_of_the_origins_page_names_tests_and_scenarios_that_exist():
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    page = (root / "docs" / "origins.md").read_text(encoding="utf-8")
+    rulings = page[page.index("## Rulings"):page.index("## Checking it")]
+    named_tests = re.findall(r"test_origins\.py::(\w+)", rulings)
+    named_scenarios = re.findall(r"`(\w+\.toml)`", rulings)
+    assert len(re.findall(r"^\d+\. \*\*", rulings, re.M)) == 12 and named_tests and named_scenarios
+    assert set(named_tests) <= set(globals())
+    assert all((root / "scenarios" / "origins" / name).exists() for name in named_scenarios)
