@@ -124,3 +124,14 @@ def test_compare_plays_origins_deals():
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["game"] == "origins" and data["games"] == 20
+
+
+def test_a_league_night_of_origins_is_stored_and_replays(tmp_path):
+    ladder = tmp_path / "origins-smoke.toml"
+    ladder.write_text('game = "origins"\nplayers = [2, 4]\ngames = 4\nallow_repeats = true\n'
+                      'bots = ["random", "heuristic"]\n', encoding="utf-8")
+    night = invoke(["league", "run", str(ladder), "--workers", "0"])
+    assert night.exit_code == 0, night.output
+    assert "4 matches played now" in night.output
+    shown = invoke(["replay", "--match", "1"])
+    assert shown.exit_code == 0 and "Replay match 1: origins " in shown.stdout and "reproduced: yes" in shown.stdout
