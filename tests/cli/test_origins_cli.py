@@ -109,6 +109,15 @@ def test_bad_origins_input_is_a_one_line_error(args, words):
     assert words in one_line_error(invoke(args))
 
 
+@pytest.mark.parametrize(("args", "words"), [
+    (["--bot", "random"] * 4, "Origins is for 2 to 4 players"),
+    (["--bot", "random", "--deck", "tarot"], "unknown deck 'tarot'"),
+])
+def test_bad_origins_play_input_is_a_one_line_error(monkeypatch, args, words):
+    monkeypatch.setenv("KOTARENA_ASSUME_TTY", "1")
+    assert words in one_line_error(invoke(["play", "--game", "origins", *args], input="stop\n"))
+
+
 def test_the_table_says_what_tokyo_gives_in_each_game():
     assert tokyo_line(new_game("kot", 2, seed=1, deck=None).view(0)).endswith(
         "(entering +1 star, starting a turn there +2 stars)")
