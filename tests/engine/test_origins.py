@@ -230,6 +230,14 @@ def test_the_variant_is_for_games_of_two_not_games_down_to_two(table, act):
     assert state.stars[0] == 2 and state.energy[0] == 0
 
 
+def test_a_search_bots_sampled_game_plays_by_the_tables_rules():
+    for name, players, rules in (("origins", 2, ORIGINS_TWO_PLAYERS), ("origins", 3, ORIGINS),
+                                 ("origins:two-player-variant=off", 2, ORIGINS)):
+        state = new_game(name, players, seed=4, deck="kot")
+        sampled = state.view(state.to_move).sample_game(seed=1)
+        assert sampled.rules is rules and sampled.game == name
+
+
 # ------------------------------------------------------------------ game options
 
 
