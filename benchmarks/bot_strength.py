@@ -1,25 +1,27 @@
 #!/usr/bin/env python
-"""Bot strength: how often a bot wins 4-player games against a field of another bot.
+"""Bot strength: how often a bot wins games against a field of another bot.
 
     python benchmarks/bot_strength.py                        # the three standard matchups, with and without cards
     python benchmarks/bot_strength.py --deck --games 400     # with cards only
     python benchmarks/bot_strength.py --matchup mcts:playouts=300/heuristic --games 200
     python benchmarks/bot_strength.py --json > strength.json
+    python benchmarks/bot_strength.py --game origins --players 2 --deck --matchup heuristic/random
 
-A matchup ``HERO/FIELD`` seats one HERO and three FIELD bots (installed bots, by name,
-optionally with parameters: ``mcts:playouts=300,horizon=1``). The standard matchups are
+A matchup ``HERO/FIELD`` seats one HERO and a FIELD bot in every other seat of a
+``--players`` game of ``--game`` (4 players of King of Tokyo by default). Bots are
+installed bots, by name, optionally with parameters: ``mcts:playouts=300,horizon=1``. The standard matchups are
 ``heuristic/random``, ``mcts/random`` and ``mcts/heuristic``; the example bots must be
 installed (``pip install -e bots/kotarena-heuristic -e bots/kotarena-mcts``).
 
-Games come in *deals* of four: the same game seed four times, with the HERO in seat 1,
-2, 3 and 4, so every seat (and the luck the seed hands it: dice depend on the seed and
+Games come in *deals*, one per seat: the same game seed with the HERO in seat 1, 2, 3
+and so on, so every seat (and the luck the seed hands it: dice depend on the seed and
 die positions only) goes to the HERO equally often. Deal ``d`` uses game seed
 ``SEED + d``; bots get :func:`kotarena.match.bot_seed` seeds, so a run is reproducible.
 Games are spread over ``--workers`` processes (default: every core).
 
 The report gives the HERO's share of the games, a 95% Wilson score interval for it
-(treating games as independent trials), and the fair share (1/4): the HERO is clearly
-stronger than the FIELD when the whole interval lies above 1/4. It also gives the
+(treating games as independent trials), and the fair share (1 / players): the HERO is
+clearly stronger than the FIELD when the whole interval lies above it. It also gives the
 HERO's CPU time per decision.
 """
 
@@ -37,10 +39,10 @@ from multiprocessing import Pool
 from multiprocessing.pool import Pool as WorkerPool
 
 from kotarena.bots.registry import get_bot
-from kotarena.games import new_game
+from kotarena.games import get_spec, new_game
 from kotarena.match import bot_seed, play
 
-PLAYERS = 4
+PLAYERS = 4  #: the default table
 STANDARD_MATCHUPS = ("heuristic/random", "mcts/random", "mcts/heuristic")
 Z95 = 1.959963984540054
 
@@ -80,6 +82,8 @@ class Game:
     deck: bool
     seed: int
     hero_seat: int
+    game: str = "kot"
+    players: int = PLAYERS
 
 
 @dataclass(frozen=True)
@@ -123,11 +127,11 @@ def play_game(game: Game) -> GameResult:
     hero_name, hero_params = parse_bot(game.hero)
     field_name, field_params = parse_bot(game.field)
     bots = []
-    for seat in range(PLAYERS):
+    for seat in range(game.players):
         name, params = (hero_name, hero_params) if seat == game.hero_seat else (field_name, field_params)
         bots.append(get_bot(name).make(seed=bot_seed(game.seed, seat), **params))
     hero = bots[game.hero_seat] = _Timed(bots[game.hero_seat])
-    state = new_game("kot", players=PLAYERS, seed=game.seed, deck="default" if game.deck else None, record=False)
+    state = new_game(game.game, players=game.players, seed=game.seed, deck="default" if game.deck else None, record=False)
     play(state, bots)
     outcome = state.outcome
     return GameResult(outcome.winner == game.hero_seat, outcome.winner is None, outcome.turns,
@@ -181,9 +185,11 @@ def check_matchup(matchup: str) -> tuple[str, str]:
     return hero, field
 
 
-def run_matchup(pool: WorkerPool, matchup: str, deck: bool, deals: int, seed: int) -> MatchupResult:
+def run_matchup(pool: WorkerPool, matchup: str, deck: bool, deals: int, seed: int, game: str = "kot",
+                players: int = PLAYERS) -> MatchupResult:
     hero, field = check_matchup(matchup)
-    games = [Game(hero, field, deck, seed + deal, seat) for deal in range(deals) for seat in range(PLAYERS)]
+    games = [Game(hero, field, deck, seed + deal, seat, game, players)
+             for deal in range(deals) for seat in range(players)]
     began = time.perf_counter()
     results = pool.map(play_game, games, chunksize=1)
     seconds = time.perf_counter() - began
@@ -192,7 +198,7 @@ def run_matchup(pool: WorkerPool, matchup: str, deck: bool, deals: int, seed: in
     decisions = sum(r.hero_decisions for r in results)
     return MatchupResult(
         hero, field, deck, len(results), wins, sum(r.nobody_won for r in results), low, high,
-        1 / PLAYERS, sum(r.turns for r in results) / len(results),
+        1 / players, sum(r.turns for r in results) / len(results),
         1000 * sum(r.hero_seconds for r in results) / max(1, decisions),
         1000 * max(r.hero_max_seconds for r in results), seconds,
     )
@@ -203,7 +209,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--matchup", action="append", metavar="HERO/FIELD",
                         help="a matchup to play (repeatable; default: " + ", ".join(STANDARD_MATCHUPS) + ")")
     parser.add_argument("--games", type=int, default=400,
-                        help="games per matchup and deck setting, rounded up to a multiple of 4 (default 400)")
+                        help="games per matchup and deck setting, rounded up to a multiple of the players (default 400)")
+    parser.add_argument("--game", default="kot", help="the game (a name, alias or name with options; default kot)")
+    parser.add_argument("--players", type=int, default=PLAYERS, help=f"players per game (default {PLAYERS})")
     cards = parser.add_mutually_exclusive_group()
     cards.add_argument("--deck", dest="deck", action="store_const", const=True, help="with cards only")
     cards.add_argument("--no-deck", dest="deck", action="store_const", const=False, help="without cards only")
@@ -217,28 +225,33 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     matchups = args.matchup or list(STANDARD_MATCHUPS)
     decks = (True, False) if args.deck is None else (args.deck,)
-    deals = max(1, math.ceil(args.games / PLAYERS))
+    players = args.players
+    deals = max(1, math.ceil(args.games / players))
     try:
+        get_spec(args.game).check_players(players)
         for matchup in matchups:
             check_matchup(matchup)
+            for name in matchup.split("/"):
+                get_bot(parse_bot(name)[0]).check_plays(args.game)
     except ValueError as error:
         print(f"Error: {error}", file=sys.stderr)
         return 1
     results = []
     if not args.json:
         print(f"Python {platform.python_version()} on {platform.machine()}, {args.workers} workers, "
-              f"seed {args.seed}, {deals * PLAYERS} games per line, {PLAYERS} players, HERO in every seat equally")
-        header = (f"{'HERO vs 3 FIELD':<28}  {'cards':>5}  {'games':>5}  {'wins':>5}  {'share':>6}  "
+              f"seed {args.seed}, {deals * players} games per line, {get_spec(args.game).title}, {players} players, "
+              "HERO in every seat equally")
+        header = (f"{f'HERO vs {players - 1} FIELD':<28}  {'cards':>5}  {'games':>5}  {'wins':>5}  {'share':>6}  "
                   f"{'95% CI':>15}  {'fair':>5}  {'verdict':<13}  {'ms/decision':>11}  {'max ms':>7}  {'time':>6}")
         print(header)
         print("-" * len(header))
     with Pool(args.workers) as pool:
         for matchup in matchups:
             for deck in decks:
-                r = run_matchup(pool, matchup, deck, deals, args.seed)
+                r = run_matchup(pool, matchup, deck, deals, args.seed, args.game, players)
                 results.append(r)
                 if not args.json:
-                    label = f"{r.hero} vs 3 {r.field}"
+                    label = f"{r.hero} vs {players - 1} {r.field}"
                     print(f"{label:<28}  {'yes' if r.deck else 'no':>5}  {r.games:>5}  {r.wins:>5}  "
                           f"{r.share:>6.3f}  [{r.low:.3f}, {r.high:.3f}]  {r.fair:>5.3f}  {r.verdict:<13}  "
                           f"{r.hero_ms_per_decision:>11.2f}  {r.hero_max_ms:>7.1f}  {r.seconds:>5.0f}s", flush=True)

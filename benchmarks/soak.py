@@ -2,10 +2,14 @@
 
     python benchmarks/soak.py --games 20000            # both cores, full deck and no deck
     python benchmarks/soak.py --games 5000 --deck      # full deck only
+    python benchmarks/soak.py --game origins --record  # Origins, 2-4 players, with the event log
 
 Each game is checked with ``kotarena.testing.invariants`` after every action; a broken
 invariant or a crash stops the soak with the seed and actions that reproduce it. The
-unit tests run a few thousand such games; this script is for tens of thousands.
+unit tests run a few thousand such games; this script is for tens of thousands. Games
+are played at every player count the game allows; ``--record`` keeps each game's event
+log, which the checks that read it need (Origins: Tokyo is empty at a buy step only if
+somebody left it that turn).
 """
 
 from __future__ import annotations
@@ -17,13 +21,13 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 
-def soak(args: tuple[int, int, tuple]) -> tuple[int, int, int]:
+def soak(args: tuple[int, int, tuple, str, tuple[int, ...], bool]) -> tuple[int, int, int]:
     """Play ``count`` games from ``seed``; returns (games, actions, longest game in actions)."""
     from kotarena.testing import random_games
 
-    count, seed, decks = args
+    count, seed, decks, game, players, record = args
     actions = longest = 0
-    for state in random_games(count, decks=decks, seed=seed):
+    for state in random_games(count, decks=decks, seed=seed, game=game, players=players, record=record):
         actions += len(state.history)
         longest = max(longest, len(state.history))
     return count, actions, longest
@@ -35,10 +39,16 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--deck", action="store_true", help="only games with the full deck")
+    parser.add_argument("--game", default="kot", help="the game (a name, alias or name with options; default kot)")
+    parser.add_argument("--record", action="store_true", help="keep every game's event log (checks that read it)")
     options = parser.parse_args()
+    from kotarena.games import get_spec
+
+    spec = get_spec(options.game)
+    players = tuple(range(spec.min_players, spec.max_players + 1))
     decks = ("default",) if options.deck else ("default", None)
     chunk = 500
-    jobs = [(min(chunk, options.games - start), options.seed + start, decks)
+    jobs = [(min(chunk, options.games - start), options.seed + start, decks, options.game, players, options.record)
             for start in range(0, options.games, chunk)]
     started = time.perf_counter()
     games = actions = longest = 0
@@ -49,7 +59,8 @@ def main() -> int:
             longest = max(longest, long_game)
             print(f"\r{games}/{options.games} games", end="", file=sys.stderr)
     seconds = time.perf_counter() - started
-    print(f"\n{games} games (2-6 players, {'full deck' if options.deck else 'full deck and no deck'}), "
+    print(f"\n{games} games of {spec.title} ({players[0]}-{players[-1]} players, deck {spec.deck}"
+          f"{'' if options.deck else ' and no deck'}{', event log kept' if options.record else ''}), "
           f"{actions} actions, every invariant checked after each: no failure. "
           f"Longest game {longest} actions; {seconds:.0f}s on {options.workers} workers.")
     return 0

@@ -73,6 +73,7 @@ class HumanBot(Bot):
     """A person at the keyboard: shows the table and prompts for each decision."""
 
     name = "human"
+    games = frozenset({"kot", "origins"})  #: the King of Tokyo family, shown by kotarena.cli.render
 
     def __init__(
         self,

@@ -6,11 +6,13 @@ import click
 
 
 @click.command()
-@click.option("--deck", default="kot", show_default=True, metavar="DECK",
-              help="The deck to list: a deck name (kot, kot-2e, origins, ...) or a mix such as "
-                   "'kot+origins:biofuel,supertower'.")
+@click.option("--game", "game_name", default="kot", show_default=True, metavar="NAME",
+              help="The game whose deck to list (a name or alias; 'kotarena games' lists them).")
+@click.option("--deck", default=None, metavar="DECK",
+              help="The deck to list: one the game plays (kot, kot-2e, origins, ...) or a mix such as "
+                   "'kot+origins:biofuel,supertower'. Default: the game's deck.")
 @click.option("--json", "json_", is_flag=True, help="Print JSON.")
-def cards(deck: str, json_: bool) -> None:
+def cards(game_name: str, deck: str | None, json_: bool) -> None:
     """List a deck's cards: name, cost, type, copies and effect.
 
     A card marked "no" under "effect" is in the deck (it can be bought, kept and
@@ -22,15 +24,26 @@ def cards(deck: str, json_: bool) -> None:
     \b
     Examples:
       kotarena cards
-      kotarena cards --deck origins
+      kotarena cards --game origins
       kotarena cards --deck 'kot+origins:biofuel,orb_of_doom' --json
     """
     from kotarena.cli.output import echo_json, table_text
-    from kotarena.games.kot.cards import UnknownDeckError, get_deck
+    from kotarena.games import get_game
+    from kotarena.games.kot.cards import UnknownDeckError
     from kotarena.games.kot.cards.effects import Effect
 
     try:
-        found = get_deck(deck)
+        game = get_game(game_name)
+    except ValueError as error:
+        raise click.ClickException(str(error)) from None
+    spec = game.spec
+    if deck is None:
+        deck = spec.deck
+    deck_of = getattr(game, "deck", None)
+    if deck is None or deck_of is None:
+        raise click.ClickException(f"{spec.title} is played without cards")
+    try:
+        found = deck_of(deck)
     except UnknownDeckError as error:
         raise click.ClickException(str(error)) from None
     table = found.table
@@ -41,7 +54,7 @@ def cards(deck: str, json_: bool) -> None:
         for c in sorted(table, key=lambda c: c.name.lower())
     ]
     if json_:
-        echo_json({"deck": deck, "cards": rows})
+        echo_json({"game": spec.name, "deck": deck, "cards": rows})
         return
     click.echo(table_text(
         ("name", "cost", "type", "copies", "played", "effect"),

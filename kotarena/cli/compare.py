@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import click
 
-from kotarena.cli.play import deck_option, game_option, pick_seed, seed_option
+from kotarena.cli.play import game_option, no_deck_option, pick_seed, seed_option
 from kotarena.compare import CAP, Comparison, Standing, run
 from kotarena.engine.game import Game
 from kotarena.sprt import H1, SPRT
@@ -110,7 +110,7 @@ def verdict_text(data: dict, game: Game) -> str:
               help=f"The bot in the other seats with three or more players. Default: {Comparison.field}.")
 @game_option
 @seed_option
-@deck_option
+@no_deck_option
 @click.option("--max-games", type=click.IntRange(min=2), default=Comparison.max_games, show_default=True, metavar="N",
               help="Stop after N games (N/2 deals) if neither hypothesis is accepted: the verdict is then "
                    "'inconclusive'.")

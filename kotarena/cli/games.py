@@ -11,7 +11,8 @@ def games(json_: bool) -> None:
     """List the games kotarena can play: name, title, players, decks, rules version.
 
     A game's name (or an alias) is what 'play --game', 'match --game', 'bench --game'
-    and a ladder's 'game' key take.
+    and a ladder's 'game' key take. A game's options follow its name after a colon:
+    'origins:two-player-variant=off'.
 
     \b
     Examples:
@@ -21,18 +22,21 @@ def games(json_: bool) -> None:
     from kotarena.cli.output import echo_json, table_text
     from kotarena.games import games as registered
 
-    rows = [
-        {"name": g.spec.name, "title": g.spec.title, "min_players": g.spec.min_players,
-         "max_players": g.spec.max_players, "deck": g.spec.deck, "decks": list(g.spec.decks),
-         "rules_version": g.spec.rules_version, "aliases": list(g.spec.aliases),
-         "decisions": dict(g.decision_kinds)}
-        for g in registered().values()
-    ]
+    found = list(registered().values())
     if json_:
-        echo_json({"games": rows})
+        echo_json({"games": [
+            {"name": g.spec.name, "title": g.spec.title, "min_players": g.spec.min_players,
+             "max_players": g.spec.max_players, "deck": g.spec.deck, "decks": list(g.spec.decks),
+             "rules_version": g.spec.rules_version, "aliases": list(g.spec.aliases),
+             "decisions": dict(g.decision_kinds),
+             "options": {o.name: {"values": list(o.values), "default": o.default, "help": o.help}
+                         for o in g.options.values()}}
+            for g in found
+        ]})
         return
     click.echo(table_text(
-        ("name", "title", "players", "decks", "rules", "aliases"),
-        [(r["name"], r["title"], f"{r['min_players']}-{r['max_players']}", ", ".join(r["decks"]) or "none",
-          r["rules_version"], ", ".join(r["aliases"])) for r in rows],
+        ("name", "title", "players", "decks", "rules", "aliases", "options"),
+        [(g.spec.name, g.spec.title, f"{g.spec.min_players}-{g.spec.max_players}", ", ".join(g.spec.decks) or "none",
+          g.spec.rules_version, ", ".join(g.spec.aliases),
+          ", ".join(f"{o.name}={'|'.join(o.values)}" for o in g.options.values())) for g in found],
     ))

@@ -50,7 +50,15 @@ seed_option = click.option(
     "--seed", callback=parse_seed, metavar="S",
     help="Seed for dice, deck and bots (a whole number); the same seed plays the same game. Default: a random one, printed.",
 )
-deck_option = click.option("--no-deck", is_flag=True, help="Play without cards: no market, no buy step.")
+no_deck_option = click.option("--no-deck", is_flag=True, help="Play without cards: no market, no buy step.")
+_deck_name_option = click.option(
+    "--deck", "deck_name", metavar="NAME",
+    help="The deck to play, one of the game's ('kotarena games' lists them). Default: the game's own deck.")
+
+
+def deck_option(command):
+    """``--no-deck`` and ``--deck NAME``: play without cards, or with a deck of the game's."""
+    return no_deck_option(_deck_name_option(command))
 
 
 def parse_game(ctx: click.Context, param: click.Parameter, value: str) -> Game:
@@ -125,9 +133,13 @@ def save_replay(state: GameState, path: str, bot_names: Sequence[str]) -> None:
         raise click.ClickException(f"cannot write the replay to {path}: {error.strerror or error}") from None
 
 
-def start_game(game: Game, names: Sequence[str], seed: int, no_deck: bool, record: bool) -> GameState:
+def start_game(game: Game, names: Sequence[str], seed: int, no_deck: bool, record: bool,
+               deck_name: str | None = None) -> GameState:
+    if no_deck and deck_name:
+        raise click.ClickException("--deck and --no-deck together: choose one")
+    deck = None if no_deck else deck_name or "default"
     try:
-        return new_game(game.name, players=list(names), seed=seed, deck=None if no_deck else "default", record=record)
+        return new_game(game.name, players=list(names), seed=seed, deck=deck, record=record)
     except ValueError as error:
         raise click.ClickException(str(error)) from None
 
@@ -234,8 +246,8 @@ class Narrated(Bot):
 @deck_option
 @replay_option
 def play(bots: tuple[str, ...], seat: int, game: Game, seed: int | None, monsters: tuple[str, ...],
-         no_deck: bool, replay_path: str | None) -> None:
-    """Play King of Tokyo at the terminal against bots.
+         no_deck: bool, deck_name: str | None, replay_path: str | None) -> None:
+    """Play King of Tokyo (or Origins: --game origins) at the terminal against bots.
 
     You answer each decision with an action: 'reroll 1 4' (dice positions), 'stop',
     'stay', 'yield', 'buy 2' (market slot), 'sweep', 'done'; '?' lists the legal ones.
@@ -245,6 +257,7 @@ def play(bots: tuple[str, ...], seat: int, game: Game, seed: int | None, monster
       kotarena play
       kotarena play --bot random --bot random --seat 2 --seed 7
       kotarena play --bot random --monster Gigazaur --no-deck
+      kotarena play --game origins --bot heuristic
     """
     from kotarena.bots.human import HumanBot, NoTerminalError, require_terminal
 
@@ -275,7 +288,7 @@ def play(bots: tuple[str, ...], seat: int, game: Game, seed: int | None, monster
     click.echo(f"You are {names[seat - 1]} (seat {seat}). Opponents: {others}.")
     click.echo("Type ? at a prompt for the legal actions.")
 
-    state = start_game(game, names, seed, no_deck, record=True)
+    state = start_game(game, names, seed, no_deck, record=True, deck_name=deck_name)
     narrator = Narrator(state, click.echo)
     seated = [Narrated(cls(seed=bot_seed(seed, s)), narrator) for s, cls in enumerate(classes)]
     run(state, seated)
@@ -359,7 +372,7 @@ def tally_text(data: dict) -> str:
 @click.option("--bot", "bots", multiple=True, metavar="NAME",
               help="The bot in the next seat (repeat). One --bot fills every seat. Default: random.")
 @click.option("--players", type=int, metavar="N",
-              help="Number of seats (2-6 in King of Tokyo). Default: one per --bot, or 4 with a single bot.")
+              help="Number of seats (2-6 in King of Tokyo, 2-4 in Origins). Default: one per --bot, or 4 with a single bot.")
 @game_option
 @seed_option
 @click.option("--games", type=click.IntRange(min=1), default=1, show_default=True, metavar="N",
@@ -371,7 +384,7 @@ def tally_text(data: dict) -> str:
 @replay_option
 def match(bots: tuple[str, ...], players: int | None, game: Game, seed: int | None, games: int,
           monsters: tuple[str, ...],
-          no_deck: bool, json_: bool, verbose: bool, replay_path: str | None) -> None:
+          no_deck: bool, deck_name: str | None, json_: bool, verbose: bool, replay_path: str | None) -> None:
     """Play bots against each other and print the result.
 
     \b
@@ -380,6 +393,7 @@ def match(bots: tuple[str, ...], players: int | None, game: Game, seed: int | No
       kotarena match --bot random --players 4 --games 100
       kotarena match --bot random --bot random --json --replay game.jsonl
       kotarena match --game kot --bot heuristic --bot random --games 50
+      kotarena match --game origins:two-player-variant=off --bot mcts --bot heuristic
     """
     from kotarena.bots.human import HumanBot
     from kotarena.cli.output import echo_json
@@ -400,7 +414,7 @@ def match(bots: tuple[str, ...], players: int | None, game: Game, seed: int | No
     results = []
     for index in range(games):
         game_seed = seed + index
-        state = start_game(game, names, game_seed, no_deck, record=verbose or bool(replay_path))
+        state = start_game(game, names, game_seed, no_deck, record=verbose or bool(replay_path), deck_name=deck_name)
         run(state, [cls(seed=bot_seed(game_seed, s)) for s, cls in enumerate(classes)])
         if verbose:
             if games > 1:

@@ -3,6 +3,11 @@
 Everything here returns strings (no printing, no colour, no cursor tricks), so the
 same text works in a terminal, a log file and a test. Seats and dice positions are
 shown counting from 1, as players type them.
+
+The pictures are those of the King of Tokyo family (its views): the classic game and
+Origins alike. What differs between them is read from the view's game, by name: its
+title, its places in Tokyo (the Bay only while open) and what Tokyo gives under the
+rules the table plays by (Origins' two-player variant gives energy, not stars).
 """
 
 from __future__ import annotations
@@ -11,7 +16,10 @@ from collections.abc import Sequence
 
 from kotarena.cli.output import table_text
 from kotarena.engine.dice import FACE_NAMES
+from kotarena.engine.outcome import EngineError
+from kotarena.games import get_game
 from kotarena.games.kot.cards import UnknownDeckError, find_card
+from kotarena.games.kot.rules import Rules
 from kotarena.games.kot.state import State
 from kotarena.games.kot.view import View
 
@@ -79,13 +87,42 @@ def monsters_table(view: View, me: int | None = None) -> str:
     return table_text(("#", "monster", "health", "stars", "energy", "where", "cards"), rows)
 
 
+def table_rules(view: View) -> Rules | None:
+    """The rules the view's table plays by (``None`` for a game this module cannot ask)."""
+    try:
+        game = get_game(view.game)
+    except EngineError:
+        return None
+    rules_for = getattr(game, "rules_for", None)
+    return rules_for(len(view.names)) if rules_for is not None else None
+
+
+def _reward(stars: int, energy: int) -> str:
+    parts = [f"+{stars} star{'s' if stars != 1 else ''}"] if stars else []
+    parts += [f"+{energy} energy"] if energy else []
+    return " ".join(parts) or "nothing"
+
+
 def tokyo_line(view: View) -> str:
+    """Who holds Tokyo City (and the Bay, while open), and what Tokyo gives."""
     city = view.names[view.city] if view.city >= 0 else "empty"
     line = f"Tokyo City: {city}"
     if view.bay_open:
         bay = view.names[view.bay] if view.bay >= 0 else "empty"
         line += f"   Tokyo Bay: {bay}"
+    rules = table_rules(view)
+    if rules is not None:
+        line += (f"   (entering {_reward(rules.take_tokyo_stars, rules.take_tokyo_energy)}, "
+                 f"starting a turn there {_reward(rules.start_tokyo_stars, rules.start_tokyo_energy)})")
     return line
+
+
+def game_title(view: View) -> str:
+    """The title of the view's game (its name if it is not registered)."""
+    try:
+        return get_game(view.game).spec.title
+    except EngineError:
+        return view.game
 
 
 def market_line(view: View) -> str:
@@ -131,7 +168,7 @@ def render_table(table: View | State, me: int | None = None) -> str:
     """
     view = _as_view(table)
     lines = [
-        f"Turn {view.turn}: {view.names[view.active]}'s turn",
+        f"{game_title(view)}, turn {view.turn}: {view.names[view.active]}'s turn",
         monsters_table(view, me),
         tokyo_line(view),
         market_line(view),

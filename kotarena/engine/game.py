@@ -30,7 +30,48 @@ ANY_GAME = "*"
 
 
 class UnknownGameError(EngineError):
-    """A game name that no game answers to."""
+    """A game name that no game answers to (or a game option it does not take)."""
+
+
+#: Between a game's name and its options in a configured game's name:
+#: ``origins:two-player-variant=off``.
+OPTIONS_MARK = ":"
+
+
+@dataclass(frozen=True)
+class GameOption:
+    """One option a game takes (:attr:`Game.options`): its values, as text, the default
+    first, and what it changes."""
+
+    name: str
+    values: tuple[str, ...]
+    help: str
+
+    @property
+    def default(self) -> str:
+        return self.values[0]
+
+
+def split_game_name(text: str) -> tuple[str, dict[str, str]]:
+    """A game name with options (``origins:two-player-variant=off,...``) as the game's
+    name and the options' values (names and values lowercased, blanks ignored)."""
+    name, _, rest = text.strip().lower().partition(OPTIONS_MARK)
+    options: dict[str, str] = {}
+    for item in filter(None, (part.strip() for part in rest.split(","))):
+        key, equals, value = item.partition("=")
+        if not equals or not key.strip() or not value.strip():
+            raise UnknownGameError(f"bad game option {item!r} in {text.strip()!r}: write NAME=VALUE")
+        if key.strip() in options:
+            raise UnknownGameError(f"game option {key.strip()!r} is given twice in {text.strip()!r}")
+        options[key.strip()] = value.strip()
+    return name.strip(), options
+
+
+def configured_name(name: str, options: Mapping[str, str]) -> str:
+    """The one name of a game with these options (sorted; the plain name without any)."""
+    if not options:
+        return name
+    return name + OPTIONS_MARK + ",".join(f"{key}={options[key]}" for key in sorted(options))
 
 
 class UnknownDeckError(EngineError):
@@ -128,6 +169,8 @@ class Game(abc.ABC):
     seat_fact_names: tuple[str, ...]
     #: The names seats get when none are given, in seat order (at least ``max_players``).
     default_names: tuple[str, ...]
+    #: The options the game takes, by name (none by default); see :meth:`configured`.
+    options: Mapping[str, GameOption] = {}
 
     @property
     def name(self) -> str:
@@ -154,6 +197,37 @@ class Game(abc.ABC):
         :param dice: scripted dice instead of random ones.
         :param record: keep the event log (full replays need it; search copies do not).
         """
+
+    def configured(self, options: Mapping[str, str]) -> Game:
+        """This game with ``options`` (option name -> value, as in :attr:`options`).
+
+        Options at their defaults are left out; with none left this is the game itself.
+        Otherwise the answer is a game whose ``spec.name`` is
+        :func:`configured_name` (``origins:two-player-variant=off``), which every state,
+        replay, stored result and ladder records, and which ``kotarena.games.get_game``
+        reads back; its aliases are this game's name and aliases, so a bot that plays
+        the game plays it with any options. Raises :class:`UnknownGameError` for an
+        option or value the game does not take.
+        """
+        chosen: dict[str, str] = {}
+        for key, value in options.items():
+            option = self.options.get(key)
+            if option is None:
+                known = ", ".join(sorted(self.options)) or "none"
+                raise UnknownGameError(f"{self.spec.title} has no option {key!r} (its options: {known})")
+            if value not in option.values:
+                raise UnknownGameError(f"option {key!r} of {self.spec.title} is one of "
+                                       f"{', '.join(option.values)}, not {value!r}")
+            if value != option.default:
+                chosen[key] = value
+        if not chosen:
+            return self
+        return self.with_options(chosen)
+
+    def with_options(self, options: Mapping[str, str]) -> Game:
+        """The game with ``options``, already checked and none at its default (what
+        :meth:`configured` builds; a game with :attr:`options` implements it)."""
+        raise UnknownGameError(f"{self.spec.title} takes no options")
 
     @abc.abstractmethod
     def seat_facts(self, state: GameState, seat: int) -> dict[str, object]:
@@ -193,4 +267,7 @@ class Game(abc.ABC):
         return None
 
 
-__all__ = ["ANY_GAME", "Game", "GameSpec", "GameState", "UnknownDeckError", "UnknownGameError"]
+__all__ = [
+    "ANY_GAME", "OPTIONS_MARK", "Game", "GameOption", "GameSpec", "GameState", "UnknownDeckError", "UnknownGameError",
+    "configured_name", "split_game_name",
+]

@@ -19,15 +19,28 @@ from collections.abc import Iterable, Sequence
 
 from kotarena import plugins
 from kotarena.engine.dice import ScriptedDice
-from kotarena.engine.game import ANY_GAME, Game, GameSpec, GameState, UnknownDeckError, UnknownGameError
+from kotarena.engine.game import (
+    ANY_GAME,
+    OPTIONS_MARK,
+    Game,
+    GameSpec,
+    GameState,
+    UnknownDeckError,
+    UnknownGameError,
+    configured_name,
+    split_game_name,
+)
 
 _GAMES: dict[str, Game] | None = None
+#: Games with options, built once each, by their configured name.
+_CONFIGURED: dict[str, Game] = {}
 
 
 def reset() -> None:
     """Forget the registered games (the next lookup asks the plugins again)."""
     global _GAMES
     _GAMES = None
+    _CONFIGURED.clear()
 
 
 plugins.on_reset(reset)
@@ -68,7 +81,17 @@ def games() -> dict[str, Game]:
 
 
 def get_game(name: str) -> Game:
-    """The game called ``name`` (or one of its aliases)."""
+    """The game called ``name`` (or one of its aliases), with the options the name
+    carries after a colon if any (``origins:two-player-variant=off``; see
+    :meth:`Game.configured <kotarena.engine.game.Game.configured>`)."""
+    if OPTIONS_MARK in name:
+        base, options = split_game_name(name)
+        game = get_game(base)
+        key = configured_name(game.spec.name, options)
+        found = _CONFIGURED.get(key)
+        if found is None:
+            found = _CONFIGURED[key] = game.configured(options)
+        return found
     known = games()
     for game in known.values():
         if game.spec.answers_to(name):

@@ -7,6 +7,7 @@ from kotarena.hookspecs import hookimpl
 
 @hookimpl
 def register_games(register) -> None:
-    from kotarena.games.kot import KING_OF_TOKYO
+    from kotarena.games.kot import KING_OF_TOKYO, ORIGINS_GAME
 
     register(KING_OF_TOKYO)
+    register(ORIGINS_GAME)

@@ -195,7 +195,7 @@ def test_hook_register_games_makes_a_plugins_game_playable_by_name_and_alias(ins
     install("kotarena-pig")
     monkeypatch.setenv("KOTARENA_LOAD_PLUGINS", "kotarena-pig")
 
-    assert list(games()) == ["kot", "pig"]  # kotarena's own first
+    assert list(games()) == ["kot", "origins", "pig"]  # kotarena's own first
     assert get_game("pig-dice").spec.title == "Pig"
     state = play(new_game("pig", players=3, seed=4), [get_bot("pig-greedy").make(seed=s) for s in range(3)])
     assert state.outcome is not None and state.outcome.ranks.count(0) == 1
@@ -219,8 +219,8 @@ def test_hook_register_games_game_is_played_by_match_and_listed_by_games(install
     narrated = run("match", "--game", "pig", "--bot", "pig-greedy", "--bot", "pig-greedy", "--seed", "3", "-v")
     assert "\nroll 0 " in narrated  # the game's own events, in their text form
     listed = json.loads(run("games", "--json"))["games"]
-    assert [g["name"] for g in listed] == ["kot", "pig"]
-    assert listed[1]["decisions"] == {"roll": "roll the die again (reroll 1), or bank this turn's points (stop)"}
+    assert [g["name"] for g in listed] == ["kot", "origins", "pig"]
+    assert listed[2]["decisions"] == {"roll": "roll the die again (reroll 1), or bank this turn's points (stop)"}
 
 
 def test_hook_register_games_bots_sit_only_at_the_games_they_declare(install, monkeypatch):
@@ -252,6 +252,27 @@ def test_hook_register_games_ladders_seat_only_bots_that_play_their_game(install
     assert [e.bot for e in pig.entrants] == ["random", "pig-greedy"]
 
 
+def test_hook_register_bots_a_king_of_tokyo_bot_sits_at_origins_only_if_it_says_so(install, monkeypatch):
+    # good-bot declares no games: it plays the classic game only (the default).
+    install("kotarena-good")
+    monkeypatch.setenv("KOTARENA_LOAD_PLUGINS", "kotarena-good")
+    known = list(get_bots())
+
+    for game in ("origins", "origins:two-player-variant=off", "kot-origins"):
+        with pytest.raises(LadderError) as refused:
+            parse_ladder(f'game = "{game}"\nplayers = 2\nbots = ["random", "good-bot"]', source="o.toml",
+                         known_bots=known)
+        assert str(refused.value).startswith(
+            "o.toml: bots[1].name: the good-bot bot does not play King of Tokyo: Origins")
+    everyone = parse_ladder('game = "origins"\nplayers = 2\nallow_repeats = true\nbots = "all"', source="o.toml",
+                            known_bots=known)
+    assert "good-bot" not in [e.bot for e in everyone.entrants]
+    assert "good-bot" in [e.bot for e in parse_ladder('players = 2\nallow_repeats = true\nbots = "all"',
+                                                      source="kot.toml", known_bots=known).entrants]
+    result = CliRunner().invoke(cli, ["match", "--game", "origins", "--bot", "good-bot", "--bot", "random"])
+    assert result.exit_code == 1 and "the good-bot bot does not play King of Tokyo: Origins" in result.output
+
+
 def test_hook_register_games_that_raises_or_takes_a_name_costs_only_that_plugin(site, monkeypatch):
     monkeypatch.setenv("KOTARENA_LOAD_PLUGINS", "")
 
@@ -270,7 +291,7 @@ def test_hook_register_games_that_raises_or_takes_a_name_costs_only_that_plugin(
     pm.register(Raising(), name="raising-games")
     pm.register(Impostor(), name="impostor-games")
 
-    assert list(games()) == ["kot"]
+    assert list(games()) == ["kot", "origins"]
     messages = sorted(e.message for e in plugins.plugin_errors() if e.plugin in ("raising-games", "impostor-games"))
     assert messages == ["game name 'kot' is already taken; this one is ignored",
                         "register_games raised RuntimeError: no games today",

@@ -71,6 +71,16 @@ def test_the_seeds_worked_examples_are_all_there():
     assert {"gigazaur_roll.toml", "kraken_shopping.toml", "tokyo_bay_5p.toml"} <= names
 
 
+def test_every_origins_difference_is_a_scenario():
+    names = {p.stem for p in (SCENARIOS / "origins").glob("*.toml")}
+    assert {
+        "gigarex_roll", "steel_spine_shopping",  # the seed's worked examples
+        "first_player_enters_tokyo", "first_players_claws_hurt_nobody", "empty_tokyo_entered_without_claws",
+        "leave_only_after_claws", "card_damage_empties_tokyo", "eliminated_monster_loses_cards_and_energy",
+        "two_player_variant", "two_player_variant_off", "twenty_stars_win_at_end_of_turn",
+    } <= names
+
+
 @pytest.mark.parametrize("path", SCENARIO_FILES, ids=lambda p: p.relative_to(SCENARIOS).as_posix())
 def test_shipped_scenario_passes(path):
     result = run_scenario(load_scenario(path))

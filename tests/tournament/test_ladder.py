@@ -131,11 +131,30 @@ def test_a_duplicate_set_size_applies_to_every_table(ladder_file):
     assert replace(ladder, duplicate=False).set_size(4) == 1
 
 
-@pytest.mark.parametrize("name", ["quick", "classic-4p", "tokyo-bay-6p"])
+@pytest.mark.parametrize("name", ["quick", "classic-4p", "tokyo-bay-6p", "origins-4p", "origins-2p"])
 def test_the_shipped_ladders_load(name):
     ladder = load_ladder(LADDERS / f"{name}.toml", known_bots=["human", "random", "heuristic", "mcts"])
     assert ladder.name == name
     assert ladder.entrants
+
+
+@pytest.mark.parametrize(("name", "players"), [("origins-4p", 4), ("origins-2p", 2)])
+def test_the_origins_ladders_play_origins_with_its_own_deck(name, players):
+    from kotarena.games import get_spec
+
+    ladder = load_ladder(LADDERS / f"{name}.toml", known_bots=["human", "random", "heuristic", "mcts"])
+    assert ladder.game == "origins" and ladder.players == (players,) and ladder.duplicate
+    assert ladder.deck == get_spec("origins").deck  # "origins" once the cards package has it
+
+
+def test_a_ladder_may_name_a_game_with_options(ladder_file):
+    ladder = load_ladder(ladder_file('game = "origins:two-player-variant=off"\nplayers = 2\n' + THREE_BOTS),
+                         known_bots=INSTALLED)
+    assert ladder.game == "origins:two-player-variant=off"
+    assert problem(ladder_file, 'game = "origins"\nplayers = 5\n' + THREE_BOTS) == (
+        "players: King of Tokyo: Origins is for 2 to 4 players, not 5")
+    assert problem(ladder_file, 'game = "origins:two-player-variant=sometimes"\nplayers = 2\n' + THREE_BOTS) == (
+        "game: option 'two-player-variant' of King of Tokyo: Origins is one of on, off, not 'sometimes'")
 
 
 def test_the_quick_ladder_needs_only_the_random_bot():
@@ -262,7 +281,8 @@ def test_a_ladder_plays_a_named_deck_or_a_deck_specification(ladder_file, deck):
     ("workers = -2", "workers: must be between 0 and 1024, not -2"),
     ("name = 7", "name: must be a string, not an integer"),
     ('name = "  "', "name: must not be empty"),
-    ('game = "monopoly"', "game: unknown game 'monopoly'; known games: kot (classic, king-of-tokyo)"),
+    ('game = "monopoly"', "game: unknown game 'monopoly'; known games: kot (classic, king-of-tokyo), "
+                          "origins (kot-origins, king-of-tokyo-origins)"),
     ('deck = "dark"', "deck: unknown deck 'dark'; known decks: kot, kot+origins-new, kot-2e, kot-2e+origins, "
                       "kot-2e+origins-new, origins, origins-new, none (or a mix: DECK[:CARD,CARD...][+DECK[:CARD,...]...])"),
     ('deck = "kot+origins:pizza"', "deck: no card 'pizza' in deck 'origins'"),

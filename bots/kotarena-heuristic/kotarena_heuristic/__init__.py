@@ -32,6 +32,7 @@ class HeuristicBot(Bot):
     """Keeps dice toward a goal chosen from its situation, yields Tokyo by health, buys cards by worth."""
 
     name = "heuristic"
+    games = frozenset({"kot", "origins"})  #: King of Tokyo and King of Tokyo: Origins
     parameters = {}  # none
 
     def __init__(self, *, seed: int | None = None, **params: object) -> None:

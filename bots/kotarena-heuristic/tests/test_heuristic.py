@@ -223,3 +223,17 @@ def test_a_decision_kind_it_does_not_know_gets_the_first_legal_action():
     options = (Action.of("skip"), Action.of("target", 2))
     view = state.view(0)._replace(kind="choose target", legal=options)
     assert HeuristicBot(seed=0).choose(view) is options[0]
+
+
+@pytest.mark.parametrize(("players", "games", "at_least"), [(2, 30, 21), (4, 40, 22)])
+def test_plays_origins_and_wins_most_games_against_random_bots(players, games, at_least):
+    assert HeuristicBot.games >= {"kot", "origins"}
+    wins = 0
+    for seed in range(games):
+        seat = seed % players
+        state = new_game("origins", players=players, seed=seed, deck="kot", record=False)
+        bots = [HeuristicBot(seed=bot_seed(seed, s)) if s == seat else RandomBot(seed=bot_seed(seed, s))
+                for s in range(players)]
+        play(state, bots)
+        wins += state.outcome.winner == seat
+    assert wins >= at_least  # a fair share would be games / players

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 
+import pytest
 from kotarena_mcts import SearchBot
 from kotarena_mcts.candidates import distinct_actions, kept_faces
 from kotarena_mcts.rollout import rollout
@@ -211,3 +212,17 @@ def test_wins_most_four_player_games_against_random_bots():
         play(state, bots)
         wins += state.outcome.winner == seat
     assert wins >= 4  # a fair share would be 1.5
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_plays_origins_and_wins_most_games_against_random_bots(players):
+    assert QuickSearchBot.games >= {"kot", "origins"}
+    games, wins = 6, 0
+    for seed in range(games):
+        seat = seed % players
+        state = new_game("origins", players=players, seed=seed, deck="kot" if seed % 2 else None, record=False)
+        bots = [QuickSearchBot(seed=bot_seed(seed, s)) if s == seat else RandomBot(seed=bot_seed(seed, s))
+                for s in range(players)]
+        play(state, bots)
+        wins += state.outcome.winner == seat
+    assert wins >= 4  # a fair share would be 3 (two players) or 1.5

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from kotarena.games.kot.cards.moments import GUARD, HURT, RESCUE, ZERO
 from kotarena.games.kot.hooks import ask, cards_changed
-from kotarena.games.kot.kinds import DAMAGE, THEN_ATTACK, THEN_BUY, THEN_END, THEN_NOTHING
+from kotarena.games.kot.kinds import DAMAGE, THEN_ATTACK, THEN_BUY, THEN_DICE, THEN_END, THEN_NOTHING
 
 if TYPE_CHECKING:
     from kotarena.games.kot.state import State
@@ -70,6 +70,8 @@ def drain(s: State) -> None:
         s.rules.steps.after_card_damage(s)
     elif then == THEN_END:
         s.rules.steps.finish_turn(s)
+    elif then == THEN_DICE:
+        s.rules.steps.after_dice_damage(s)
 
 
 def ask_damage(s: State) -> bool:
@@ -183,6 +185,14 @@ def eliminate(s: State, q: int) -> None:
     s.poison[q] = s.shrink[q] = 0
     if s.owned[q]:
         discard_all(s, q)
+
+
+def eliminate_losing_energy(s: State, q: int) -> None:
+    """The Origins elimination (a step of the rules' table): as the classic one, and
+    the monster's energy goes back to the bank too ("all its cards and energy are
+    discarded", seed 001)."""
+    eliminate(s, q)
+    s.lose_energy(q, s.energy[q], "eliminated")
 
 
 def discard_all(s: State, q: int) -> None:

@@ -89,6 +89,10 @@ _FORMATS = {
         f"{_who(names, seat)} gains {_plural(amount, 'star')} {_STAR_REASONS.get(reason, f'({reason})')}")),
     "energy": (2, lambda names, seat, amount: f"{_who(names, seat)} gains {amount} energy"),
     "heal": (2, lambda names, seat, amount: f"{_who(names, seat)} heals {amount}"),
+    "lose stars": (3, lambda names, seat, amount, reason: (
+        f"{_who(names, seat)} loses {_plural(amount, 'star')} ({_card_name(reason)})")),
+    "lose energy": (3, lambda names, seat, amount, reason: (
+        f"{_who(names, seat)} loses {amount} energy ({_card_name(reason)})")),
     "damage": (3, _damage),
     "eliminated": (1, lambda names, seat: f"{_who(names, seat)} is eliminated"),
     "enter": (2, lambda names, seat, place: f"{_who(names, seat)} enters Tokyo {str(place).capitalize()}"),

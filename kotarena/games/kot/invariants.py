@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import itertools
 
-from kotarena.engine.outcome import Termination
+from kotarena.engine.outcome import EngineError, Termination
+from kotarena.games.kot.damage import eliminate_losing_energy
 from kotarena.games.kot.kinds import BUY_CARDS, ROLL, YIELD_TOKYO
 from kotarena.games.kot.state import State
 
@@ -40,6 +41,7 @@ def invariants(state: State) -> list[str]:
     _check_monsters(state, problems)
     _check_tokyo(state, problems)
     _check_cards(state, problems)
+    _check_game_rules(state, problems)
     if state.outcome is None:
         _check_decision(state, problems)
     else:
@@ -92,6 +94,37 @@ def _check_tokyo(state: State, problems: list[str]) -> None:
         problems.append(f"Tokyo Bay is open in a {n}-player game with {alive_count} monsters alive")
     if should_be_open and not state.bay_open:
         problems.append(f"Tokyo Bay is closed with {alive_count} monsters alive")
+
+
+def _check_game_rules(state: State, problems: list[str]) -> None:
+    """What the game's own spec and steps promise: its seat counts, what an eliminated
+    monster keeps, and (where claws do not take Tokyo: Origins) the Enter Tokyo step."""
+    from kotarena.games import get_game  # the registry, asked only when a state is checked
+
+    try:
+        spec = get_game(state.game).spec
+    except EngineError:
+        spec = None
+    if spec is not None and not spec.min_players <= state.n <= spec.max_players:
+        problems.append(f"{spec.title} is for {spec.min_players} to {spec.max_players} players; the table has {state.n}")
+    loses_energy = state.rules.steps.eliminate is eliminate_losing_energy
+    for p in range(state.n):
+        if state.alive[p] or not 0 <= p < len(state.owned):
+            continue
+        if state.owned[p]:
+            problems.append(f"{_who(state, p)} is eliminated but still owns cards")
+        if loses_energy and state.energy[p]:
+            problems.append(f"{_who(state, p)} is eliminated but still has {state.energy[p]} energy")
+    log = state.log
+    if (not state.rules.claws_take_tokyo and log is not None and state.outcome is None and state.kind == BUY_CARDS
+            and state.to_move == state.active and state.city < 0):
+        # Buying comes after the Enter Tokyo step: Tokyo is empty only if somebody left it since.
+        for event in reversed(log):
+            if event[0] == "leave":
+                break
+            if event[0] == "turn":
+                problems.append(f"Tokyo is empty at {_who(state, state.active)}'s buy step and nobody left it this turn")
+                break
 
 
 def _check_cards(state: State, problems: list[str]) -> None:

@@ -45,3 +45,4 @@ THEN_NOTHING: Final = 0  #: nothing: the caller goes on
 THEN_ATTACK: Final = 1  #: ``steps.after_attack``: attack effects, yielding, moving in, then buying
 THEN_BUY: Final = 2  #: ``steps.after_card_damage``: back to the buy step (card damage while buying, Burrowing)
 THEN_END: Final = 3  #: ``steps.finish_turn``: finish the turn (poison at the end of a turn)
+THEN_DICE: Final = 4  #: ``steps.after_dice_damage``: card damage while the dice resolve, then the Enter Tokyo step

@@ -16,7 +16,7 @@ from kotarena.engine.dice import CLAW, ENERGY, HEART
 from kotarena.games.kot.cards.moments import ATTACK_BONUS, CARD_DAMAGE, CLAWS, SCORE, TARGETS
 from kotarena.games.kot.damage import drain, settle
 from kotarena.games.kot.hooks import ask, offers
-from kotarena.games.kot.kinds import CITY, DICE_CARDS, HEARTS, PROBE, THEN_ATTACK, THEN_BUY
+from kotarena.games.kot.kinds import CITY, DICE_CARDS, HEARTS, PROBE, THEN_ATTACK, THEN_DICE
 from kotarena.games.kot.tables import Table
 from kotarena.games.kot.tokyo import after_attack
 
@@ -125,11 +125,13 @@ def resolve_claws(s: State) -> None:
             for card, fn in mine[CARD_DAMAGE]:
                 damage += fn(s, p, card)
             if damage:
-                # Damage without claws is not an attack: no yielding, no moving in.
+                # Damage without claws is not an attack: nobody yields to it. The
+                # rules' step says what follows (classic: the buy step; Origins: the
+                # Enter Tokyo step, which an elimination may have opened).
                 s._batch += 1
                 for q in claw_targets(s, p):
                     s._queue.append((q, damage, p, False))
-                s._then = THEN_BUY
+                s._then = THEN_DICE
                 drain(s)
                 return
     if count:

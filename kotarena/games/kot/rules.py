@@ -17,7 +17,7 @@ imports one above it.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from kotarena.games.kot import damage, end, market, roll, tokyo
@@ -25,7 +25,9 @@ from kotarena.games.kot import damage, end, market, roll, tokyo
 if TYPE_CHECKING:
     from kotarena.games.kot.state import State
 
-__all__ = ["CLASSIC", "CLASSIC_STEPS", "MONSTERS", "Rules", "Steps"]
+__all__ = [
+    "CLASSIC", "CLASSIC_STEPS", "MONSTERS", "ORIGINS", "ORIGINS_STEPS", "ORIGINS_TWO_PLAYERS", "Rules", "Steps",
+]
 
 #: The classic game's monsters, in seat order (the names seats get when none are given).
 MONSTERS = ("Alienoid", "Cyber Bunny", "Giga Zaur", "Kraken", "Meka Dragon", "The King")
@@ -52,6 +54,9 @@ class Steps:
     enter_tokyo: Callable[[State], None]
     #: Card damage outside an attack has landed: back to the buy step.
     after_card_damage: Callable[[State], None]
+    #: Card damage dealt while the dice resolve (no claws: not an attack) has landed.
+    #: Classic: on to the buy step (``after_card_damage``); Origins: the Enter Tokyo step.
+    after_dice_damage: Callable[[State], None]
     #: The turn is over: a win on stars, or the next turn.
     finish_turn: Callable[[State], None]
     #: A monster at 0 health is out: what it leaves and loses (``(state, seat)``).
@@ -65,8 +70,19 @@ CLASSIC_STEPS = Steps(
     after_attack=tokyo.after_attack,
     enter_tokyo=tokyo.attacker_moves_in,
     after_card_damage=market.after_card_damage,
+    after_dice_damage=market.after_card_damage,
     finish_turn=end.finish_turn,
     eliminate=damage.eliminate,
+)
+
+#: King of Tokyo: Origins' steps (seed 001): whoever ends the resolve step with Tokyo
+#: empty enters it, card damage while the dice resolve goes on to that step, and an
+#: eliminated monster loses its energy as well as its cards.
+ORIGINS_STEPS = replace(
+    CLASSIC_STEPS,
+    enter_tokyo=tokyo.enter_when_empty,
+    after_dice_damage=tokyo.after_dice_damage,
+    eliminate=damage.eliminate_losing_energy,
 )
 
 
@@ -114,3 +130,12 @@ class Rules:
 #: The classic game of the seeds (first edition): 20 stars, 10 health, six dice, two
 #: rerolls, a market of three, Tokyo Bay with 5 or more monsters.
 CLASSIC = Rules()
+
+#: King of Tokyo: Origins (seed 001): the classic numbers, Tokyo City only (no Bay),
+#: entering Tokyo by the Enter Tokyo step rather than by claws, and its own steps.
+ORIGINS = Rules(bay_min_players=0, claws_take_tokyo=False, steps=ORIGINS_STEPS)
+
+#: Origins' two-player variant (seed 001, "Additional rules"): entering Tokyo gives 1
+#: energy instead of 1 star, starting the turn there 2 energy instead of 2 stars.
+ORIGINS_TWO_PLAYERS = replace(ORIGINS, take_tokyo_stars=0, take_tokyo_energy=1, start_tokyo_stars=0,
+                              start_tokyo_energy=2)

@@ -5,8 +5,9 @@ Entering and leaving a place are the state's own (``state.take_tokyo``,
 around them. The Enter Tokyo step is a step of the rules' table
 (``Rules.steps.enter_tokyo``) that every path from the resolved dice to the buy step
 goes through: in the classic game it moves the attacker in after an attack from outside
-(:func:`attacker_moves_in`); a variant where whoever ends the resolve step with Tokyo
-empty enters (Origins) gives its own.
+(:func:`attacker_moves_in`); in Origins whoever ends the resolve step with Tokyo empty
+enters (:func:`enter_when_empty`), and card damage dealt while the dice resolve goes on
+to that step (:func:`after_dice_damage`).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from kotarena.games.kot.cards.moments import ATTACKED, STAYED, TAKEN, YIELDED
 from kotarena.games.kot.damage import drain
-from kotarena.games.kot.end import finish_last_standing
+from kotarena.games.kot.end import finish_last_standing, finish_turn
 from kotarena.games.kot.kinds import BAY, CITY, THEN_BUY, YIELD_TOKYO
 from kotarena.games.kot.market import buy_step
 from kotarena.games.kot.tables import YIELD_LEGAL
@@ -115,3 +116,26 @@ def attacker_moves_in(s: State) -> None:
         drain(s)
         return
     buy_step(s)
+
+
+def enter_when_empty(s: State) -> None:
+    """The Origins Enter Tokyo step (``Rules.steps.enter_tokyo``): the active monster,
+    alive and outside, enters Tokyo City if the resolved dice left it empty, claws or
+    not (so the game's first player always enters); then the buy step. An attacker
+    whose target yielded or fell enters the same way."""
+    p = s.active
+    if s.city < 0 and s.alive[p] and p != s.bay:
+        s._attacker = p
+    attacker_moves_in(s)
+
+
+def after_dice_damage(s: State) -> None:
+    """Card damage dealt while the dice resolve has landed (Origins: a step of the
+    rules' table): unless it ended the game or the active monster, the Enter Tokyo step
+    (the damage may have emptied Tokyo). Nobody yields to it: it was not an attack."""
+    if s.alive_count <= 1:
+        finish_last_standing(s)
+    elif not s.alive[s.active]:
+        finish_turn(s)  # a monster eliminated on its own turn takes no further step
+    else:
+        s.rules.steps.enter_tokyo(s)
