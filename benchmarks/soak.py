@@ -3,6 +3,7 @@
     python benchmarks/soak.py --games 20000            # both cores, full deck and no deck
     python benchmarks/soak.py --games 5000 --deck      # full deck only
     python benchmarks/soak.py --game origins --record  # Origins, 2-4 players, with the event log
+    python benchmarks/soak.py --game origins --decks origins,none,kot-2e+origins  # decks in turn
 
 Each game is checked with ``kotarena.testing.invariants`` after every action; a broken
 invariant or a crash stops the soak with the seed and actions that reproduce it. The
@@ -39,6 +40,9 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--deck", action="store_true", help="only games with the full deck")
+    parser.add_argument("--decks", default=None, metavar="DECK,DECK,...",
+                        help="the decks to play in turn, by name or mix ('none': no cards); "
+                             "default: the game's deck and no deck")
     parser.add_argument("--game", default="kot", help="the game (a name, alias or name with options; default kot)")
     parser.add_argument("--record", action="store_true", help="keep every game's event log (checks that read it)")
     options = parser.parse_args()
@@ -46,7 +50,10 @@ def main() -> int:
 
     spec = get_spec(options.game)
     players = tuple(range(spec.min_players, spec.max_players + 1))
-    decks = ("default",) if options.deck else ("default", None)
+    if options.decks:
+        decks = tuple(None if name == "none" else name for name in options.decks.split(","))
+    else:
+        decks = ("default",) if options.deck else ("default", None)
     chunk = 500
     jobs = [(min(chunk, options.games - start), options.seed + start, decks, options.game, players, options.record)
             for start in range(0, options.games, chunk)]
@@ -59,8 +66,9 @@ def main() -> int:
             longest = max(longest, long_game)
             print(f"\r{games}/{options.games} games", end="", file=sys.stderr)
     seconds = time.perf_counter() - started
-    print(f"\n{games} games of {spec.title} ({players[0]}-{players[-1]} players, deck {spec.deck}"
-          f"{'' if options.deck else ' and no deck'}{', event log kept' if options.record else ''}), "
+    deck_text = options.decks or f"{spec.deck}{'' if options.deck else ' and no deck'}"
+    print(f"\n{games} games of {spec.title} ({players[0]}-{players[-1]} players, decks {deck_text}"
+          f"{', event log kept' if options.record else ''}), "
           f"{actions} actions, every invariant checked after each: no failure. "
           f"Longest game {longest} actions; {seconds:.0f}s on {options.workers} workers.")
     return 0
