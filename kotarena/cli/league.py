@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
+import os
+import signal
 import sys
 import textwrap
+import threading
 import time
 from collections.abc import Iterable, Iterator
 
@@ -111,7 +115,9 @@ def league_run(ladder_file: str, workers: int | None, fresh: bool, quiet: bool, 
     workers = workers if workers is not None else ladder.workers
     progress = Progress(quiet)
     try:
-        report = run_night(engine, ladder, workers=workers, fresh=fresh, progress=progress)
+        with stopped_by_sigterm():
+            report = run_night(engine, ladder, workers=workers, fresh=fresh, progress=progress,
+                               on_start=lambda night: _announce(night, ladder, quiet))
     except NightError as error:
         raise click.ClickException(str(error)) from None
     except KeyboardInterrupt:
@@ -124,13 +130,61 @@ def league_run(ladder_file: str, workers: int | None, fresh: bool, quiet: bool, 
             f"{night.number} are stored; run the same command to resume", err=True,
         )
         sys.exit(130)
+    except Exception as error:  # noqa: BLE001 - a night that fails says why in one line
+        if os.environ.get("KOTARENA_DEBUG"):
+            raise
+        raise click.ClickException(f"the night stopped: {_reason(error)} (what was played is stored; "
+                                   "run the same command to resume; KOTARENA_DEBUG=1 shows the traceback)") from None
     if not quiet:
+        sealed = f"sealed, commitment {report.commitment}" if report.sealed else "not sealed"
         click.echo(
-            f"night {report.night} of ladder {report.ladder!r} (seed {report.seed}): {report.played} matches played now, "
-            f"{report.stored_before} before, {report.planned} planned, {report.forfeits} forfeits, "
-            f"{report.seconds:.1f}s", err=True,
+            f"night {report.night} of ladder {report.ladder!r} (seed {report.seed_shown}; {sealed}): "
+            f"{report.played} matches played now, {report.stored_before} before, {report.planned} planned, "
+            f"{report.forfeits} forfeits, {report.seconds:.1f}s", err=True,
         )
     click.echo(_leaderboard_text(engine, ladder.name))
+
+
+def _announce(night, ladder, quiet: bool) -> None:
+    """Say, as the night starts, whether it is sealed: a fixed seed always, as a warning."""
+    if not night.sealed:
+        click.echo(f"night {night.number} of ladder {ladder.name!r} is not sealed: its seed ({night.seed}) is "
+                   "known in advance, and with it every roll, card and bot seed (for experiments; a ladder "
+                   "without a seed draws a secret one: see docs/seeds.md)", err=True)
+    elif not quiet:
+        click.echo(f"night {night.number} of ladder {ladder.name!r} is sealed: its seed is secret until the "
+                   f"night ends (commitment sha256 {night.commitment})", err=True)
+
+
+def _reason(error: BaseException) -> str:
+    """An error that stopped a night, in a few words (its notes too)."""
+    text = str(error) or "(no message)"
+    if isinstance(error, EOFError) or "BrokenProcessPool" in type(error).__name__:
+        text = f"a worker process ended unexpectedly ({text})"
+    notes = "; ".join(getattr(error, "__notes__", ()))
+    return f"{type(error).__name__}: {text}" + (f"; {notes}" if notes else "")
+
+
+@contextlib.contextmanager
+def stopped_by_sigterm() -> Iterator[None]:
+    """Have SIGTERM (``kill``, a service manager stopping us) stop a night as Ctrl-C
+    does: a ``KeyboardInterrupt``, so what was played is stored and the night resumes.
+
+    The previous handler is put back afterwards. Outside the main thread, where
+    signals cannot be handled, nothing changes.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum, frame) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 @league.command("status")
@@ -145,8 +199,10 @@ def league_status(ladder_name: str, json_: bool, db: str | None) -> None:
     if json_:
         echo_json(rows)
         return
-    click.echo(table_text(("night", "status", "seed", "planned", "done", "left", "forfeits"),
-                          [tuple(r.values()) for r in rows]))
+    click.echo(table_text(
+        ("night", "status", "sealed", "seed", "planned", "done", "left", "forfeits", "commitment (sha256)"),
+        [(r["night"], r["status"], "yes" if r["sealed"] else "no", "secret" if r["seed"] is None else r["seed"],
+          r["planned"], r["done"], r["left"], r["forfeits"], r["commitment"] or "-") for r in rows]))
 
 
 @league.command("rerate")

@@ -140,8 +140,11 @@ def nights(engine: Engine, ladder_name: str) -> list[dict[str, Any]]:
             select(Match.night_id, func.count()).select_from(Seat).join(Match, Seat.match_id == Match.id)
             .join(Night, Match.night_id == Night.id)
             .where(Night.ladder_id == ladder_id, Seat.forfeit.is_not(None)).group_by(Match.night_id)).all())
-        rows = connection.execute(select(Night.id, Night.number, Night.status, Night.seed, Night.planned)
+        rows = connection.execute(select(Night.id, Night.number, Night.status, Night.seed, Night.sealed,
+                                         Night.commitment, Night.planned)
                                   .where(Night.ladder_id == ladder_id).order_by(Night.number)).all()
-    return [{"night": n.number, "status": n.status, "seed": n.seed, "planned": n.planned,
+    return [{"night": n.number, "status": n.status, "sealed": bool(n.sealed),
+             "seed": n.seed if n.status == "done" or not n.sealed else None, "commitment": n.commitment,
+             "planned": n.planned,
              "done": done.get(n.id, 0), "left": max(n.planned - done.get(n.id, 0), 0),
              "forfeits": forfeits.get(n.id, 0)} for n in rows]

@@ -18,9 +18,9 @@ from typing import Any
 from kotarena.bots.registry import get_bot
 from kotarena.engine.outcome import TERMINATION_TEXT
 from kotarena.games import get_game
-from kotarena.match import bot_seed
 from kotarena.ratings import ranks_for
 from kotarena.replay import actions_replay_text
+from kotarena.seeds import bot_seeds
 from kotarena.storage.models import MatchResult, SeatResult
 from kotarena.tournament.seats import (
     DEFAULT_MEMORY_MB,
@@ -47,6 +47,9 @@ class MatchJob:
     time_limit: float
     memory_mb: int = DEFAULT_MEMORY_MB
     isolate_all: bool = False  #: run even trusted bots in their own processes
+    #: Each seat's bot seed, worked out by the coordinator with the night's secret key
+    #: (:func:`kotarena.seeds.bot_seeds`). Empty: the game seed's own keyed seeds.
+    bot_seeds: tuple[int, ...] = ()
 
 
 # Isolated seat hosts live as long as the worker process, keyed by seat and bot.
@@ -89,9 +92,10 @@ def play_match(job: MatchJob, *, keep_guard: bool = False) -> MatchResult:
     state = game.new_state(len(job.seats), seed=job.seed, deck=job.deck, first_player=job.first_player, record=False)
     hosts = [_seat_host(seat, spec, job) for seat, spec in enumerate(job.seats)]
     failures: list[BotFailure | None] = [None] * state.n
+    seeds = job.bot_seeds or bot_seeds(job.seed, state.n)
     for seat, host in enumerate(hosts):
         try:
-            host.start(bot_seed(job.seed, seat), state.view(seat))
+            host.start(seeds[seat], state.view(seat))
         except BotFailure as error:
             failures[seat] = error
     try:

@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 
 from sqlalchemy.engine import Engine
 
-from kotarena import ratings
+from kotarena import ratings, seeds
 from kotarena.storage import store
 from kotarena.storage.models import MatchResult, Night
 from kotarena.tournament.runner import MatchJob, make_executor, run_jobs
@@ -51,10 +51,19 @@ class NightReport:
     forfeits: int
     finished: bool
     seconds: float
+    sealed: bool = False  #: the night's seed was drawn in secret
+    commitment: str | None = None  #: SHA-256 of the seed, public from the start
+
+    @property
+    def seed_shown(self) -> str:
+        """The seed as it may be shown now: a sealed night's only once it is finished."""
+        return str(self.seed) if self.finished or not self.sealed else "secret until the night ends"
 
 
 def night_seed(ladder_seed: int, number: int) -> int:
-    """Night 1 plays the ladder's seed; later nights derive new seeds from it."""
+    """The seed of night ``number`` of a ladder that fixes its seed: night 1 plays the
+    ladder's seed, later nights derive new seeds from it. (A ladder that names no seed
+    draws a secret one for each night: :func:`kotarena.seeds.draw_seed`.)"""
     if number == 1:
         return ladder_seed
     return (ladder_seed * 6_364_136_223_846_793_005 + number * 1_442_695_040_888_963_407) % (2**63)
@@ -78,12 +87,14 @@ def _open_night(engine: Engine, ladder, fresh: bool) -> tuple[Night, bool]:
     fingerprint = ladder.fingerprint()
 
     def new_night(number: int) -> Night:
-        return Night(number=number, seed=night_seed(ladder.seed, number), fingerprint=fingerprint,
-                     config=json.dumps(_ladder_json(ladder), default=str), planned=ladder.games, status="running",
-                     started_at=datetime.now(UTC), finished_at=None)
+        # Drawn only when the night is made: a resumed night plays the seed it stored.
+        seed = seeds.draw_seed() if ladder.seed is None else night_seed(ladder.seed, number)
+        return Night(number=number, seed=seed, sealed=ladder.seed is None, commitment=seeds.commitment(seed),
+                     fingerprint=fingerprint, config=json.dumps(_ladder_json(ladder), default=str),
+                     planned=ladder.games, status="running", started_at=datetime.now(UTC), finished_at=None)
 
     night, new = store.open_night(engine, ladder_id, fresh=fresh, new_night=new_night)
-    if night.fingerprint != fingerprint:
+    if night.fingerprint != fingerprint and night.fingerprint != ladder.legacy_fingerprint():
         raise NightError(
             f"ladder {ladder.name!r} changed since its unfinished night {night.number} started; "
             "restore the file to resume that night, or run with --fresh to start a new night"
@@ -100,7 +111,12 @@ def _ladder_json(ladder) -> dict:
 
 def night_jobs(ladder, seed: int) -> Iterator[MatchJob]:
     """The matches of a night of ``ladder`` seeded ``seed`` (see :func:`night_seed`) as
-    jobs, in schedule order, each as soon as it is scheduled."""
+    jobs, in schedule order, each as soon as it is scheduled.
+
+    Each job carries its bots' seeds, keyed with the night's seed (:func:`kotarena.seeds.bot_key`):
+    a bot cannot tell the game's seed from its own, and nobody can tell the bots' seeds
+    without the night's seed.
+    """
     from kotarena.tournament.schedule import iter_schedule
 
     entrants = {e.label: e for e in ladder.entrants}
@@ -114,9 +130,11 @@ def night_jobs(ladder, seed: int) -> Iterator[MatchJob]:
         for label, entrant in entrants.items()
     }
     deck = ladder.deck if ladder.deck != "none" else None
+    key = seeds.bot_key(seed)
     for spec in iter_schedule(replace(ladder, seed=seed), list(entrants)):
         yield MatchJob(spec.index, spec.key, ladder.game, deck, spec.seed, spec.first_player,
-                       tuple(specs[label] for label in spec.seats), ladder.time_limit)
+                       tuple(specs[label] for label in spec.seats), ladder.time_limit,
+                       bot_seeds=seeds.bot_seeds(spec.seed, len(spec.seats), key))
 
 
 def _trusted(entrant) -> bool:
@@ -136,13 +154,18 @@ def run_night(
     fresh: bool = False,
     progress: Callable[[int, int, int], None] | None = None,
     executor_factory=make_executor,
+    on_start: Callable[[Night], None] | None = None,
 ) -> NightReport:
     """Play (or resume) a night of ``ladder``; returns what happened.
 
-    ``progress(done, total, forfeits)`` is called after each store of results.
+    ``on_start(night)`` is called with the night to be played before any match is
+    (its ``seed`` is the secret of a sealed night: say only its ``commitment``);
+    ``progress(done, total, forfeits)`` after each store of results.
     """
     started = time.perf_counter()
     night, already, results = _resume(engine, ladder, fresh)
+    if on_start:
+        on_start(night)
     planned = ladder.games
     done = len(already)
     played = forfeits = 0
@@ -190,7 +213,7 @@ def run_night(
             results.rate_stored()
         store.finish_night(engine, night.id)
     return NightReport(ladder.name, night.number, night.seed, planned, len(already), played, forfeits, finished,
-                       time.perf_counter() - started)
+                       time.perf_counter() - started, night.sealed, night.commitment)
 
 
 @contextlib.contextmanager
