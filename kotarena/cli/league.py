@@ -311,6 +311,12 @@ def matches(ladder_name, entrant, night, limit, json_, db) -> None:
               " ".join(f"{s['entrant']}{'!' + s['forfeit'] if s['forfeit'] else ''}" for s in r["seats"]))
              for r in rows]
     click.echo(table_text(("id", "ladder", "night", "match", "end", "winner", "turns", "seats (! = forfeit)"), table))
+    forfeits = [(r["id"], s) for r in rows for s in r["seats"] if s["forfeit"]]
+    if forfeits:
+        click.echo("\nforfeits (the whole reason: --json, or kotarena replay --match ID):")
+        for match_id, seat in forfeits:
+            click.echo(f"  match {match_id} seat {seat['seat']} {seat['entrant']}: {seat['forfeit']}: "
+                       f"{forfeit_line(seat['forfeit_detail'])}")
 
 
 @click.command()
@@ -331,7 +337,21 @@ def history(entrant: str, ladder_name: str | None, json_: bool, db: str | None) 
     if json_:
         _echo_json_rows(rows)
     else:
-        _echo_table_rows(("ladder", "match", "mu", "sigma", "score"), (tuple(row.values()) for row in rows))
+        _echo_table_rows(("ladder", "match", "mu", "sigma", "score", "forfeit"),
+                         ((row["ladder"], row["match"], row["mu"], row["sigma"], row["score"],
+                           f"{row['forfeit']}: {forfeit_line(row['forfeit_detail'])}" if row["forfeit"] else "")
+                          for row in rows))
+
+
+#: The longest forfeit reason a table shows on its line.
+FORFEIT_LINE = 100
+
+
+def forfeit_line(detail: str | None) -> str:
+    """A forfeit's detail on one line of a table: its first line (an error's own line),
+    shortened to ``FORFEIT_LINE`` characters."""
+    line = (detail or "").split("\n", 1)[0]
+    return line if len(line) <= FORFEIT_LINE else line[:FORFEIT_LINE - 3] + "..."
 
 
 def _echo_json_rows(rows: Iterable[dict]) -> None:

@@ -103,28 +103,50 @@ def play_match(job: MatchJob, *, keep_guard: bool = False) -> MatchResult:
     finally:
         if not keep_guard:
             GUARD.disarm()
+    # The record is taken from the engine before the bots see the final views: whatever
+    # a bot's finish() does to what it is handed, what is stored is the engine's.
+    outcome = state.outcome
+    assert outcome is not None  # play_seated returns only when the game is over
+    termination, winner, turns = TERMINATION_TEXT[outcome.termination], outcome.winner, outcome.turns
+    facts = [game.seat_facts(state, seat) for seat in range(state.n)]
+    replay = actions_replay_text(state, first_player=job.first_player, bots=[spec.bot for spec in job.seats])
+    forfeits = [failed.kind if failed else None for failed in failures]
+    ranks = final_ranks(outcome.ranks, forfeits)
     for seat, host in enumerate(hosts):
         if failures[seat] is None:
             host.finish(state.view(seat))
         if isinstance(host, InProcessSeat):
             host.close()
-    outcome = state.outcome
-    assert outcome is not None  # play_seated returns only when the game is over
-    ranks = final_ranks(outcome.ranks, [failed.kind if failed else None for failed in failures])
     seats = []
     for seat, (spec, host, failed) in enumerate(zip(job.seats, hosts, failures)):
         info = host.info if isinstance(host, InProcessSeat) and host.info is not None else get_bot(spec.bot)
         seats.append(SeatResult(
             seat=seat, entrant=spec.entrant, bot=spec.bot, package=info.package, version=info.version,
-            rank=ranks[seat], forfeit=failed.kind if failed else None,
-            forfeit_detail=failed.detail[:500] if failed else None, decisions=host.decisions,
-            cpu_seconds=round(host.cpu, 6), facts=game.seat_facts(state, seat),
+            rank=ranks[seat], forfeit=forfeits[seat],
+            forfeit_detail=clip_detail(failed.detail) if failed else None, decisions=host.decisions,
+            cpu_seconds=round(host.cpu, 6), facts=facts[seat],
         ))
     return MatchResult(
         index=job.index, key=job.key, game=job.game, seed=job.seed, first_player=job.first_player,
         rules_version=game.spec.rules_version,
-        status="forfeit" if any(failures) else "done", termination=TERMINATION_TEXT[outcome.termination],
-        winner_seat=outcome.winner, turns=outcome.turns, duration=time.perf_counter() - started,
-        replay=actions_replay_text(state, first_player=job.first_player, bots=[spec.bot for spec in job.seats]),
-        seats=seats,
+        status="forfeit" if any(failures) else "done", termination=termination,
+        # A seat that forfeited won nothing, even if its autopilot won the game (the
+        # replay keeps the engine's result).
+        winner_seat=winner if winner is None or failures[winner] is None else None,
+        turns=turns, duration=time.perf_counter() - started, replay=replay, seats=seats,
     )
+
+
+#: The longest forfeit detail stored (a traceback's last frames are the useful part).
+DETAIL_LIMIT = 4000
+#: Of a longer one: its first characters (the error's own line)...
+DETAIL_HEAD = 500
+
+
+def clip_detail(detail: str) -> str:
+    """A forfeit's detail as stored: whole if short, else its head (the error, first)
+    and its tail (the traceback's innermost frames), with a mark where text was cut."""
+    if len(detail) <= DETAIL_LIMIT:
+        return detail
+    cut = "\n[...]\n"
+    return detail[:DETAIL_HEAD] + cut + detail[-(DETAIL_LIMIT - DETAIL_HEAD - len(cut)):]

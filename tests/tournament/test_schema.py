@@ -187,7 +187,8 @@ def test_an_upgraded_schema_2_database_shows_the_same_leaderboard_and_replays_it
         assert result.exit_code == 0, result.output
         assert f"match {match_id}: reproduced: yes" in result.stdout
     listed = json.loads(CliRunner().invoke(cli, ["matches", "--json", "--limit", "1", "--db", str(db)]).stdout)
-    assert set(listed[0]["seats"][0]) == {"seat", "entrant", "rank", "monster", "stars", "health", "alive", "forfeit"}
+    assert set(listed[0]["seats"][0]) == {"seat", "entrant", "rank", "monster", "stars", "health", "alive", "forfeit",
+                                         "forfeit_detail"}
 
 
 def test_an_upgraded_schema_2_database_rerates_and_finishes_the_night_it_left_unfinished(tmp_path, failbots):
