@@ -193,11 +193,16 @@ def run_night(
 
     with frozen_heap():
         try:
-            for result in run_jobs(todo, workers=workers, executor_factory=executor_factory,
-                                   total=planned - len(already)):
-                unstored.append(result)
-                if len(unstored) >= FLUSH_SIZE or time.monotonic() - stored_at >= FLUSH_SECONDS:
-                    store_unstored()
+            # Closed on the way out whatever stops the night here (Ctrl-C while results
+            # are stored, an error): the runner's pool is shut down at once, not when
+            # the generator is collected, which may be never (the process would then
+            # wait for its workers forever as it exits).
+            with contextlib.closing(run_jobs(todo, workers=workers, executor_factory=executor_factory,
+                                             total=planned - len(already))) as played_now:
+                for result in played_now:
+                    unstored.append(result)
+                    if len(unstored) >= FLUSH_SIZE or time.monotonic() - stored_at >= FLUSH_SECONDS:
+                        store_unstored()
             store_unstored()
         except BaseException as error:
             # Keep what was played, but let the night end with the error that stopped
