@@ -106,8 +106,14 @@ def league_run(ladder_file: str, workers: int | None, fresh: bool, quiet: bool, 
     """Play a league night from LADDER_FILE, then show the leaderboard.
 
     Running the same command again after an interruption (Ctrl-C, kill -9) resumes the
-    unfinished night: no match is lost, played twice or rated twice.
+    unfinished night: no match is lost, played twice or rated twice. SIGTERM stops it
+    as Ctrl-C does.
     """
+    with stopped_by_sigterm():
+        _league_run(ladder_file, workers, fresh, quiet, db)
+
+
+def _league_run(ladder_file: str, workers: int | None, fresh: bool, quiet: bool, db: str | None) -> None:
     from kotarena.tournament.night import NightError, run_night
 
     ladder = _load_ladder(ladder_file)
@@ -115,9 +121,8 @@ def league_run(ladder_file: str, workers: int | None, fresh: bool, quiet: bool, 
     workers = workers if workers is not None else ladder.workers
     progress = Progress(quiet)
     try:
-        with stopped_by_sigterm():
-            report = run_night(engine, ladder, workers=workers, fresh=fresh, progress=progress,
-                               on_start=lambda night: _announce(night, ladder, quiet))
+        report = run_night(engine, ladder, workers=workers, fresh=fresh, progress=progress,
+                           on_start=lambda night: _announce(night, ladder, quiet))
     except NightError as error:
         raise click.ClickException(str(error)) from None
     except KeyboardInterrupt:

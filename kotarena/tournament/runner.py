@@ -306,7 +306,9 @@ def _hand_over(executor: Executor, source: Iterator[MatchJob], size: int, capaci
     part = list(itertools.islice(source, size))
     if part:
         try:
-            with signals_held():
+            # (Only a process pool forks as it is handed jobs; an inline executor plays
+            # them right here, where Ctrl-C must stop them.)
+            with signals_held() if isinstance(executor, ProcessPoolExecutor) else contextlib.nullcontext():
                 in_flight[executor.submit(play_matches, part)] = part
         except BrokenProcessPool:
             broken.extend(part)
