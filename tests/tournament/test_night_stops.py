@@ -140,3 +140,16 @@ def test_stopping_a_pool_ends_a_worker_that_would_wait_forever(monkeypatch):
     runner._stop_workers(pool)
     assert time.monotonic() - started < 5
     assert not any(process.is_alive() for process in processes)
+
+
+def test_a_night_whose_workers_cannot_start_fails_in_one_line(tmp_path, failbots):
+    path = ladder_file(tmp_path, name="dead", games=6)
+    env = {**os.environ, "KOTARENA_DB": str(tmp_path / "dead.db"), "KOTARENA_EXECUTOR": "dying_pool:dying"}
+    process = run_cli("league", "run", str(path), "--workers", "2", "-q", env=env)
+    out, err = process.communicate(timeout=120)
+    assert process.returncode == 1
+    lines = [line for line in err.splitlines() if "is not sealed" not in line]
+    assert len(lines) == 1 and "Traceback" not in err, err
+    assert lines[0].startswith("Error: the night stopped: RuntimeError: the worker process playing match ")
+    assert "the worker processes themselves fail (--workers 0 plays in this process and shows why)" in lines[0]
+    assert "run the same command to resume" in lines[0]
