@@ -4,6 +4,7 @@ seed secret until it ends, then publishes the seed its commitment promised."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -222,3 +223,33 @@ def test_a_sealed_night_says_so_with_its_commitment_and_publishes_its_seed_at_th
         in result.stderr
     assert f"(seed {night.seed}; sealed, commitment {night.commitment})" in result.stderr
     assert "not sealed" not in result.stderr
+
+
+def test_a_sealed_night_killed_with_sigkill_resumes_with_its_secret_seed(tmp_path, failbots):
+    """For real: the process is killed mid-night; the same command plays the same night."""
+    import signal
+
+    from test_night import count, run_cli, wait_for_matches
+
+    games = 16
+    path = write(tmp_path, ladder_text(name="killed", games=games).replace(
+        'name = "random"\nlabel = "random-b"', 'name = "sleepy"\nlabel = "sleepy"\nparams = { ms = 4 }'), "killed")
+    env = {**os.environ, "KOTARENA_DB": str(tmp_path / "killed.db")}
+    process = run_cli("league", "run", str(path), "--workers", "1", "-q", env=env)
+    engine = open_db(tmp_path / "killed.db")
+    wait_for_matches(engine, process, 3)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    with Session(engine) as session:
+        secret = session.exec(select(Night)).one()
+    before = replays(engine)
+    assert secret.sealed and 3 <= len(before) < games
+    resumed = run_cli("league", "run", str(path), "--workers", "2", env=env)
+    out, err = resumed.communicate(timeout=120)
+    assert resumed.returncode == 0, err
+    assert f"(seed {secret.seed}; sealed, commitment {secret.commitment})" in err
+    played = replays(engine)
+    assert [index for index, _, _ in played] == list(range(games)) and count(engine, Match) == games
+    assert all(row in played for row in before)
+    jobs = list(night_jobs(load_ladder(path), secret.seed))
+    assert [(job.index, job.seed) for job in jobs] == [(index, seed) for index, seed, _ in played]
