@@ -7,6 +7,9 @@ from collections.abc import Sequence
 from kotarena.bots.base import Bot
 from kotarena.engine.game import GameState
 from kotarena.engine.outcome import IllegalActionError
+from kotarena.seeds import bot_seed
+
+__all__ = ["BotMoveError", "bot_seed", "play"]  # bot_seed: a bot's seed, see kotarena.seeds
 
 
 class BotMoveError(IllegalActionError):
@@ -45,7 +48,3 @@ def play(state: GameState, bots: Sequence[Bot]) -> GameState:
         bot.finish(state.view(seat))
     return state
 
-
-def bot_seed(game_seed: int, seat: int) -> int:
-    """The seed of the bot in ``seat`` for a game with ``game_seed`` (stable across runs)."""
-    return (game_seed * 1_000_003 + seat * 7919 + 17) % (2**63)

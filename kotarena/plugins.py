@@ -82,6 +82,8 @@ class _Registry:
                 continue
             try:
                 module = ep.load()
+            except KeyboardInterrupt:
+                raise  # (Ctrl-C while a plugin is imported is still Ctrl-C)
             except BaseException as error:  # noqa: BLE001 - SystemExit in an import must not end kotarena
                 self.errors.append(PluginError(ep.name, package, f"failed to import: {type(error).__name__}: {error}"))
                 continue

@@ -25,6 +25,18 @@ def _private_database(tmp_path, monkeypatch):
 
 
 @pytest.fixture(autouse=True)
+def _no_sandbox_left():
+    """A test that played untrusted bots in this process (``--workers 0``) ends their
+    fork servers: the next test starts with no process of another's."""
+    yield
+    import sys
+
+    seat = sys.modules.get("kotarena.sandbox.seat")
+    if seat is not None:
+        seat.close_servers()
+
+
+@pytest.fixture(autouse=True)
 def _plugins_as_found():
     """A test that seals the bot registry (``league run`` does, through
     ``KOTARENA_LOAD_PLUGINS``) leaves the plugins as it found them for the next."""

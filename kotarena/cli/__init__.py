@@ -34,13 +34,41 @@ COMMANDS: dict[str, str] = {
 
 
 class LazyGroup(click.Group):
-    """A group that imports a command's module only when the command is needed."""
+    """A group that imports a command's module only when the command is needed.
 
-    def __init__(self, *args, lazy: dict[str, str] | None = None, **kwargs) -> None:
+    Plugins' commands (``register_commands``) are added only when a name that is not a
+    built-in command is asked for, or when help lists every command: installed
+    plugins are imported by the commands that use them (the bots, a ladder's night),
+    not by ``kotarena --version`` or ``kotarena db path``.
+    """
+
+    def __init__(self, *args, lazy: dict[str, str] | None = None, plugin_commands: bool = False,
+                 **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.lazy = dict(lazy or {})
+        self.plugin_commands = plugin_commands  #: whether to ask plugins for commands
+        self._plugins_asked = False
+        self._from_plugins: set[str] = set()
+
+    def _add_plugin_commands(self) -> None:
+        if self.plugin_commands and not self._plugins_asked:
+            from kotarena import plugins
+
+            self._plugins_asked = True
+            before = set(self.commands)
+            add_plugin_commands(self)
+            self._from_plugins = set(self.commands) - before
+            plugins.on_reset(self._forget_plugin_commands)
+
+    def _forget_plugin_commands(self) -> None:
+        """Plugins were reloaded (tests, long-lived hosts): drop their commands, ask again."""
+        for name in self._from_plugins:
+            self.commands.pop(name, None)
+        self._from_plugins = set()
+        self._plugins_asked = False
 
     def list_commands(self, ctx: click.Context) -> list[str]:
+        self._add_plugin_commands()
         return list(self.lazy) + sorted(set(super().list_commands(ctx)) - set(self.lazy))
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
@@ -50,6 +78,7 @@ class LazyGroup(click.Group):
                 return getattr(importlib.import_module(module_name), attribute)
             except Exception as error:  # noqa: BLE001 - report it when the command is used
                 return _broken_command(name, f"{type(error).__name__}: {error}")
+        self._add_plugin_commands()
         return super().get_command(ctx, name)
 
 
@@ -65,6 +94,7 @@ def _broken_command(name: str, problem: str) -> click.Command:
 @click.group(
     cls=LazyGroup,
     lazy=COMMANDS,
+    plugin_commands=True,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 @click.version_option(package_name="kotarena")
@@ -89,7 +119,6 @@ def add_plugin_commands(group: click.Group) -> None:
 def main() -> None:
     """The console script: run the CLI; errors are one line unless KOTARENA_DEBUG=1."""
     try:
-        add_plugin_commands(cli)
         cli.main(standalone_mode=True)
     except Exception as error:  # noqa: BLE001 - the last line of defence against tracebacks
         if os.environ.get("KOTARENA_DEBUG"):

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
+import os
+import signal
 import sys
 import textwrap
+import threading
 import time
 from collections.abc import Iterable, Iterator
 
@@ -112,8 +116,15 @@ def league_run(ladder_file: str, workers: int | None, fresh: bool, quiet: bool, 
     """Play a league night from LADDER_FILE, then show the leaderboard.
 
     Running the same command again after an interruption (Ctrl-C, kill -9) resumes the
-    unfinished night: no match is lost, played twice or rated twice.
+    unfinished night: no match is lost, played twice or rated twice. SIGTERM stops it
+    as Ctrl-C does.
     """
+    with stopped_by_sigterm():
+        _league_run(ladder_file, workers, fresh, quiet, unsandboxed, db)
+
+
+def _league_run(ladder_file: str, workers: int | None, fresh: bool, quiet: bool, unsandboxed: bool,
+                db: str | None) -> None:
     from kotarena.tournament.night import NightError, run_night
 
     ladder = _load_ladder(ladder_file, sealed=True)
@@ -123,7 +134,8 @@ def league_run(ladder_file: str, workers: int | None, fresh: bool, quiet: bool, 
     try:
         if unsandboxed:
             click.echo("warning: untrusted bots run WITHOUT the sandbox (--unsandboxed)", err=True)
-        report = run_night(engine, ladder, workers=workers, fresh=fresh, progress=progress, unsandboxed=unsandboxed)
+        report = run_night(engine, ladder, workers=workers, fresh=fresh, progress=progress, unsandboxed=unsandboxed,
+                           on_start=lambda night: _announce(night, ladder, quiet))
     except NightError as error:
         raise click.ClickException(str(error)) from None
     except KeyboardInterrupt:
@@ -136,13 +148,68 @@ def league_run(ladder_file: str, workers: int | None, fresh: bool, quiet: bool, 
             f"{night.number} are stored; run the same command to resume", err=True,
         )
         sys.exit(130)
+    except Exception as error:  # noqa: BLE001 - a night that fails says why in one line
+        if os.environ.get("KOTARENA_DEBUG"):
+            raise
+        raise click.ClickException(f"the night stopped: {_reason(error)} (what was played is stored; "
+                                   "run the same command to resume; KOTARENA_DEBUG=1 shows the traceback)") from None
     if not quiet:
+        sealed = f"sealed, commitment {report.commitment}" if report.sealed else "not sealed"
         click.echo(
-            f"night {report.night} of ladder {report.ladder!r} (seed {report.seed}): {report.played} matches played now, "
-            f"{report.stored_before} before, {report.planned} planned, {report.forfeits} forfeits, "
-            f"{report.seconds:.1f}s", err=True,
+            f"night {report.night} of ladder {report.ladder!r} (seed {report.seed_shown}; {sealed}): "
+            f"{report.played} matches played now, {report.stored_before} before, {report.planned} planned, "
+            f"{report.forfeits} forfeits, {report.seconds:.1f}s", err=True,
         )
     click.echo(_leaderboard_text(engine, ladder.name))
+
+
+def _announce(night, ladder, quiet: bool) -> None:
+    """Say, as the night starts, whether it is sealed: a fixed seed always, as a warning."""
+    if not night.sealed:
+        click.echo(f"night {night.number} of ladder {ladder.name!r} is not sealed: its seed ({night.seed}) is "
+                   "known in advance, and with it every roll, card and bot seed (for experiments; a ladder "
+                   "without a seed draws a secret one: see docs/seeds.md)", err=True)
+    elif not quiet:
+        click.echo(f"night {night.number} of ladder {ladder.name!r} is sealed: its seed is secret until the "
+                   f"night ends (commitment sha256 {night.commitment})", err=True)
+
+
+def _reason(error: BaseException) -> str:
+    """An error that stopped a night, in a few words (its notes too)."""
+    text = str(error) or "(no message)"
+    if isinstance(error, EOFError) or "BrokenProcessPool" in type(error).__name__:
+        text = f"a worker process ended unexpectedly ({text})"
+    notes = "; ".join(getattr(error, "__notes__", ()))
+    return f"{type(error).__name__}: {text}" + (f"; {notes}" if notes else "")
+
+
+@contextlib.contextmanager
+def stopped_by_sigterm() -> Iterator[None]:
+    """Have SIGTERM (``kill``, a service manager stopping us) stop a night as Ctrl-C
+    does: a ``KeyboardInterrupt``, so what was played is stored and the night resumes.
+
+    The previous handler is put back afterwards. Outside the main thread, where
+    signals cannot be handled, nothing changes.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    owner = os.getpid()
+
+    def interrupt(signum, frame) -> None:
+        if os.getpid() != owner:
+            # A worker forked from us, told to end (a broken pool terminates its
+            # workers) before it set handlers of its own: it ends as SIGTERM ends it.
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGTERM)
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 @league.command("status")
@@ -157,8 +224,10 @@ def league_status(ladder_name: str, json_: bool, db: str | None) -> None:
     if json_:
         echo_json(rows)
         return
-    click.echo(table_text(("night", "status", "seed", "planned", "done", "left", "forfeits"),
-                          [tuple(r.values()) for r in rows]))
+    click.echo(table_text(
+        ("night", "status", "sealed", "seed", "planned", "done", "left", "forfeits", "commitment (sha256)"),
+        [(r["night"], r["status"], "yes" if r["sealed"] else "no", "secret" if r["seed"] is None else r["seed"],
+          r["planned"], r["done"], r["left"], r["forfeits"], r["commitment"] or "-") for r in rows]))
 
 
 @league.command("rerate")
@@ -267,6 +336,12 @@ def matches(ladder_name, entrant, night, limit, json_, db) -> None:
               " ".join(f"{s['entrant']}{'!' + s['forfeit'] if s['forfeit'] else ''}" for s in r["seats"]))
              for r in rows]
     click.echo(table_text(("id", "ladder", "night", "match", "end", "winner", "turns", "seats (! = forfeit)"), table))
+    forfeits = [(r["id"], s) for r in rows for s in r["seats"] if s["forfeit"]]
+    if forfeits:
+        click.echo("\nforfeits (the whole reason: --json, or kotarena replay --match ID):")
+        for match_id, seat in forfeits:
+            click.echo(f"  match {match_id} seat {seat['seat']} {seat['entrant']}: {seat['forfeit']}: "
+                       f"{forfeit_line(seat['forfeit_detail'])}")
 
 
 @click.command()
@@ -287,7 +362,21 @@ def history(entrant: str, ladder_name: str | None, json_: bool, db: str | None) 
     if json_:
         _echo_json_rows(rows)
     else:
-        _echo_table_rows(("ladder", "match", "mu", "sigma", "score"), (tuple(row.values()) for row in rows))
+        _echo_table_rows(("ladder", "match", "mu", "sigma", "score", "forfeit"),
+                         ((row["ladder"], row["match"], row["mu"], row["sigma"], row["score"],
+                           f"{row['forfeit']}: {forfeit_line(row['forfeit_detail'])}" if row["forfeit"] else "")
+                          for row in rows))
+
+
+#: The longest forfeit reason a table shows on its line.
+FORFEIT_LINE = 100
+
+
+def forfeit_line(detail: str | None) -> str:
+    """A forfeit's detail on one line of a table: its first line (an error's own line),
+    shortened to ``FORFEIT_LINE`` characters."""
+    line = (detail or "").split("\n", 1)[0]
+    return line if len(line) <= FORFEIT_LINE else line[:FORFEIT_LINE - 3] + "..."
 
 
 def _echo_json_rows(rows: Iterable[dict]) -> None:

@@ -50,12 +50,14 @@ def ending_text(state: GameState) -> str:
     return f"Not over: turn {state.turn}, waiting for {state.names[state.to_move]} to decide ({state.kind})"
 
 
-def _stored_replay_text(match_id: int, db: str | None) -> str:
-    """The replay text of a match stored by a league night, as stored."""
+def _stored_match(match_id: int, db: str | None) -> tuple[str, list[dict]]:
+    """The replay text of a match stored by a league night, as stored, and its seats
+    that forfeited (``queries.match_forfeits``)."""
     from sqlmodel import Session
 
     from kotarena.cli.league import results_db
     from kotarena.storage.models import Match
+    from kotarena.storage.queries import match_forfeits
 
     engine = results_db(db)
 
@@ -63,7 +65,20 @@ def _stored_replay_text(match_id: int, db: str | None) -> str:
         match = session.get(Match, match_id)
         if match is None:
             raise click.ClickException(f"no stored match with id {match_id} (see 'kotarena matches')")
-        return match.replay
+        return match.replay, match_forfeits(engine, match_id)
+
+
+def forfeits_text(forfeits: list[dict]) -> Iterator[str]:
+    """A stored match's forfeits: each seat, why (a traceback's last frames for an
+    error), and that the autopilot played the seat on."""
+    if not forfeits:
+        return
+    yield "Forfeits (the autopilot played each of these seats from then on; whatever it won is no win):"
+    for seat in forfeits:
+        detail = (seat["forfeit_detail"] or "").split("\n")
+        yield f"  seat {seat['seat']} ({seat['entrant']}): {seat['forfeit']}: {detail[0]}"
+        for line in detail[1:]:
+            yield f"    {line}"
 
 
 def _save(text: str, path: str, match_id: int) -> None:
@@ -106,9 +121,10 @@ def replay(file: str | None, match_id: int | None, db: str | None, save: str | N
         raise click.UsageError("give either a replay FILE or --match ID")
     if save is not None and match_id is None:
         raise click.UsageError("--save writes a stored match's replay: give it with --match ID")
+    forfeits: list[dict] = []
     try:
         if match_id is not None:
-            text = _stored_replay_text(match_id, db)
+            text, forfeits = _stored_match(match_id, db)
             if save is not None:  # saved first: a replay that no longer plays out can still be shared
                 _save(text, save, match_id)
             parsed = replay_from_text(text, source=f"match {match_id}")
@@ -135,12 +151,13 @@ def replay(file: str | None, match_id: int | None, db: str | None, save: str | N
     if json_:
         from kotarena.cli.output import echo_json
 
-        echo_json({**parsed.to_json(), "reproduced": True})
+        echo_json({**parsed.to_json(), "reproduced": True, **({"forfeits": forfeits} if match_id is not None else {})})
         return
     if quiet:
         turns = state.outcome.turns if state.outcome is not None else state.turn
+        forfeited = "".join(f"; seat {seat['seat']} forfeited ({seat['forfeit']})" for seat in forfeits)
         click.echo(f"{source}: reproduced: yes ({len(parsed.players)} players, seed {parsed.seed}, "
-                   f"{len(parsed.actions)} actions, {turns} turns)")
+                   f"{len(parsed.actions)} actions, {turns} turns{forfeited})")
         return
     for line in header_text(parsed, source):
         click.echo(line)
@@ -149,4 +166,6 @@ def replay(file: str | None, match_id: int | None, db: str | None, save: str | N
         click.echo(line)
     click.echo("")
     click.echo(ending_text(state))
+    for line in forfeits_text(forfeits):
+        click.echo(line)
     click.echo("reproduced: yes")

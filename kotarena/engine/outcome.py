@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
+from typing import NamedTuple
 
 
 class Termination(StrEnum):
@@ -19,14 +19,17 @@ class Termination(StrEnum):
 TERMINATION_TEXT: dict[Termination, str] = {termination: termination.value for termination in Termination}
 
 
-@dataclass(frozen=True)
-class Outcome:
+class Outcome(NamedTuple):
     """The result of a finished game.
 
     ``ranks[p]`` is player ``p``'s finishing place, 0 for the best; equal numbers are
     ties. The winner (if any) is alone in place 0; the other survivors follow by
     stars (equal stars tie); then the eliminated, the last eliminated first
     (monsters eliminated by the same damage tie).
+
+    A named tuple of immutable values: every seat's final view holds the game's own
+    outcome, and nothing a bot does to it (not even ``object.__setattr__``, which gets
+    past a frozen dataclass) can change the game's result.
     """
 
     winner: int | None

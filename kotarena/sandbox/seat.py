@@ -83,6 +83,8 @@ class ForkServer:
         self.group: SeatGroup | None = SeatGroup(slot, memory_mb, MAX_PIDS) if jailed else None
         self._scratch = None if jailed else tempfile.mkdtemp(prefix="kotarena-seat-")
         ours, theirs = socket.socketpair()
+        # The server's first line tells this process its number outside the sandbox.
+        ours.setsockopt(socket.SOL_SOCKET, socket.SO_PASSCRED, 1)
         command = [sys.executable, "-I", "-m", "kotarena.sandbox.host", bot, "--control", str(theirs.fileno()),
                    "--path", json.dumps(python_paths()), "--memory-mb", str(memory_mb), "--file-mb", str(FILE_MB)]
         if jailed:
@@ -107,8 +109,13 @@ class ForkServer:
         self._requested: socket.socket | None = None
         self._resetting = False
         self.log_path = log_path
+        self.server_pid = 0  #: the fork server's process, as this process numbers it
         try:
-            reply = self._reply(IMPORT_SECONDS)
+            if select.select([ours], [], [], IMPORT_SECONDS)[0]:
+                data, ancillary, _, _ = ours.recvmsg(1 << 16, socket.CMSG_SPACE(_CREDENTIALS.size))
+                self.server_pid = _sender(ancillary)
+                self._buffer += data
+            reply = self._reply(SERVER_SECONDS)
         except BotFailure:
             self.close()
             raise
@@ -131,7 +138,13 @@ class ForkServer:
         return json.loads(line)
 
     def alive(self) -> bool:
+        """Whether the sandbox still runs."""
         return self.process.poll() is None
+
+    def server_alive(self) -> bool:
+        """Whether the fork server itself still runs (a seat may have killed it: the
+        sandbox then lives on until its last process ends)."""
+        return self.alive() and (not self.server_pid or _running(self.server_pid))
 
     def request_seat(self) -> None:
         """Ask the server to fork a seat's process (:meth:`start_seat` collects it): a
@@ -255,6 +268,23 @@ def _die_with_parent() -> None:
     ctypes.CDLL(None).prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
 
 
+def _sender(ancillary: list) -> int:
+    """The sending process's number in this process's namespace (``SCM_CREDENTIALS``)."""
+    for level, kind, payload in ancillary:
+        if level == socket.SOL_SOCKET and kind == socket.SCM_CREDENTIALS:
+            return _CREDENTIALS.unpack(payload[:_CREDENTIALS.size])[0]
+    return 0
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` runs (not ended, nor waiting to be reaped)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            return stat.read().rsplit(b")", 1)[1].split()[0] not in (b"Z", b"X")
+    except OSError:
+        return False
+
+
 def _kill(pid: int) -> None:
     try:
         os.kill(pid, signal.SIGKILL)
@@ -299,9 +329,7 @@ class SandboxedSeat:
         conn, self.inner_pid = self.server.start_seat()
         self.conn = conn
         data, ancillary, _, _ = conn.recvmsg(MAX_LINE, socket.CMSG_SPACE(_CREDENTIALS.size))
-        for level, kind, payload in ancillary:
-            if level == socket.SOL_SOCKET and kind == socket.SCM_CREDENTIALS:
-                self.pid = _CREDENTIALS.unpack(payload[:_CREDENTIALS.size])[0]
+        self.pid = _sender(ancillary)
         self._buffer += data
         greeting = self._receive(limit * 10)
         if greeting.get("type") != "bot" or greeting.get("protocol") != PROTOCOL:
@@ -441,14 +469,8 @@ class SandboxedSeat:
             raise self._fail(INVALID, str(error)) from None
 
     def _alive(self) -> bool:
-        """Whether the seat's own process still runs (not ended, nor waiting to be reaped)."""
-        if not self.pid:
-            return True
-        try:
-            with open(f"/proc/{self.pid}/stat", "rb") as stat:
-                return stat.read().rsplit(b")", 1)[1].split()[0] not in (b"Z", b"X")
-        except OSError:
-            return False
+        """Whether the seat's own process still runs."""
+        return not self.pid or _running(self.pid)
 
     def _ended(self) -> BotFailure:
         group = self.server.group

@@ -23,7 +23,7 @@ from kotarena.storage.models import Meta  # (and, with it, every table SQLModel.
 
 #: Bump when the tables change, add the step from the version before to ``_STEPS``
 #: and say what changed, for users, in ``SCHEMA_CHANGES``.
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 #: What each schema version changed, in words for the person whose database is
 #: upgraded (the CLI says it with the upgrade).
@@ -32,6 +32,9 @@ SCHEMA_CHANGES: dict[int, str] = {
        "its ratings moved onto the seats); seeds are 64-bit integers on PostgreSQL",
     3: "a seat keeps its game's own facts (for King of Tokyo: monster, stars, health, alive) as JSON in "
        "seat.facts, beside its rank, bot and forfeit; the monster, stars, health and alive columns are gone",
+    4: "a night records whether it is sealed (its seed drawn in secret, shown only once the night is done) and "
+       "the SHA-256 commitment to its seed (night.sealed, night.commitment; the nights before are not sealed); "
+       "a match whose winner had forfeited (its autopilot won) no longer names a winner",
 }
 
 
@@ -239,6 +242,16 @@ _STEPS: dict[int, tuple[str | tuple[str, str], ...]] = {
         "ALTER TABLE seat DROP COLUMN stars",
         "ALTER TABLE seat DROP COLUMN health",
         "ALTER TABLE seat DROP COLUMN alive",
+    ),
+    # 3 -> 4: sealed nights (docs/seeds.md). The nights before played seeds their ladder
+    # fixed: not sealed, and no commitment was published for them. A forfeiting seat is
+    # no match's winner, as the ratings already counted it.
+    3: (
+        "ALTER TABLE night ADD COLUMN sealed BOOLEAN NOT NULL DEFAULT FALSE",
+        ("postgresql", "ALTER TABLE night ALTER COLUMN sealed DROP DEFAULT"),
+        "ALTER TABLE night ADD COLUMN commitment VARCHAR",
+        "UPDATE match SET winner_seat = NULL WHERE EXISTS (SELECT 1 FROM seat WHERE seat.match_id = match.id"
+        " AND seat.seat = match.winner_seat AND seat.forfeit IS NOT NULL)",
     ),
 }
 

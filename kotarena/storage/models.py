@@ -66,7 +66,14 @@ class Night(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     ladder_id: int = Field(foreign_key="ladder.id", index=True)
     number: int  #: 1 for the ladder's first night, and so on
-    seed: int = Field(sa_type=BigInteger)  #: seeds take 63 bits; INTEGER is 32 bits in PostgreSQL
+    #: Seeds take 63 bits; INTEGER is 32 bits in PostgreSQL. A sealed night's seed is
+    #: secret until the night is done: the listings show it only then.
+    seed: int = Field(sa_type=BigInteger)
+    #: Whether the seed was drawn in secret (the ladder names none); else the ladder
+    #: fixes it and anyone who reads the ladder file can work out the night's dice.
+    sealed: bool = False
+    #: SHA-256 of the seed (``kotarena.seeds.commitment``), public from the start.
+    commitment: str | None = None
     fingerprint: str  #: of the ladder file's content; a resume must match it
     config: str  #: the ladder as JSON, for the record
     planned: int  #: matches in the schedule

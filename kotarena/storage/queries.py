@@ -19,7 +19,7 @@ from sqlalchemy.engine import Engine
 from kotarena.storage.models import LadderRow, Match, Night, Rating, Seat
 from kotarena.storage.store import UnknownLadderError
 
-__all__ = ["PAGE", "history", "ladder_names", "leaderboard", "matches", "nights"]
+__all__ = ["PAGE", "history", "ladder_names", "leaderboard", "match_forfeits", "matches", "nights"]
 
 #: Rows read from the database at a time by the queries that can return many.
 PAGE = 1000
@@ -94,24 +94,39 @@ def matches(engine: Engine, *, ladder: str | None = None, entrant: str | None = 
         seats: dict[int, list[Any]] = {}
         for start in range(0, len(found), PAGE):
             for seat in connection.execute(
-                    select(Seat.match_id, Seat.seat, Seat.entrant, Seat.rank, Seat.facts, Seat.forfeit)
+                    select(Seat.match_id, Seat.seat, Seat.entrant, Seat.rank, Seat.facts, Seat.forfeit,
+                           Seat.forfeit_detail)
                     .where(Seat.match_id.in_([row.id for row in found[start:start + PAGE]]))
                     .order_by(Seat.match_id, Seat.seat)):
                 seats.setdefault(seat.match_id, []).append(seat)
     return [{
         "id": row.id, "ladder": row.name, "night": row.number, "index": row.index, "seed": row.seed,
         "status": row.status, "termination": row.termination,
-        "winner": next((s.entrant for s in seats.get(row.id, []) if s.seat == row.winner_seat), None),
+        # (A seat that forfeited won nothing; before schema 4 its autopilot's win was stored as a win.)
+        "winner": next((s.entrant for s in seats.get(row.id, []) if s.seat == row.winner_seat and not s.forfeit),
+                       None),
         "turns": row.turns, "duration": round(row.duration, 3),
-        "seats": [{"seat": s.seat, "entrant": s.entrant, "rank": s.rank, **s.facts, "forfeit": s.forfeit}
+        "seats": [{"seat": s.seat, "entrant": s.entrant, "rank": s.rank, **s.facts, "forfeit": s.forfeit,
+                   "forfeit_detail": s.forfeit_detail}
                   for s in seats.get(row.id, [])],
     } for row in found]
+
+
+def match_forfeits(engine: Engine, match_id: int) -> list[dict[str, Any]]:
+    """The seats of stored match ``match_id`` that forfeited, in seat order: seat,
+    entrant, forfeit (its kind) and forfeit_detail (what happened, a traceback's last
+    frames for an error)."""
+    with engine.connect() as connection:
+        found = connection.execute(
+            select(Seat.seat, Seat.entrant, Seat.forfeit, Seat.forfeit_detail)
+            .where(Seat.match_id == match_id, Seat.forfeit.is_not(None)).order_by(Seat.seat)).all()
+    return [dict(row._mapping) for row in found]
 
 
 def history(engine: Engine, entrant: str, *, ladder: str | None = None) -> Iterator[dict[str, Any]]:
     """An entrant's rating after each of its rated matches, ladder by ladder, in the
     order they were rated; read from the database a page at a time as it is consumed."""
-    query = (select(LadderRow.name, Seat.match_id, Seat.mu, Seat.sigma)
+    query = (select(LadderRow.name, Seat.match_id, Seat.mu, Seat.sigma, Seat.forfeit, Seat.forfeit_detail)
              .join(Match, Seat.match_id == Match.id).join(Night, Match.night_id == Night.id)
              .join(LadderRow, Night.ladder_id == LadderRow.id)
              .where(Seat.entrant == entrant, Seat.mu.is_not(None)))
@@ -120,17 +135,24 @@ def history(engine: Engine, entrant: str, *, ladder: str | None = None) -> Itera
     query = query.order_by(LadderRow.name, Night.number, Match.index, Seat.seat)
     with engine.connect() as connection:
         last = None
-        for name, match_id, mu, sigma in connection.execution_options(yield_per=PAGE).execute(query):
+        rows = connection.execution_options(yield_per=PAGE).execute(query)
+        for name, match_id, mu, sigma, forfeit, detail in rows:
             if match_id == last:
-                continue  # an entrant in several seats of a match has one rating after it
+                continue  # an entrant in several seats of a match has one rating after it (and
+                # its first seat's forfeit, if any, stands for the match's)
             last = match_id
             yield {"ladder": name, "match": match_id, "mu": round(mu, 3), "sigma": round(sigma, 3),
-                   "score": round(mu - 3 * sigma, 3)}
+                   "score": round(mu - 3 * sigma, 3), "forfeit": forfeit, "forfeit_detail": detail}
 
 
 def nights(engine: Engine, ladder_name: str) -> list[dict[str, Any]]:
-    """Each night of a ladder: its number, status, seed, matches planned, stored
-    (``done``) and left, and forfeited seats; counted by the database."""
+    """Each night of a ladder: its number, status, whether it is ``sealed``, its seed,
+    the ``commitment`` to it (SHA-256), matches planned, stored (``done``) and left, and
+    forfeited seats; counted by the database.
+
+    A sealed night's seed is ``None`` until the night is done: it is the night's secret
+    (``docs/seeds.md``); then it is published, to be checked against the commitment.
+    """
     with engine.connect() as connection:
         ladder_id = _ladder_id(connection, ladder_name)
         done = dict(connection.execute(
@@ -140,8 +162,11 @@ def nights(engine: Engine, ladder_name: str) -> list[dict[str, Any]]:
             select(Match.night_id, func.count()).select_from(Seat).join(Match, Seat.match_id == Match.id)
             .join(Night, Match.night_id == Night.id)
             .where(Night.ladder_id == ladder_id, Seat.forfeit.is_not(None)).group_by(Match.night_id)).all())
-        rows = connection.execute(select(Night.id, Night.number, Night.status, Night.seed, Night.planned)
+        rows = connection.execute(select(Night.id, Night.number, Night.status, Night.seed, Night.sealed,
+                                         Night.commitment, Night.planned)
                                   .where(Night.ladder_id == ladder_id).order_by(Night.number)).all()
-    return [{"night": n.number, "status": n.status, "seed": n.seed, "planned": n.planned,
+    return [{"night": n.number, "status": n.status, "sealed": bool(n.sealed),
+             "seed": n.seed if n.status == "done" or not n.sealed else None, "commitment": n.commitment,
+             "planned": n.planned,
              "done": done.get(n.id, 0), "left": max(n.planned - done.get(n.id, 0), 0),
              "forfeits": forfeits.get(n.id, 0)} for n in rows]

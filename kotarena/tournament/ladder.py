@@ -21,7 +21,7 @@ import math
 import re
 import tomllib
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -97,7 +97,7 @@ class Ladder:
     format: str = FREE_FOR_ALL
     challenger: str | None = None
     duplicate: bool | int = False
-    seed: int = 0
+    seed: int | None = None  #: None: each night draws a secret seed (a sealed night)
     workers: int | None = None
     allow_repeats: bool = False
 
@@ -114,12 +114,19 @@ class Ladder:
             return 1
         return int(self.duplicate)
 
+    @property
+    def sealed(self) -> bool:
+        """Whether this ladder's nights are sealed: it names no seed, so each night draws
+        a secret one (see ``docs/seeds.md``)."""
+        return self.seed is None
+
     def fingerprint(self) -> str:
         """A hash of everything that decides what a night plays.
 
         A resumed night compares it with the one stored when the night began. The
         number of workers is left out: it changes how fast a night goes, not what it
-        plays.
+        plays. A ladder that names no seed has the ``null`` seed here (a kotarena before
+        sealed nights wrote 0 for it: see :meth:`legacy_fingerprint`).
         """
         content = {
             "version": 1,
@@ -135,6 +142,12 @@ class Ladder:
         }
         text = json.dumps(content, sort_keys=True, separators=(",", ":"), default=str)
         return hashlib.sha256(text.encode()).hexdigest()
+
+    def legacy_fingerprint(self) -> str | None:
+        """The fingerprint a kotarena before sealed nights gave this ladder, if it names no
+        seed (it read the missing seed as 0), else ``None``: a night such a kotarena
+        left unfinished resumes, with the seed it stored."""
+        return replace(self, seed=0).fingerprint() if self.seed is None else None
 
 
 # ------------------------------------------------------------------ loading
@@ -339,14 +352,14 @@ class _Checker:
         challenger = self.attempt(lambda: self.string(data, "challenger", None), None)
         if players is not None:
             duplicate = self.attempt(lambda: self.duplicate(data, players), None)
-        seed = self.attempt(lambda: self.integer(data, "seed", 0, 0, MAX_SEED), None)
+        seed = self.attempt(lambda: self.integer(data, "seed", None, 0, MAX_SEED), 0)
         workers = self.attempt(lambda: self.integer(data, "workers", None, 0, 1024), None)
         allow_repeats = self.attempt(lambda: self.boolean(data, "allow_repeats", False), False)
         entrants = self.attempt(lambda: self.entrants(data), [])
         self.report()
         # Checks across keys, each of which is fine on its own from here on.
         assert spec is not None and players is not None and games is not None and time_limit is not None
-        assert fmt is not None and duplicate is not None and seed is not None
+        assert fmt is not None and duplicate is not None
 
         if fmt == GAUNTLET:
             if challenger is None:

@@ -18,12 +18,13 @@ from typing import Any
 from kotarena.bots.registry import get_bot
 from kotarena.engine.outcome import TERMINATION_TEXT
 from kotarena.games import get_game
-from kotarena.match import bot_seed
 from kotarena.ratings import ranks_for
 from kotarena.replay import actions_replay_text
 from kotarena.sandbox.seat import SandboxedSeat, default_log_dir, seat_server
+from kotarena.seeds import bot_seeds
 from kotarena.storage.models import MatchResult, SeatResult
 from kotarena.tournament.seats import (
+    CRASH,
     DEFAULT_MEMORY_MB,
     GUARD,
     BotFailure,
@@ -52,6 +53,9 @@ class MatchJob:
     sandbox: bool = True
     log_dir: str | None = None  #: where bots' output goes (default: the user's log directory)
     hide: tuple[str, ...] = ()  #: files the sandbox hides (the results database)
+    #: Each seat's bot seed, worked out by the coordinator with the night's secret key
+    #: (:func:`kotarena.seeds.bot_seeds`). Empty: the game seed's own keyed seeds.
+    bot_seeds: tuple[int, ...] = ()
 
 
 def _seat_host(seat: int, spec: SeatSpec, job: MatchJob) -> Any:
@@ -100,6 +104,7 @@ def play_match(job: MatchJob, *, keep_guard: bool = False) -> MatchResult:
         except BotFailure as error:
             failures[seat], host = error, _Unseated(spec)
         hosts.append(host)
+    seeds = job.bot_seeds or bot_seeds(job.seed, state.n)
     try:
         for host in hosts:
             if isinstance(host, SandboxedSeat):
@@ -107,20 +112,30 @@ def play_match(job: MatchJob, *, keep_guard: bool = False) -> MatchResult:
         for seat, host in enumerate(hosts):
             if failures[seat] is None:
                 try:
-                    host.start(bot_seed(job.seed, seat), state.view(seat))
+                    host.start(seeds[seat], state.view(seat))
                 except BotFailure as error:
                     failures[seat] = error
         _settle(hosts, failures)
-        try:
-            play_seated(state, hosts, failures)
-        finally:
-            if not keep_guard:
-                GUARD.disarm()
+        play_seated(state, hosts, failures)
+        for seat, host in enumerate(hosts):
+            if isinstance(host, SandboxedSeat) and failures[seat] is None and not host.server.server_alive():
+                failures[seat] = BotFailure(CRASH, "its host process was killed during the game")
+        # The record is taken from the engine before the bots see the final views: whatever
+        # a bot's finish() does to what it is handed, what is stored is the engine's.
+        outcome = state.outcome
+        assert outcome is not None  # play_seated returns only when the game is over
+        termination, winner, turns = TERMINATION_TEXT[outcome.termination], outcome.winner, outcome.turns
+        facts = [game.seat_facts(state, seat) for seat in range(state.n)]
+        replay = actions_replay_text(state, first_player=job.first_player, bots=[spec.bot for spec in job.seats])
+        forfeits = [failed.kind if failed else None for failed in failures]
+        ranks = final_ranks(outcome.ranks, forfeits)
         for seat, host in enumerate(hosts):
             if failures[seat] is None:
                 host.finish(state.view(seat))
         _settle(hosts, failures)
     finally:
+        if not keep_guard:
+            GUARD.disarm()
         for host in hosts:
             if isinstance(host, (InProcessSeat, SandboxedSeat)):
                 host.close()
@@ -129,25 +144,23 @@ def play_match(job: MatchJob, *, keep_guard: bool = False) -> MatchResult:
             server.request_reset()
         for server in servers:
             server.reset()  # no process of this match's bots lives on
-    outcome = state.outcome
-    assert outcome is not None  # play_seated returns only when the game is over
-    ranks = final_ranks(outcome.ranks, [failed.kind if failed else None for failed in failures])
     seats = []
     for seat, (spec, host, failed) in enumerate(zip(job.seats, hosts, failures)):
         package, version = _package(spec, host)
         seats.append(SeatResult(
             seat=seat, entrant=spec.entrant, bot=spec.bot, package=package, version=version,
-            rank=ranks[seat], forfeit=failed.kind if failed else None,
-            forfeit_detail=failed.detail[:500] if failed else None, decisions=host.decisions,
-            cpu_seconds=round(host.cpu, 6), facts=game.seat_facts(state, seat),
+            rank=ranks[seat], forfeit=forfeits[seat],
+            forfeit_detail=clip_detail(failed.detail) if failed else None, decisions=host.decisions,
+            cpu_seconds=round(host.cpu, 6), facts=facts[seat],
         ))
     return MatchResult(
         index=job.index, key=job.key, game=job.game, seed=job.seed, first_player=job.first_player,
         rules_version=game.spec.rules_version,
-        status="forfeit" if any(failures) else "done", termination=TERMINATION_TEXT[outcome.termination],
-        winner_seat=outcome.winner, turns=outcome.turns, duration=time.perf_counter() - started,
-        replay=actions_replay_text(state, first_player=job.first_player, bots=[spec.bot for spec in job.seats]),
-        seats=seats,
+        status="forfeit" if any(failures) else "done", termination=termination,
+        # A seat that forfeited won nothing, even if its autopilot won the game (the
+        # replay keeps the engine's result).
+        winner_seat=winner if winner is None or failures[winner] is None else None,
+        turns=turns, duration=time.perf_counter() - started, replay=replay, seats=seats,
     )
 
 
@@ -175,3 +188,18 @@ def _package(spec: SeatSpec, host: Any) -> tuple[str, str]:
         except Exception:  # noqa: BLE001 - an unknown bot's seat still gets its record
             return "?", "?"
     return info.package, info.version
+
+
+#: The longest forfeit detail stored (a traceback's last frames are the useful part).
+DETAIL_LIMIT = 4000
+#: Of a longer one: its first characters (the error's own line)...
+DETAIL_HEAD = 500
+
+
+def clip_detail(detail: str) -> str:
+    """A forfeit's detail as stored: whole if short, else its head (the error, first)
+    and its tail (the traceback's innermost frames), with a mark where text was cut."""
+    if len(detail) <= DETAIL_LIMIT:
+        return detail
+    cut = "\n[...]\n"
+    return detail[:DETAIL_HEAD] + cut + detail[-(DETAIL_LIMIT - DETAIL_HEAD - len(cut)):]

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from sqlalchemy.engine import Engine
 
-from kotarena import ratings
+from kotarena import ratings, seeds
 from kotarena.storage import store
 from kotarena.storage.models import MatchResult, Night
 from kotarena.tournament.runner import MatchJob, make_executor, run_jobs
@@ -52,10 +52,19 @@ class NightReport:
     forfeits: int
     finished: bool
     seconds: float
+    sealed: bool = False  #: the night's seed was drawn in secret
+    commitment: str | None = None  #: SHA-256 of the seed, public from the start
+
+    @property
+    def seed_shown(self) -> str:
+        """The seed as it may be shown now: a sealed night's only once it is finished."""
+        return str(self.seed) if self.finished or not self.sealed else "secret until the night ends"
 
 
 def night_seed(ladder_seed: int, number: int) -> int:
-    """Night 1 plays the ladder's seed; later nights derive new seeds from it."""
+    """The seed of night ``number`` of a ladder that fixes its seed: night 1 plays the
+    ladder's seed, later nights derive new seeds from it. (A ladder that names no seed
+    draws a secret one for each night: :func:`kotarena.seeds.draw_seed`.)"""
     if number == 1:
         return ladder_seed
     return (ladder_seed * 6_364_136_223_846_793_005 + number * 1_442_695_040_888_963_407) % (2**63)
@@ -79,12 +88,14 @@ def _open_night(engine: Engine, ladder, fresh: bool) -> tuple[Night, bool]:
     fingerprint = ladder.fingerprint()
 
     def new_night(number: int) -> Night:
-        return Night(number=number, seed=night_seed(ladder.seed, number), fingerprint=fingerprint,
-                     config=json.dumps(_ladder_json(ladder), default=str), planned=ladder.games, status="running",
-                     started_at=datetime.now(UTC), finished_at=None)
+        # Drawn only when the night is made: a resumed night plays the seed it stored.
+        seed = seeds.draw_seed() if ladder.seed is None else night_seed(ladder.seed, number)
+        return Night(number=number, seed=seed, sealed=ladder.seed is None, commitment=seeds.commitment(seed),
+                     fingerprint=fingerprint, config=json.dumps(_ladder_json(ladder), default=str),
+                     planned=ladder.games, status="running", started_at=datetime.now(UTC), finished_at=None)
 
     night, new = store.open_night(engine, ladder_id, fresh=fresh, new_night=new_night)
-    if night.fingerprint != fingerprint:
+    if night.fingerprint != fingerprint and night.fingerprint != ladder.legacy_fingerprint():
         raise NightError(
             f"ladder {ladder.name!r} changed since its unfinished night {night.number} started; "
             "restore the file to resume that night, or run with --fresh to start a new night"
@@ -112,7 +123,12 @@ class Seating:
 
 def night_jobs(ladder, seed: int, seating: Seating = Seating()) -> Iterator[MatchJob]:
     """The matches of a night of ``ladder`` seeded ``seed`` (see :func:`night_seed`) as
-    jobs, in schedule order, each as soon as it is scheduled."""
+    jobs, in schedule order, each as soon as it is scheduled.
+
+    Each job carries its bots' seeds, keyed with the night's seed (:func:`kotarena.seeds.bot_key`):
+    a bot cannot tell the game's seed from its own, and nobody can tell the bots' seeds
+    without the night's seed.
+    """
     from kotarena.tournament.schedule import iter_schedule
 
     entrants = {e.label: e for e in ladder.entrants}
@@ -126,9 +142,11 @@ def night_jobs(ladder, seed: int, seating: Seating = Seating()) -> Iterator[Matc
         for label, entrant in entrants.items()
     }
     deck = ladder.deck if ladder.deck != "none" else None
+    key = seeds.bot_key(seed)
     for spec in iter_schedule(replace(ladder, seed=seed), list(entrants)):
         yield MatchJob(spec.index, spec.key, ladder.game, deck, spec.seed, spec.first_player,
-                       tuple(specs[label] for label in spec.seats), ladder.time_limit, sandbox=seating.sandbox,
+                       tuple(specs[label] for label in spec.seats), ladder.time_limit,
+                       bot_seeds=seeds.bot_seeds(spec.seed, len(spec.seats), key), sandbox=seating.sandbox,
                        log_dir=seating.log_dir, hide=seating.hide)
 
 
@@ -197,16 +215,21 @@ def run_night(
     progress: Callable[[int, int, int], None] | None = None,
     executor_factory=make_executor,
     unsandboxed: bool = False,
+    on_start: Callable[[Night], None] | None = None,
 ) -> NightReport:
     """Play (or resume) a night of ``ladder``; returns what happened.
 
-    ``progress(done, total, forfeits)`` is called after each store of results.
-    Untrusted bots play in the sandbox; a night refuses to start without it, unless
-    ``unsandboxed`` says to run them in plain processes.
+    ``on_start(night)`` is called with the night to be played before any match is
+    (its ``seed`` is the secret of a sealed night: say only its ``commitment``);
+    ``progress(done, total, forfeits)`` after each store of results. Untrusted bots
+    play in the sandbox; a night refuses to start without it, unless ``unsandboxed``
+    says to run them in plain processes.
     """
     started = time.perf_counter()
     seating = seating_for(engine, ladder, unsandboxed=unsandboxed)
     night, already, results = _resume(engine, ladder, fresh)
+    if on_start:
+        on_start(night)
     planned = ladder.games
     done = len(already)
     played = forfeits = 0
@@ -234,11 +257,16 @@ def run_night(
 
     with frozen_heap():
         try:
-            for result in run_jobs(todo, workers=workers, executor_factory=executor_factory,
-                                   total=planned - len(already)):
-                unstored.append(result)
-                if len(unstored) >= FLUSH_SIZE or time.monotonic() - stored_at >= FLUSH_SECONDS:
-                    store_unstored()
+            # Closed on the way out whatever stops the night here (Ctrl-C while results
+            # are stored, an error): the runner's pool is shut down at once, not when
+            # the generator is collected, which may be never (the process would then
+            # wait for its workers forever as it exits).
+            with contextlib.closing(run_jobs(todo, workers=workers, executor_factory=executor_factory,
+                                             total=planned - len(already))) as played_now:
+                for result in played_now:
+                    unstored.append(result)
+                    if len(unstored) >= FLUSH_SIZE or time.monotonic() - stored_at >= FLUSH_SECONDS:
+                        store_unstored()
             store_unstored()
         except BaseException as error:
             # Keep what was played, but let the night end with the error that stopped
@@ -254,7 +282,7 @@ def run_night(
             results.rate_stored()
         store.finish_night(engine, night.id)
     return NightReport(ladder.name, night.number, night.seed, planned, len(already), played, forfeits, finished,
-                       time.perf_counter() - started)
+                       time.perf_counter() - started, night.sealed, night.commitment)
 
 
 @contextlib.contextmanager

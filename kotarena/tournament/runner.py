@@ -10,6 +10,7 @@ seat whose bot fails, is in :mod:`kotarena.tournament.matches`.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import itertools
 import os
@@ -101,6 +102,10 @@ def start_worker() -> None:
     global _IN_WORKER
     _IN_WORKER = True
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # SIGTERM ends a worker at once, as the pool expects when it terminates one (a night
+    # stopped by SIGTERM turns it into Ctrl-C in the coordinator only, which ends the
+    # workers: see _stop_workers).
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     die_with_parent()
 
 
@@ -198,7 +203,9 @@ def run_jobs(
             in_flight: dict[Future, list[MatchJob]] = {}
             capacity = _capacity(executor, workers)
             for _ in range(AHEAD_PER_WORKER * capacity):
-                remaining -= _hand_over(executor, source, size, capacity, remaining, in_flight)
+                if broken:
+                    break
+                remaining -= _hand_over(executor, source, size, capacity, remaining, in_flight, broken)
             while in_flight:
                 finished, _ = wait(in_flight, return_when=FIRST_COMPLETED)
                 for future in finished:
@@ -213,14 +220,48 @@ def run_jobs(
                         seconds += sum(result.duration for result in results)
                         size = chunk_size(total, workers, seconds / timed)
                     if not broken:  # (before yielding: the workers play on while results are stored)
-                        remaining -= _hand_over(executor, source, size, capacity, remaining, in_flight)
+                        remaining -= _hand_over(executor, source, size, capacity, remaining, in_flight, broken)
                     yield from results
+        except (KeyboardInterrupt, GeneratorExit):  # (GeneratorExit: whoever took the results stopped)
+            _stop_workers(executor)
+            raise
         finally:
             executor.shutdown(wait=True, cancel_futures=True)
         if not broken:
             return  # every job handed over came back: the source is used up
         yield from _replay_isolated(broken, workers, executor_factory)
         # ...and on with the matches not handed over yet, in a new pool.
+
+
+#: Seconds the workers of a stopped night have to stop their matches and exit.
+STOP_SECONDS = 5.0
+
+
+def _stop_workers(executor: Executor) -> None:
+    """Stop a process pool's workers: the night stopped (Ctrl-C, SIGTERM, an error while
+    storing), and nobody takes the results of the matches they are playing (the resumed
+    night plays them again).
+
+    Each is told as Ctrl-C at a terminal tells it (it stops its match; see
+    :func:`play_matches`); the pool is shut down without waiting; a worker still there
+    after ``STOP_SECONDS`` is killed. (A night stopped just as its pool was starting
+    could leave workers waiting for a word to stop that never came, and the process
+    waiting for them forever as it exits.)
+    """
+    processes = list((getattr(executor, "_processes", None) or {}).values())
+    for process in processes:
+        try:
+            os.kill(process.pid, signal.SIGINT)
+        except (OSError, AttributeError, TypeError):
+            pass  # gone already
+    executor.shutdown(wait=False, cancel_futures=True)
+    deadline = time.monotonic() + STOP_SECONDS
+    for process in processes:
+        process.join(max(0.0, deadline - time.monotonic()))
+    for process in processes:
+        if process.is_alive():
+            process.kill()
+            process.join(1.0)
 
 
 def warm_up(job: MatchJob) -> None:
@@ -252,9 +293,10 @@ def _capacity(executor: Executor, workers: int | None) -> int:
 
 
 def _hand_over(executor: Executor, source: Iterator[MatchJob], size: int, capacity: int, remaining: int,
-               in_flight: dict[Future, list[MatchJob]]) -> int:
+               in_flight: dict[Future, list[MatchJob]], broken: list[MatchJob]) -> int:
     """Submit the next jobs of ``source`` (if any are left) as one executor job; returns
-    how many.
+    how many. If the executor is broken already (a worker died since the last look),
+    they join ``broken``, to be played again like the matches it failed.
 
     A chunk holds ``size`` jobs, but never more than a share of the ``remaining`` ones
     not handed over yet for each of the ``capacity`` workers: the last chunks shrink to
@@ -265,8 +307,58 @@ def _hand_over(executor: Executor, source: Iterator[MatchJob], size: int, capaci
         size = max(1, min(size, remaining // (capacity * AHEAD_PER_WORKER)))
     part = list(itertools.islice(source, size))
     if part:
-        in_flight[executor.submit(play_matches, part)] = part
+        try:
+            # (Only a process pool forks as it is handed jobs; an inline executor plays
+            # them right here, where Ctrl-C must stop them.)
+            with signals_held() if isinstance(executor, ProcessPoolExecutor) else contextlib.nullcontext():
+                in_flight[executor.submit(play_matches, part)] = part
+        except BrokenProcessPool:
+            broken.extend(part)
     return len(part)
+
+
+#: The signals that stop a night (Ctrl-C; SIGTERM, which ``league run`` turns into Ctrl-C).
+STOPPING_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+#: The handlers :func:`signals_held` replaced, while it holds the signals.
+_HELD: dict[int, object] = {}
+
+
+@contextlib.contextmanager
+def signals_held() -> Iterator[None]:
+    """Hold Ctrl-C and SIGTERM back until the block is done, then deliver them.
+
+    A process pool's ``submit`` may start worker processes: interrupted half-way, the
+    pool can lose track of a worker it forked, never tell it to stop, and the night's
+    process then waits for it forever as it exits. A worker forked meanwhile gets the
+    handlers that were there before (see :func:`_restore_in_child`).
+    """
+    if threading.current_thread() is not threading.main_thread() or _HELD:
+        yield
+        return
+    caught: list[int] = []
+
+    def hold(signum, frame) -> None:
+        caught.append(signum)
+
+    _HELD.update({signum: signal.signal(signum, hold) for signum in STOPPING_SIGNALS})
+    try:
+        yield
+    finally:
+        for signum, handler in _HELD.items():
+            signal.signal(signum, handler)  # type: ignore[arg-type]
+        _HELD.clear()
+        if caught:
+            signal.raise_signal(caught[0])  # (to the handler it was meant for)
+
+
+def _restore_in_child() -> None:
+    for signum, handler in _HELD.items():
+        signal.signal(signum, handler)  # type: ignore[arg-type]
+    _HELD.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_restore_in_child)
 
 
 def _replay_isolated(broken: list[MatchJob], workers: int | None,
@@ -275,6 +367,8 @@ def _replay_isolated(broken: list[MatchJob], workers: int | None,
     dying worker took down with it."""
     already_isolated = [job for job in broken if job.isolate_all]
     if already_isolated:
-        raise RuntimeError(f"match {already_isolated[0].key} keeps killing its worker even with every bot isolated")
+        raise RuntimeError(f"the worker process playing match {already_isolated[0].key} died even with every bot "
+                           "isolated: the worker processes themselves fail (--workers 0 plays in this process "
+                           "and shows why)")
     isolated = [replace(job, isolate_all=True) for job in sorted(broken, key=lambda j: j.index)]
     yield from run_jobs(isolated, workers=workers, executor_factory=executor_factory, chunk=1)

@@ -438,6 +438,9 @@ def iter_schedule(ladder: Ladder, entrant_labels: Sequence[str]) -> Iterator[Mat
     The arguments are checked before the first match is given.
     """
     labels = list(entrant_labels)
+    if ladder.seed is None:
+        raise ValueError(f"ladder {ladder.name!r} names no seed: its nights draw secret ones; schedule a night "
+                         "with its seed: build_schedule(dataclasses.replace(ladder, seed=SEED), labels)")
     if not labels:
         raise ValueError("a schedule needs at least one entrant")
     if len(set(labels)) != len(labels):

@@ -184,18 +184,39 @@ class _Guard:
 GUARD = _Guard()
 
 
+#: Frames of a bot's traceback kept in its forfeit's detail (the innermost ones).
+TRACEBACK_FRAMES = 8
+
+
 def _failure(error: BaseException, start: float, cpu_limit: float) -> BaseException:
     """What a bot's call that raised ``error`` amounts to: a :class:`BotFailure`, or
-    the error itself for what is not the bot's doing (Ctrl-C, exiting)."""
+    the error itself for what is not the bot's doing (Ctrl-C).
+
+    A bot's exception is its ``error`` forfeit (``memory`` for a ``MemoryError``), the
+    detail the exception's line and then its traceback's innermost frames. So is a
+    bot's ``sys.exit()``: the ``SystemExit`` is the bot's, and must not end the match's
+    process (with ``--workers 0``, the whole night, as if it had succeeded).
+    """
     if isinstance(error, _CpuTimeout):
         used = time.process_time() - start
         if error.wall:
             return BotFailure(TIMEOUT, f"no answer after {GUARD.waited():.1f}s of wall-clock time (hung, "
                                        f"{used:.2f}s of CPU used)")
         return BotFailure(TIMEOUT, f"no answer after {used:.2f}s of CPU time (limit {cpu_limit:g}s)")
-    if isinstance(error, BotFailure) or not isinstance(error, Exception):
+    if isinstance(error, (BotFailure, KeyboardInterrupt)):
         return error
-    return BotFailure(ERROR, f"{type(error).__name__}: {error}")
+    import traceback
+
+    summary = "".join(traceback.format_exception_only(error)).strip()
+    if isinstance(error, SystemExit):
+        summary = f"SystemExit: the bot called sys.exit({error.code!r})"
+    frames = traceback.extract_tb(error.__traceback__)[1:]  # (the first is the call in this module)
+    detail = summary
+    if frames:
+        shown = frames[-TRACEBACK_FRAMES:]
+        skipped = f"  [{len(frames) - len(shown)} outer frames left out]\n" if len(frames) > len(shown) else ""
+        detail += "\nTraceback (most recent call last):\n" + skipped + "".join(traceback.format_list(shown)).rstrip()
+    return BotFailure("memory" if isinstance(error, MemoryError) else ERROR, detail)
 
 
 class InProcessSeat:

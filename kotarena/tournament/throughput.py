@@ -18,7 +18,7 @@ import statistics
 import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 
@@ -144,28 +144,28 @@ def children_cpu_seconds() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def _play_chunk(args: tuple[str, int, list[tuple[int, int | None]], bool]) -> tuple[int, float]:
+def _play_chunk(args: tuple[str, int, list[tuple[int, int | None, tuple[int, ...]]], bool]) -> tuple[int, float]:
     """The raw engine: the bots called directly, no log, no checks beyond the engine's own.
 
     Returns the games played and the CPU seconds they took.
     """
     from kotarena.bots.registry import get_bot
     from kotarena.games import new_game
-    from kotarena.match import bot_seed, play
+    from kotarena.match import play
 
     bot, players, games, deck = args
     info = get_bot(bot)
     started = cpu_seconds()
-    for seed, first in games:
+    for seed, first, bot_seeds in games:
         state = new_game("kot", players=players, seed=seed, deck="default" if deck else None, first_player=first,
                          record=False)
-        play(state, [info.make(seed=bot_seed(seed, seat)) for seat in range(players)])
+        play(state, [info.make(seed=bot_seeds[seat]) for seat in range(players)])
     return len(games), cpu_seconds() - started
 
 
-def engine_rate(games: list[tuple[int, int | None]], players: int, deck: bool, workers: int,
+def engine_rate(games: list[tuple[int, int | None, tuple[int, ...]]], players: int, deck: bool, workers: int,
                 bot: str = "random") -> tuple[float, float]:
-    """Games/s of the raw engine playing ``games`` (``(seed, first player)``) on ``workers``
+    """Games/s of the raw engine playing ``games`` (``(seed, first player, bot seeds)``) on ``workers``
     processes, and its workers' CPU seconds per game."""
     chunks = [(bot, players, games[i::workers], deck) for i in range(workers)]
     with ProcessPoolExecutor(max_workers=workers) as pool:
@@ -210,15 +210,13 @@ def league_rate(ladder_path: Path, db_path: Path, workers: int) -> tuple[float, 
     return report.played / elapsed, children / played, coordinator / played
 
 
-def first_night_games(ladder) -> list[tuple[int, int | None]]:
-    """The ``(seed, first player)`` of each match of the first night of ``ladder``, in
-    schedule order: what a night into a new database plays, for the raw engine to play."""
-    from kotarena.tournament.night import night_seed
-    from kotarena.tournament.schedule import build_schedule
+def first_night_games(ladder) -> list[tuple[int, int | None, tuple[int, ...]]]:
+    """The ``(seed, first player, bot seeds)`` of each match of the first night of
+    ``ladder`` (which fixes its seed), in schedule order: what a night into a new
+    database plays, for the raw engine to play."""
+    from kotarena.tournament.night import night_jobs, night_seed
 
-    schedule = build_schedule(replace(ladder, seed=night_seed(ladder.seed, 1)),
-                              [entrant.label for entrant in ladder.entrants])
-    return [(match.seed, match.first_player) for match in schedule]
+    return [(job.seed, job.first_player, job.bot_seeds) for job in night_jobs(ladder, night_seed(ladder.seed, 1))]
 
 
 def measure(games: int = 2000, players: int = 4, deck: bool = True, workers: int = 1, seed: int = 0,

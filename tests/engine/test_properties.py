@@ -11,7 +11,6 @@ prints the longest game of each table at the end of a soak).
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from collections import Counter
 
@@ -187,7 +186,7 @@ def test_the_checker_finds_a_wrong_buy_list():
 def test_the_checker_finds_a_wrong_outcome():
     game = random_game(77, 4, None)
     assert invariants(game) == []
-    game.outcome = dataclasses.replace(game.outcome, ranks=(0,) * 4)
+    game.outcome = game.outcome._replace(ranks=(0,) * 4)
     assert any("not alone in first place" in p for p in invariants(game))
 
 

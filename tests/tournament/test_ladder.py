@@ -55,7 +55,7 @@ def test_a_minimal_file_takes_every_default(ladder_file):
     assert ladder.name == "friday"  # the file's stem
     assert (ladder.game, ladder.deck, ladder.players, ladder.games) == ("kot", "kot", (3,), 100)
     assert (ladder.time_limit, ladder.format, ladder.challenger) == (1.0, "free-for-all", None)
-    assert (ladder.duplicate, ladder.seed, ladder.workers, ladder.allow_repeats) == (False, 0, None, False)
+    assert (ladder.duplicate, ladder.seed, ladder.workers, ladder.allow_repeats) == (False, None, None, False)
     assert ladder.entrants == [
         Entrant("random", "random"), Entrant("heuristic", "heuristic"), Entrant("random-2", "random"),
     ]
@@ -155,6 +155,21 @@ def test_a_ladder_may_name_a_game_with_options(ladder_file):
         "players: King of Tokyo: Origins is for 2 to 4 players, not 5")
     assert problem(ladder_file, 'game = "origins:two-player-variant=sometimes"\nplayers = 2\n' + THREE_BOTS) == (
         "game: option 'two-player-variant' of King of Tokyo: Origins is one of on, off, not 'sometimes'")
+
+
+@pytest.mark.parametrize("name", ["quick", "classic-4p", "tokyo-bay-6p"])
+def test_the_shipped_ladders_play_sealed_nights(name):
+    assert load_ladder(LADDERS / f"{name}.toml", known_bots=["human", "random", "heuristic", "mcts"]).sealed
+
+
+def test_a_ladder_that_names_no_seed_cannot_be_scheduled_without_one(ladder_file):
+    from kotarena.tournament.schedule import build_schedule
+
+    ladder = load_ladder(ladder_file("players = 2\n" + THREE_BOTS), known_bots=INSTALLED)
+    assert ladder.seed is None
+    with pytest.raises(ValueError, match="names no seed"):
+        build_schedule(ladder, ladder.labels)
+    assert build_schedule(replace(ladder, seed=3), ladder.labels)
 
 
 def test_the_quick_ladder_needs_only_the_random_bot():

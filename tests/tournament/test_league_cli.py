@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from kotarena.cli import cli
+from kotarena.seeds import commitment
 from kotarena.storage import open_db
 from kotarena.storage.models import Meta
 
@@ -103,7 +104,8 @@ def test_matches_history_status_and_rerate(night):
     history = json.loads(invoke("history", "alpha", "--json", "--db", db).stdout)
     assert len(history) == 4
     status = json.loads(invoke("league", "status", "cli", "--json", "--db", db).stdout)
-    assert status == [{"night": 1, "status": "done", "seed": 3, "planned": 4, "done": 4, "left": 0, "forfeits": 0}]
+    assert status == [{"night": 1, "status": "done", "sealed": False, "seed": 3, "commitment": commitment(3),
+                       "planned": 4, "done": 4, "left": 0, "forfeits": 0}]
     before = json.loads(invoke("leaderboard", "cli", "--json", "--db", db).stdout)
     assert invoke("league", "rerate", "cli", "--db", db).exit_code == 0
     assert json.loads(invoke("leaderboard", "cli", "--json", "--db", db).stdout) == before
@@ -123,7 +125,8 @@ def test_a_history_longer_than_a_page_prints_as_one_table_and_one_json_list(nigh
     monkeypatch.setattr(league, "TABLE_PAGE", 3)
     assert json.loads(invoke("history", "alpha", "--json", "--db", db).stdout) == rows
     table = invoke("history", "alpha", "--db", db).stdout
-    assert table == table_text(("ladder", "match", "mu", "sigma", "score"), [tuple(r.values()) for r in rows]) + "\n"
+    assert table == table_text(("ladder", "match", "mu", "sigma", "score", "forfeit"),
+                               [(*list(r.values())[:5], "") for r in rows]) + "\n"
 
 
 def test_a_stored_match_replays(night):

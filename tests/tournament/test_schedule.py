@@ -16,6 +16,7 @@ from kotarena.tournament.schedule import build_schedule, rotate, rotation_offset
 def make_ladder(entrants: int, **options) -> Ladder:
     labels = [f"bot{i}" for i in range(entrants)]
     options.setdefault("players", (4,))
+    options.setdefault("seed", 0)
     return Ladder(name="test", entrants=[Entrant(label, "random") for label in labels], **options)
 
 

@@ -54,6 +54,13 @@ trusted = true
 """
 
 
+#: The columns of schema 2's tables besides the seats (schema 4 added to the night's).
+V2_COLUMNS = {
+    "match": "*", "ladder": "*", "rating": "*", "bot_version": "*",
+    "night": "id, ladder_id, number, seed, fingerprint, config, planned, status, started_at, finished_at",
+}
+
+
 def database(path: Path, dump: Path) -> Path:
     connection = sqlite3.connect(path)
     connection.executescript(dump.read_text())
@@ -166,8 +173,8 @@ def test_a_schema_2_database_is_upgraded_keeping_every_row_with_each_seats_facts
     seats = rows(db, "select id, match_id, seat, entrant, bot_version_id, rank, forfeit, forfeit_detail, decisions,"
                      " cpu_seconds, mu, sigma from seat order by id")
     facts = rows(db, "select monster, stars, health, alive from seat order by id")
-    others = {table: rows(db, f"select * from {table} order by id")
-              for table in ("match", "night", "ladder", "rating", "bot_version")}
+    others = {table: rows(db, f"select {columns} from {table} order by id")
+              for table, columns in V2_COLUMNS.items()}
     upgraded = []
     open_db(db, on_upgrade=lambda old, new: upgraded.append((old, new))).dispose()
     assert upgraded == [(2, SCHEMA_VERSION)]
@@ -178,7 +185,9 @@ def test_a_schema_2_database_is_upgraded_keeping_every_row_with_each_seats_facts
         for monster, stars, health, alive in facts]
     columns = {name for _, name, *_ in rows(db, "PRAGMA table_info(seat)")}
     assert "facts" in columns and not {"monster", "stars", "health", "alive"} & columns
-    assert {table: rows(db, f"select * from {table} order by id") for table in others} == others
+    assert {table: rows(db, f"select {columns} from {table} order by id")
+            for table, columns in V2_COLUMNS.items()} == others
+    assert rows(db, "select sealed, commitment from night") == [(0, None), (0, None)]  # (schema 4)
     assert len(seats) == 18 and sum(1 for seat in seats if seat[6] == "error") == 6
 
 
@@ -195,7 +204,8 @@ def test_an_upgraded_schema_2_database_shows_the_same_leaderboard_and_replays_it
         result = CliRunner().invoke(cli, ["replay", "--match", str(match_id), "-q", "--db", str(db)])
         replayed_or_refused_for_its_rules(result, match_id, replay)
     listed = json.loads(CliRunner().invoke(cli, ["matches", "--json", "--limit", "1", "--db", str(db)]).stdout)
-    assert set(listed[0]["seats"][0]) == {"seat", "entrant", "rank", "monster", "stars", "health", "alive", "forfeit"}
+    assert set(listed[0]["seats"][0]) == {"seat", "entrant", "rank", "monster", "stars", "health", "alive", "forfeit",
+                                         "forfeit_detail"}
 
 
 def test_an_upgraded_schema_2_database_rerates_and_finishes_the_night_it_left_unfinished(tmp_path, failbots):
@@ -310,3 +320,73 @@ def test_a_database_that_stays_locked_or_fails_otherwise_gets_a_clear_error(tmp_
     with pytest.raises(DatabaseError, match="disk I/O error"):
         open_db(tmp_path / "broken.db")
     assert len(calls) == 1  # not another process's doing: no second try
+
+
+V3 = Path(__file__).parent.parent / "fixtures" / "schema_v3.sql"
+
+#: ``tests/fixtures/schema_v3.sql`` is a real schema-3 database, from before sealed
+#: nights: this ladder, which names no seed (so that kotarena played seed 0), one finished
+#: night of 6 matches and a second night stopped with matches 1, 4 and 5 stored.
+#: ``fail-raise`` forfeits at its first decision, and its autopilot won some matches:
+#: the old kotarena stored those as its wins (winner_seat).
+OLD3_LADDER = """
+name = "old3"
+players = 2
+games = 6
+time_limit = 1.0
+
+[[bots]]
+name = "random"
+label = "random"
+
+[[bots]]
+name = "fail-raise"
+label = "fail-raise"
+params = { fail_on = 1 }
+trusted = true
+"""
+
+
+def test_a_schema_3_database_is_upgraded_its_nights_not_sealed_and_no_forfeit_a_winner(tmp_path):
+    db = database(tmp_path / "old.db", V3)
+    nights = rows(db, "select id, number, seed, status from night order by id")
+    forfeit_wins = rows(db, "select m.id from match m join seat s on s.match_id = m.id and s.seat = m.winner_seat"
+                            " where s.forfeit is not null order by m.id")
+    other_wins = rows(db, "select m.id, m.winner_seat from match m join seat s on s.match_id = m.id"
+                          " and s.seat = m.winner_seat where s.forfeit is null order by m.id")
+    seats = rows(db, "select * from seat order by id")
+    assert forfeit_wins and other_wins  # (the fixture has both)
+    upgraded = []
+    open_db(db, on_upgrade=lambda old, new: upgraded.append((old, new))).dispose()
+    assert upgraded == [(3, SCHEMA_VERSION)]
+    assert rows(db, "select id, number, seed, status from night order by id") == nights
+    assert rows(db, "select sealed, commitment from night") == [(0, None)] * len(nights)
+    ids = ",".join(str(match_id) for (match_id,) in forfeit_wins)
+    assert rows(db, f"select id from match where winner_seat is null and id in ({ids})") == forfeit_wins
+    assert rows(db, "select id, winner_seat from match where winner_seat is not null order by id") == other_wins
+    assert rows(db, "select * from seat order by id") == seats
+    listed = json.loads(CliRunner().invoke(cli, ["matches", "--json", "--db", str(db)]).stdout)
+    for match in listed:
+        assert match["winner"] is None or not any(s["forfeit"] for s in match["seats"] if s["entrant"] ==
+                                                  match["winner"])
+
+
+def test_a_night_left_unfinished_before_sealed_nights_resumes_with_the_seed_it_stored(tmp_path, failbots):
+    """Its ladder names no seed: a ladder that is sealed now. The night began with seed
+    (a fingerprint of the missing seed as 0), so it resumes as it was, not sealed."""
+    from kotarena.tournament.ladder import load_ladder
+    from kotarena.tournament.night import run_night
+    from kotarena.tournament.runner import InlineExecutor
+
+    db = database(tmp_path / "old.db", V3)
+    (seed,) = rows(db, "select seed from night where number = 2")[0]
+    engine = open_db(db)
+    path = tmp_path / "old3.toml"
+    path.write_text(OLD3_LADDER)
+    report = run_night(engine, load_ladder(path), executor_factory=lambda workers: InlineExecutor())
+    assert (report.night, report.seed, report.sealed, report.stored_before, report.played, report.finished) == (
+        2, seed, False, 3, 3, True)
+    assert rows(db, 'select "index" from match where night_id = 2 order by "index"') == [(i,) for i in range(6)]
+    # The next night is sealed.
+    report = run_night(engine, load_ladder(path), executor_factory=lambda workers: InlineExecutor())
+    assert report.night == 3 and report.sealed

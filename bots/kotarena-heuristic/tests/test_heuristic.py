@@ -231,7 +231,7 @@ def test_plays_origins_and_wins_most_games_against_random_bots(players, games, a
     wins = 0
     for seed in range(games):
         seat = seed % players
-        state = new_game("origins", players=players, seed=seed, deck="kot", record=False)
+        state = new_game("origins", players=players, seed=seed, record=False)  # its own deck
         bots = [HeuristicBot(seed=bot_seed(seed, s)) if s == seat else RandomBot(seed=bot_seed(seed, s))
                 for s in range(players)]
         play(state, bots)
