@@ -157,7 +157,7 @@ def test_a_ladder_may_name_a_game_with_options(ladder_file):
         "game: option 'two-player-variant' of King of Tokyo: Origins is one of on, off, not 'sometimes'")
 
 
-@pytest.mark.parametrize("name", ["quick", "classic-4p", "tokyo-bay-6p"])
+@pytest.mark.parametrize("name", ["quick", "classic-4p", "tokyo-bay-6p", "origins-4p", "origins-2p"])
 def test_the_shipped_ladders_play_sealed_nights(name):
     assert load_ladder(LADDERS / f"{name}.toml", known_bots=["human", "random", "heuristic", "mcts"]).sealed
 
