@@ -22,13 +22,14 @@ answer as if a stranger wrote it.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import json
 import os
 import resource
-import shutil
 import signal
 import socket
+import stat
 import sys
 import threading
 import time
@@ -109,16 +110,35 @@ def _limit_memory(memory_mb: int, file_mb: int) -> None:
 
 
 def _empty_scratch(scratch: list[str]) -> None:
-    """Empty the directories a seat may write in (before each game)."""
+    """Empty the directories a seat may write in (before each game).
+
+    Only what lies on a scratch directory's own filesystem goes: directories bound
+    read-only inside it (a virtual environment under ``/tmp``) are left, with the
+    directories that lead to them.
+    """
     for directory in scratch:
-        root = Path(directory)
-        if not root.is_dir():
+        if not os.path.isdir(directory):
             continue
-        for path in root.iterdir():
-            if path.is_dir() and not path.is_symlink():
-                shutil.rmtree(path, ignore_errors=True)
-            else:
-                path.unlink(missing_ok=True)
+        device = os.lstat(directory).st_dev
+        emptied = []
+        for current, dirs, files in os.walk(directory):
+            for name in files:
+                with contextlib.suppress(OSError):
+                    os.unlink(os.path.join(current, name))
+            kept = []
+            for name in dirs:
+                path = os.path.join(current, name)
+                info = os.lstat(path)
+                if stat.S_ISLNK(info.st_mode):
+                    with contextlib.suppress(OSError):
+                        os.unlink(path)
+                elif info.st_dev == device:
+                    kept.append(name)
+                    emptied.append(path)
+            dirs[:] = kept
+        for path in reversed(emptied):
+            with contextlib.suppress(OSError):
+                os.rmdir(path)  # (a directory leading to a bound one stays)
 
 
 def _remove_ipc() -> None:

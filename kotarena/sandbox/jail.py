@@ -82,7 +82,11 @@ def jail_command(command: Sequence[str], *, hide: Iterable[str] = (), scratch_mb
     if bwrap is None:
         raise OSError("bubblewrap (bwrap) is not installed")
     args = [bwrap, "--unshare-all", "--unshare-user", "--uid", "65534", "--gid", "65534", "--die-with-parent",
-            "--new-session", "--cap-drop", "ALL", "--clearenv"]
+            "--new-session", "--cap-drop", "ALL", "--clearenv", "--proc", "/proc", "--dev", "/dev"]
+    # The scratch directories first: a directory bound below /tmp (a virtual environment
+    # made there) is then mounted over the empty /tmp, not hidden by it.
+    for directory in SCRATCH:
+        args += ["--size", str(scratch_mb << 20), "--tmpfs", directory]
     for directory in SYSTEM_DIRS:
         if os.path.islink(directory):
             args += ["--symlink", os.readlink(directory), directory]
@@ -98,9 +102,6 @@ def jail_command(command: Sequence[str], *, hide: Iterable[str] = (), scratch_mb
         real = os.path.realpath(path)
         if os.path.isfile(real):
             args += ["--ro-bind", "/dev/null", real]
-    args += ["--proc", "/proc", "--dev", "/dev"]
-    for directory in SCRATCH:
-        args += ["--size", str(scratch_mb << 20), "--tmpfs", directory]
     args += ["--setenv", "HOME", "/scratch", "--setenv", "TMPDIR", "/tmp", "--setenv", "PATH", "/usr/bin:/bin",
              "--setenv", "LANG", "C.UTF-8", "--setenv", "PYTHONDONTWRITEBYTECODE", "1", "--chdir", "/scratch"]
     return [*args, "--", *command]
