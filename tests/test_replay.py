@@ -392,6 +392,29 @@ def test_a_replay_from_other_rules_is_refused_at_the_rules_line():
         reproduce_text(lines)
 
 
+def with_rules_version(lines: list[str], version: int) -> list[str]:
+    return [line if not line.startswith("rules-version ") else f"rules-version {version}" for line in lines]
+
+
+@pytest.mark.parametrize("path", sorted((Path(__file__).parent / "replays").glob("*.replay")), ids=lambda p: p.name)
+def test_a_replay_from_older_rules_still_replays_when_its_game_met_no_changed_rule(path):
+    """The golden replays were written under rules version 4 before the rule fixes of
+    version 5 (Even Bigger, Burrowing with Nova Breath, Mimic) and the Origins game;
+    those files differ from today's only in their rules-version line."""
+    older = with_rules_version(path.read_text().splitlines(), get_spec("kot").rules_version - 1)
+    state = reproduce_text(older)
+    assert state.outcome is not None
+
+
+def test_a_replay_from_older_rules_that_plays_differently_says_which_rules_it_was_written_under():
+    lines = with_rules_version(lines_of(played(30)), get_spec("kot").rules_version - 1)
+    result = next(i for i, line in enumerate(lines) if line.startswith("result "))
+    turns = lines[result].split(" turns ")[1].split()[0]
+    lines[result] = lines[result].replace(f" turns {turns} ", f" turns {int(turns) + 1} ")  # not what was played
+    with pytest.raises(ReplayError, match=r"does not reproduce.*written under rules version \d+; this kotarena plays"):
+        reproduce_text(lines)
+
+
 def test_a_header_the_engine_refuses_is_reported_at_its_line():
     lines = [line if not line.startswith("players ") else "players A B C D E F G" for line in lines_of(played(31))]
     with pytest.raises(ReplayError, match=r"^game.replay:5: cannot set up the game: .* 2 to 6 players, not 7"):

@@ -28,11 +28,27 @@ def reproduce(replay: Replay) -> GameState:
     except EngineError as error:
         raise ReplayError(str(error), source=source, line=header_line("game")) from None
     spec = game.spec
-    if replay.rules_version != spec.rules_version:
+    if replay.rules_version > spec.rules_version:
         raise ReplayError(
             f"the replay was written under {spec.title} rules version {replay.rules_version}; "
-            f"this kotarena plays version {spec.rules_version}",
+            f"this kotarena plays version {spec.rules_version}, an older one",
             source=source, line=header_line("rules-version"))
+    if replay.rules_version < spec.rules_version:
+        # Written under older rules: it still replays if its game met none of the rules
+        # changed since (most games do), and is checked line by line as any other.
+        try:
+            return _reproduce(replay, game, header_line)
+        except ReplayError as error:
+            raise ReplayError(
+                f"{error.message} (the replay was written under rules version {replay.rules_version}; this "
+                f"kotarena plays version {spec.rules_version}, whose changes this game met)",
+                source=error.source, line=error.line, expected=error.expected, got=error.got) from None
+    return _reproduce(replay, game, header_line)
+
+
+def _reproduce(replay: Replay, game, header_line) -> GameState:
+    source = replay.source
+    spec = game.spec
     if replay.deck is not None:
         try:
             game.check_deck(replay.deck)

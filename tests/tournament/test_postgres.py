@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from sqlalchemy import text
 from sqlmodel import Session, select
 from test_night import inline, ladder_file, ratings_of, seat_history  # the night tests' helpers
-from test_schema import replayed_or_refused_for_its_rules
+from test_schema import replays_as_stored
 
 from kotarena.cli import cli
 from kotarena.storage import open_db
@@ -157,7 +157,7 @@ def test_a_schema_2_postgresql_database_is_upgraded_keeping_every_seat_with_its_
         result = CliRunner().invoke(cli, ["replay", "--match", str(match_id), "-q", "--db", url])
         with engine.connect() as db:
             stored = db.execute(text("SELECT replay FROM match WHERE id = :id"), {"id": match_id}).scalar_one()
-        replayed_or_refused_for_its_rules(result, match_id, stored)
+        replays_as_stored(result, match_id, stored)
     assert rerate(engine, "old2") == 4
     with engine.connect() as db:
         assert db.execute(text("SELECT entrant, mu, sigma, games, wins FROM rating ORDER BY entrant")).all() == ratings
