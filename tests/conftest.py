@@ -24,6 +24,21 @@ def _private_database(tmp_path, monkeypatch):
     monkeypatch.setenv("KOTARENA_DB", str(tmp_path / "kotarena.db"))
 
 
+@pytest.fixture(scope="session")
+def sandbox() -> None:
+    """The sandbox must work where the suite runs (CI installs bubblewrap); elsewhere
+    these tests say why they cannot run."""
+    import os
+
+    from kotarena.sandbox.jail import sandbox_problem
+
+    problem = sandbox_problem()
+    if problem is not None:
+        if os.environ.get("CI"):
+            pytest.fail(f"the sandbox is required in CI: {problem}")
+        pytest.skip(f"no sandbox here: {problem}")
+
+
 @pytest.fixture(autouse=True)
 def _no_sandbox_left():
     """A test that played untrusted bots in this process (``--workers 0``) ends their

@@ -17,7 +17,7 @@ import sys
 import time
 
 from kotarena.sandbox.jail import jail_command, python_paths, sandbox_problem
-from kotarena.sandbox.seat import _read_line
+from kotarena.sandbox.seat import read_line
 
 #: Seconds the installed plugins may take to import, all together.
 CATALOGUE_SECONDS = 120.0
@@ -48,7 +48,7 @@ def read_catalogue(*, jailed: bool | None = None) -> dict:
         finally:
             theirs.close()
         try:
-            line = _read_line(ours, bytearray(), time.monotonic() + CATALOGUE_SECONDS)
+            line = read_line(ours, bytearray(), time.monotonic() + CATALOGUE_SECONDS)
         except (TimeoutError, OSError):
             line = None
         finally:

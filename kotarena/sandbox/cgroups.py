@@ -74,7 +74,8 @@ class SeatGroup:
         if self.v2:
             directory = self.dirs[0]
             (directory / "memory.max").write_text(str(memory_mb << 20))
-            (directory / "memory.swap.max").exists() and (directory / "memory.swap.max").write_text("0")
+            if (directory / "memory.swap.max").exists():
+                (directory / "memory.swap.max").write_text("0")
             (directory / "pids.max").write_text(str(max_pids))
             self._cpu = os.open(directory / "cpu.stat", os.O_RDONLY)
             self._events = directory / "memory.events"
@@ -91,11 +92,6 @@ class SeatGroup:
         for directory in self.dirs:
             with open(directory / "cgroup.procs", "w") as procs:
                 procs.write("0")
-
-    def add(self, pid: int) -> None:
-        """Move process ``pid`` (and so whatever it forks from now on) into the group."""
-        for directory in self.dirs:
-            (directory / "cgroup.procs").write_text(str(pid))
 
     def cpu(self) -> float:
         """CPU seconds used by every process that has been in the group."""

@@ -54,7 +54,7 @@ FILE_MB = 64
 _CREDENTIALS = struct.Struct("iII")
 
 
-def _read_line(conn: socket.socket, buffer: bytearray, deadline: float) -> bytes | None:
+def read_line(conn: socket.socket, buffer: bytearray, deadline: float) -> bytes | None:
     """The next line of ``conn`` by ``deadline`` (``time.monotonic``), ``None`` at its end."""
     while True:
         end = buffer.find(b"\n")
@@ -129,7 +129,7 @@ class ForkServer:
 
     def _reply(self, seconds: float) -> dict:
         try:
-            line = _read_line(self.control, self._buffer, time.monotonic() + seconds)
+            line = read_line(self.control, self._buffer, time.monotonic() + seconds)
         except (TimeoutError, OSError):
             line = None
         if line is None:
@@ -239,9 +239,14 @@ class ForkServer:
 
 
 def _installed(package: object) -> tuple[str, str]:
-    if not isinstance(package, str) or not package:
+    """The package a fork server says its bot comes from, and its installed version, if
+    it is an installed third-party kotarena plugin: the server runs the bot's code, so
+    it may not pass its bot off as kotarena's own or as no plugin at all."""
+    plugins = {ep.dist.name.lower().replace("_", "-") for ep in importlib.metadata.entry_points(group="kotarena")
+               if ep.dist is not None}
+    if not isinstance(package, str) or package.lower().replace("_", "-") not in plugins - {"kotarena"}:
         return "?", "?"
-    return package[:100], metadata_version(package)
+    return package, metadata_version(package)
 
 
 def metadata_version(package: str) -> str:

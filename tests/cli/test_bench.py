@@ -123,11 +123,7 @@ def test_bench_league_refuses_bad_worker_counts():
     assert "bad --workers" in result.stderr
 
 
-def test_bench_league_untrusted_measures_the_night_sandboxed_against_trusted():
-    from kotarena.sandbox.jail import sandbox_problem
-
-    if sandbox_problem() is not None:
-        pytest.skip(f"no sandbox here: {sandbox_problem()}")
+def test_bench_league_untrusted_measures_the_night_sandboxed_against_trusted(sandbox):
     result = invoke(["bench", "league", "--untrusted", "--games", "4", "--workers", "1", "--rounds", "2", "--json"])
     assert result.exit_code == 0, result.output
     (run,) = json.loads(result.stdout)["results"]
