@@ -33,17 +33,19 @@ from __future__ import annotations
 
 import re
 from itertools import combinations
+from typing import Final
 
-STOP = "stop"
-REROLL = "reroll"
-STAY = "stay"
-YIELD = "yield"
-BUY = "buy"
-SWEEP = "sweep"
-DONE = "done"
-PASS = "pass"
-USE = "use"
-CURE = "cure"
+# Final, so that the compiled engine takes these as constants (see cards/moments.py).
+STOP: Final = "stop"
+REROLL: Final = "reroll"
+STAY: Final = "stay"
+YIELD: Final = "yield"
+BUY: Final = "buy"
+SWEEP: Final = "sweep"
+DONE: Final = "done"
+PASS: Final = "pass"
+USE: Final = "use"
+CURE: Final = "cure"
 
 #: Kinds whose arguments are integers (dice positions, market slots).
 _INT_ARGS = {REROLL, BUY, CURE}

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
-KEEP = "keep"
-DISCARD = "discard"
+KEEP: Final = "keep"
+DISCARD: Final = "discard"
 
 
 @dataclass(frozen=True, slots=True)

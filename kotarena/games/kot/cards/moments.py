@@ -6,6 +6,8 @@ one list of acting cards per moment.
 
 from __future__ import annotations
 
+from typing import Final
+
 #: The moments, in turn order. The index of a name is the moment's number.
 MOMENTS = (
     "start_turn",    #: your turn starts (after the stars for starting in Tokyo)
@@ -34,31 +36,33 @@ MOMENTS = (
     "stayed",        #: the owner was hurt by claws in Tokyo and chose to stay: ``stayed(s, owner, card)``
     "rerolled",      #: monster ``p`` made a reroll: ``rerolled(s, owner, card, p)`` (every owner's cards)
 )
-START_TURN = 0
-DICE_COUNT = 1
-BONUS_REROLL = 2
-OFFERS = 3
-SCORE = 4
-CLAWS = 5
-ATTACK_BONUS = 6
-CARD_DAMAGE = 7
-TARGETS = 8
-ATTACKED = 9
-ENERGY_BONUS = 10
-HEAL_BONUS = 11
-GUARD = 12
-HURT = 13
-ZERO = 14
-RESCUE = 15
-YIELDED = 16
-BOUGHT = 17
-COST = 18
-END_TURN = 19
-TAKEN = 20
-REVEALED = 21
-ENTERED = 22
-STAYED = 23
-REROLLED = 24
+# Final: the compiled engine then reads each number as a constant, where a plain
+# module global would cost a dictionary lookup at every moment it checks.
+START_TURN: Final = 0
+DICE_COUNT: Final = 1
+BONUS_REROLL: Final = 2
+OFFERS: Final = 3
+SCORE: Final = 4
+CLAWS: Final = 5
+ATTACK_BONUS: Final = 6
+CARD_DAMAGE: Final = 7
+TARGETS: Final = 8
+ATTACKED: Final = 9
+ENERGY_BONUS: Final = 10
+HEAL_BONUS: Final = 11
+GUARD: Final = 12
+HURT: Final = 13
+ZERO: Final = 14
+RESCUE: Final = 15
+YIELDED: Final = 16
+BOUGHT: Final = 17
+COST: Final = 18
+END_TURN: Final = 19
+TAKEN: Final = 20
+REVEALED: Final = 21
+ENTERED: Final = 22
+STAYED: Final = 23
+REROLLED: Final = 24
 
 #: Moments called only for the active monster's own cards.
 YOUR_MOMENTS = frozenset((
