@@ -64,7 +64,7 @@ class Comparison:
     game: str = "kot"
     players: int = 2
     field: str = "random"
-    deck: bool = True
+    deck: str | None = "default"  #: a deck of the game's (or a mix), "default", or None for no cards
     seed: int = 0
     max_games: int = 20_000
     sprt: SPRT = SPRT()
@@ -98,9 +98,11 @@ class Comparison:
         is installed, plays the game and needs no person."""
         from kotarena.bots.human import HumanBot
         from kotarena.bots.registry import get_bot
-        from kotarena.games import get_spec
+        from kotarena.games import get_game, get_spec
 
         spec = get_spec(self.game)
+        if self.deck not in (None, "default"):
+            get_game(self.game).check_deck(self.deck)
         if not spec.min_players <= self.players <= spec.max_players:
             raise CompareError(f"{self.players} players; {spec.title} is for {spec.min_players} to "
                                f"{spec.max_players} players")
@@ -120,7 +122,7 @@ class Deal:
     seed: int
     game: str
     players: int
-    deck: bool
+    deck: str | None
     a: str
     b: str
     field: str
@@ -173,7 +175,7 @@ def play_deal(deal: Deal) -> DealResult:
     scores: list[float] = []
     for roles, b_seat, a_seat in tables:
         state = new_game(deal.game, players=deal.players, seed=deal.seed,
-                         deck="default" if deal.deck else None, record=False)
+                         deck=deal.deck, record=False)
         bots = [_Answerable(infos[role].make(seed=bot_seed(deal.seed, seat)), role, seat)
                 for seat, role in enumerate(roles)]
         try:

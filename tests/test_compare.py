@@ -225,6 +225,26 @@ def test_compare_with_the_same_seed_gives_the_same_result():
     assert first.stdout == again.stdout
 
 
+def test_compare_plays_the_deck_it_is_given_and_says_which():
+    mixed = compare("random", "random", "--seed", "3", "--deck", "kot-2e+origins-new", "--max-games", "4", "--json")
+    default = compare("random", "random", "--seed", "3", "--max-games", "4", "--json")
+    text = compare("random", "random", "--seed", "3", "--deck", "kot-2e", "--max-games", "4")
+
+    assert mixed.exit_code == default.exit_code == text.exit_code == 0, mixed.output + default.output
+    assert json.loads(mixed.stdout)["deck"] == "kot-2e+origins-new"
+    assert json.loads(default.stdout)["deck"] == "default"
+    assert "King of Tokyo, deck kot-2e)" in text.stdout.splitlines()[2]
+
+
+def test_a_deal_with_a_named_deck_deals_that_decks_cards():
+    from kotarena.games import new_game
+
+    deal = Comparison(a="random", b="random", deck="origins-new", seed=5).deal(0)
+    state = new_game(deal.game, players=deal.players, seed=deal.seed, deck=deal.deck, record=False)
+
+    assert state.deck_name == "origins-new"
+
+
 def test_compare_exits_0_when_the_cap_comes_first():
     result = compare("random", "random", "--seed", "1", "--max-games", "10")
 
@@ -238,6 +258,8 @@ def test_compare_exits_0_when_the_cap_comes_first():
     (["random", "heuristic", "--field", "random"], "Error: --field fills the other seats of games of three"),
     (["random", "heuristic", "--elo0", "10", "--elo1", "5"], "Error: elo0 (10) must be less than elo1 (5)"),
     (["compare-raises", "random", "--seed", "4"], "Error: bot 'compare-raises' at seat 2 raised "),
+    (["random", "heuristic", "--deck", "no-such-deck"], "Error: unknown deck 'no-such-deck'"),
+    (["random", "heuristic", "--deck", "kot-2e", "--no-deck"], "Error: --deck and --no-deck together"),
 ])
 def test_compare_errors_are_one_line(test_bots, args, message):
     result = compare(*args)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import click
 
-from kotarena.cli.play import game_option, no_deck_option, pick_seed, seed_option
+from kotarena.cli.play import deck_option, game_option, pick_seed, seed_option
 from kotarena.compare import CAP, Comparison, Standing, run
 from kotarena.engine.game import Game
 from kotarena.sprt import H1, SPRT
@@ -19,6 +19,13 @@ VERDICTS = {
     "H0": "H0 accepted: {b} is not better than {a} by {elo1:g} Elo.",
     CAP: "Inconclusive: the cap of {games} games came before H0 or H1 was accepted.",
 }
+
+
+def deck_text(deck: str | None) -> str:
+    """How a comparison's deck reads in its summary."""
+    if deck is None:
+        return "without cards"
+    return "with its own cards" if deck == "default" else f"deck {deck}"
 
 
 def percent(score: float) -> str:
@@ -89,7 +96,7 @@ def verdict_text(data: dict, game: Game) -> str:
     return "\n".join([
         data["verdict"],
         f"games   {data['games']} ({data['pairs']} deal{'s' if data['pairs'] != 1 else ''}, seeds {data['seed']} to {data['last_seed']}; {table}, "
-        f"{game.spec.title} {'with' if data['deck'] else 'without'} cards)",
+        f"{game.spec.title}, {deck_text(data['deck'])})",
         f"score   {percent(score['mean'])} for {data['b']}, {100 * score['confidence']:g}% interval "
         f"[{percent(score['low'])}, {percent(score['high'])}]",
         f"elo     {elo_text(elo['mean'])} [{elo_text(elo['low'])}, {elo_text(elo['high'])}]",
@@ -110,7 +117,7 @@ def verdict_text(data: dict, game: Game) -> str:
               help=f"The bot in the other seats with three or more players. Default: {Comparison.field}.")
 @game_option
 @seed_option
-@no_deck_option
+@deck_option
 @click.option("--max-games", type=click.IntRange(min=2), default=Comparison.max_games, show_default=True, metavar="N",
               help="Stop after N games (N/2 deals) if neither hypothesis is accepted: the verdict is then "
                    "'inconclusive'.")
@@ -128,6 +135,7 @@ def verdict_text(data: dict, game: Game) -> str:
               help="Print a progress line on stderr every N games (0: none).")
 @click.option("--json", "json_", is_flag=True, help="Print the verdict as JSON (the seed goes to stderr).")
 def compare(a: str, b: str, players: int, field: str | None, game: Game, seed: int | None, no_deck: bool,
+            deck_name: str | None,
             max_games: int, elo0: float, elo1: float, alpha: float, beta: float, workers: int,
             report_every: int, json_: bool) -> None:
     """Is bot B better than bot A? Play duplicate deals until a sequential test decides.
@@ -151,10 +159,12 @@ def compare(a: str, b: str, players: int, field: str | None, game: Game, seed: i
     if field is not None and players == 2:
         raise click.ClickException("--field fills the other seats of games of three or more players; "
                                    "with --players 2, B plays A alone")
+    if no_deck and deck_name:
+        raise click.ClickException("--deck and --no-deck together: choose one")
     seed = pick_seed(seed)
     try:
         comparison = Comparison(a=a, b=b, game=game.name, players=players, field=field or Comparison.field,
-                                deck=not no_deck, seed=seed, max_games=max_games,
+                                deck=None if no_deck else deck_name or "default", seed=seed, max_games=max_games,
                                 sprt=SPRT(elo0, elo1, alpha, beta), workers=workers)
         comparison.check()
     except ValueError as error:
