@@ -32,3 +32,15 @@ def test_query_memory_fills_a_database_and_reports_each_commands_peak_memory(tmp
     measured = {line[:42].strip(): line[42:].split() for line in lines[2:]}
     assert {"kotarena history bot-0 --json", "kotarena league rerate memory"} <= set(measured)
     assert all(unit == "MiB" and float(memory) > 0 for memory, unit, _seconds in measured.values())
+
+
+def test_sandbox_ceiling_measures_the_trusted_games_and_both_round_trips(tmp_path):
+    run = subprocess.run([sys.executable, str(BENCHMARKS / "sandbox_ceiling.py"), "--games", "4", "--bot", "random"],
+                         capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[0].startswith("random bots, 4 players, 4 games")
+    assert lines[1].startswith("trusted: ") and "decisions a game" in lines[1]
+    assert [line.split(":")[0] for line in lines[2:]] == ["wire", "codec"]
+    for line in lines[2:]:
+        assert float(line.split("at best ")[1].split("%")[0]) < 100
