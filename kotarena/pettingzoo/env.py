@@ -68,6 +68,8 @@ class KotarenaEnv(AECEnv):
         self._action_space = spaces.Discrete(size)
         self._seeds: random.Random | None = None
         self.state: GameState | None = None
+        #: Views of the position as it stands, by seat (``last()`` and the info share one).
+        self._views: dict[int, Any] = {}
 
     # -- spaces and the action table
 
@@ -151,23 +153,26 @@ class KotarenaEnv(AECEnv):
         # The raw view goes to the agent about to act (all of them once the game is over):
         # building every seat's view on every step would double the cost of a step.
         assert self.state is not None
+        self._views = {}
         over = self.state.outcome is not None
         self.infos = {agent: {} for agent in self.agents}
         for agent in self.agents if over else (self.agent_selection,):
-            self.infos[agent] = {"view": self.state.view(self._seat[agent])}
+            self.infos[agent] = {"view": self.view(agent)}
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """The agent's observation: ``observation`` (the numeric vector) and
         ``action_mask`` (1 for each legal action; all 0 unless the agent must decide)."""
-        assert self.state is not None
-        seat = self._seat[agent]
-        view = self.state.view(seat)
+        view = self.view(agent)
         return {"observation": self.encoder.encode(view), "action_mask": self.encoder.mask(view.legal)}
 
     def view(self, agent: str) -> Any:
         """The agent's raw view (the game's ``view_type``: what a bot is given)."""
         assert self.state is not None
-        return self.state.view(self._seat[agent])
+        seat = self._seat[agent]
+        view = self._views.get(seat)
+        if view is None:
+            view = self._views[seat] = self.state.view(seat)
+        return view
 
     def render(self) -> str | None:
         if self.render_mode is None:
