@@ -60,7 +60,7 @@ def reproduce_text(lines: list[str]):
     (("turn", 2, 7), "Turn 7: Giga Zaur"),
     (("roll", 2, (0, 1, 2, 2, 4, 3), ()), "Giga Zaur rolls 1 2 3 3 heart energy"),
     (("roll", 2, (1, 1, 2, 2, 1, 5), (1, 2, 5, 6)), "Giga Zaur rerolls 1 2 5 6 -> 2 2 3 3 2 claw"),
-    (("act", 0, "reroll 1 4"), "Alienoid chooses: reroll 1 4"),
+    (("act", 0, "reroll 1 4"), "Alienoid chooses to reroll dice 1 and 4"),
     (("stars", 2, 1, "take tokyo"), "Giga Zaur gains 1 star for taking Tokyo"),
     (("stars", 2, 2, "start in tokyo"), "Giga Zaur gains 2 stars for starting the turn in Tokyo"),
     (("stars", 0, 3, "dice"), "Alienoid gains 3 stars from the dice"),
@@ -79,7 +79,8 @@ def reproduce_text(lines: list[str]):
     (("reshuffle", 12), "The discard pile (12 cards) is shuffled into a new deck"),
     (("over", 1, "stars"), "Game over: Cyber Bunny wins by reaching 20 stars"),
     (("over", 0, "last_standing"), "Game over: Alienoid wins as the last monster standing"),
-    (("over", None, "all_eliminated"), "Game over: nobody wins (all_eliminated)"),
+    (("over", None, "all_eliminated"),
+     "Game over: nobody wins (the last monsters were eliminated together)"),
 ])
 def test_each_event_reads_as_one_plain_line(event, line):
     assert format_event(event, NAMES) == line
@@ -97,7 +98,7 @@ def test_an_event_of_an_unknown_kind_is_shown_in_its_text_form():
 def test_a_known_kind_with_an_unexpected_shape_is_shown_in_its_text_form():
     assert format_event(("damage", 1, 3, 0, "acid"), NAMES) == "damage 1 3 0 acid"
     assert format_event(("roll", 0, 5, ()), NAMES) == "roll 0 5 ()"
-    assert format_event(("turn", 9, 1), NAMES) == "Turn 1: seat 9"
+    assert format_event(("turn", 9, 1), NAMES) == "Turn 1: seat 10"  # a seat past the names, from 1
 
 
 # ------------------------------------------------------------------ events as text
