@@ -476,6 +476,10 @@ def test_the_command_prints_the_game_turn_by_turn(replay_file):
     assert "Setup" in lines and "Turn 1: " in result.output
     assert any(line.startswith("  ") and " rolls " in line for line in lines)
     assert lines[-2].startswith("Outcome: ") and lines[-1] == "reproduced: yes"
+    # Seats are shown from 1, as every command shows them (the file counts from 0).
+    replay = read_replay(replay_file)
+    seats = lines.index("Seats:")
+    assert lines[seats + 1].startswith(f"  1: {replay.players[0]}")
 
 
 def test_the_command_checks_quietly_in_one_line(replay_file):
@@ -489,11 +493,16 @@ def test_the_command_prints_json(replay_file):
     assert result.exit_code == 0
     data = json.loads(result.output)
     replay = read_replay(replay_file)
-    assert set(data) == {"header", "actions", "events", "outcome", "reproduced"}
+    assert set(data) == {"header", "actions", "events", "lines", "outcome", "reproduced"}
     assert data["header"]["players"] == list(replay.players) and data["header"]["seed"] == 41
-    assert len(data["events"]) == len(replay.log) and data["reproduced"] is True
-    assert data["actions"][0] == {"seat": replay.actions[0][0], "action": replay.actions[0][1]}
-    assert data["outcome"] == replay.outcome.to_json()
+    assert len(data["events"]) == len(data["lines"]) == len(replay.log) and data["reproduced"] is True
+    # Seats and places count from 1, as every command shows them; the file counts from 0.
+    assert data["actions"][0] == {"seat": replay.actions[0][0] + 1, "action": replay.actions[0][1]}
+    assert data["outcome"] == {**replay.outcome.to_json(), "winner": replay.outcome.winner + 1,
+                               "ranks": [rank + 1 for rank in replay.outcome.ranks]}
+    turn = next(i for i, event in enumerate(replay.log) if event[0] == "turn")
+    assert data["events"][turn] == ["turn", replay.log[turn][1] + 1, replay.log[turn][2]]
+    assert data["lines"][turn] == f"Turn 1: {replay.players[replay.log[turn][1]]}"
 
 
 def test_the_command_reads_standard_input(replay_file):
