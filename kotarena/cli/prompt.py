@@ -63,15 +63,15 @@ def legal_help(view: View) -> str:
     many arguments as patterns, the others one per line."""
     lines = [f"Legal actions ({view.kind} decision):"]
     legal = view.legal
-    rerolls = [a for a in legal if a.kind == "reroll"]
     groups: dict[str, list[Action]] = {}
     for action in legal:
         if action.kind == "use":
             groups.setdefault(action.args[0], []).append(action)
-    shown_groups: set[str] = set()
+    shown_groups: set[str] = set()  # the card actions shown as a pattern, and "reroll"
     for action in legal:
         if action.kind == "reroll":
-            if action is rerolls[0]:
+            if "reroll" not in shown_groups:
+                shown_groups.add("reroll")
                 faces = "  ".join(f"[{i}] {FACE_NAMES[f]}" for i, f in enumerate(view.dice, start=1))
                 lines.append(_row("reroll P ...", f"reroll the dice at positions P (1-{len(view.dice)}), "
                                                   "e.g. 'reroll 1 4'; the others are kept"))
