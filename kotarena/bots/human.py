@@ -120,8 +120,9 @@ class HumanBot(Bot):
 
         text = answer.strip()
         first, _, rest = text.partition(" ")
-        if first.lower() in ("?", "help", "h"):
-            return None, card_help(view, rest) if rest.strip() else legal_help(view)
+        if text.startswith("?") or first.lower() in ("help", "h"):
+            key = text[1:].strip() if text.startswith("?") else rest.strip()
+            return None, card_help(view, key) if key else legal_help(view)
         if first.lower() == "use" and rest:
             text = "use " + _card_ids(rest, view)
         try:

@@ -95,7 +95,7 @@ def test_the_damage_decision_says_how_much_is_coming_and_from_whom():
 
 def test_question_mark_and_a_card_explains_the_card_and_where_it_is():
     view = dice_decision().view(0)
-    bot, shown = scripted(["? wings", "? Energize", "? no such card", "pass"])
+    bot, shown = scripted(["? wings", "?Energize", "help no such card", "pass"])
     assert bot.choose(view).text == "pass"
     wings, energize, unknown = shown[-3:]
     assert wings.splitlines()[0] == "Wings (wings): 6 energy, keep card."
