@@ -113,8 +113,8 @@ def test_event_data_counts_seats_from_1_and_keeps_the_other_fields():
     assert event_data(("poison", 1, (0, None))) == ["poison", 1, [0, None]]
 
 
-def test_every_kind_of_event_names_its_seats():
-    # Each row says which of its fields are seats: what event_data shifts and names show.
+def test_each_row_gives_every_field_of_its_kind_a_type():
+    # The types say which fields are seats: what event_data counts from 1 and sentences name.
     for (kind, size), (types, _sentence) in KINDS.items():
         assert len(types) == size, kind
 
