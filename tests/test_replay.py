@@ -60,7 +60,7 @@ def reproduce_text(lines: list[str]):
     (("turn", 2, 7), "Turn 7: Giga Zaur"),
     (("roll", 2, (0, 1, 2, 2, 4, 3), ()), "Giga Zaur rolls 1 2 3 3 heart energy"),
     (("roll", 2, (1, 1, 2, 2, 1, 5), (1, 2, 5, 6)), "Giga Zaur rerolls 1 2 5 6 -> 2 2 3 3 2 claw"),
-    (("act", 0, "reroll 1 4"), "Alienoid chooses: reroll 1 4"),
+    (("act", 0, "reroll 1 4"), "Alienoid chooses to reroll dice 1 and 4"),
     (("stars", 2, 1, "take tokyo"), "Giga Zaur gains 1 star for taking Tokyo"),
     (("stars", 2, 2, "start in tokyo"), "Giga Zaur gains 2 stars for starting the turn in Tokyo"),
     (("stars", 0, 3, "dice"), "Alienoid gains 3 stars from the dice"),
@@ -79,7 +79,8 @@ def reproduce_text(lines: list[str]):
     (("reshuffle", 12), "The discard pile (12 cards) is shuffled into a new deck"),
     (("over", 1, "stars"), "Game over: Cyber Bunny wins by reaching 20 stars"),
     (("over", 0, "last_standing"), "Game over: Alienoid wins as the last monster standing"),
-    (("over", None, "all_eliminated"), "Game over: nobody wins (all_eliminated)"),
+    (("over", None, "all_eliminated"),
+     "Game over: nobody wins (the last monsters were eliminated together)"),
 ])
 def test_each_event_reads_as_one_plain_line(event, line):
     assert format_event(event, NAMES) == line
@@ -97,7 +98,7 @@ def test_an_event_of_an_unknown_kind_is_shown_in_its_text_form():
 def test_a_known_kind_with_an_unexpected_shape_is_shown_in_its_text_form():
     assert format_event(("damage", 1, 3, 0, "acid"), NAMES) == "damage 1 3 0 acid"
     assert format_event(("roll", 0, 5, ()), NAMES) == "roll 0 5 ()"
-    assert format_event(("turn", 9, 1), NAMES) == "Turn 1: seat 9"
+    assert format_event(("turn", 9, 1), NAMES) == "Turn 1: seat 10"  # a seat past the names, from 1
 
 
 # ------------------------------------------------------------------ events as text
@@ -475,6 +476,10 @@ def test_the_command_prints_the_game_turn_by_turn(replay_file):
     assert "Setup" in lines and "Turn 1: " in result.output
     assert any(line.startswith("  ") and " rolls " in line for line in lines)
     assert lines[-2].startswith("Outcome: ") and lines[-1] == "reproduced: yes"
+    # Seats are shown from 1, as every command shows them (the file counts from 0).
+    replay = read_replay(replay_file)
+    seats = lines.index("Seats:")
+    assert lines[seats + 1].startswith(f"  1: {replay.players[0]}")
 
 
 def test_the_command_checks_quietly_in_one_line(replay_file):
@@ -488,11 +493,16 @@ def test_the_command_prints_json(replay_file):
     assert result.exit_code == 0
     data = json.loads(result.output)
     replay = read_replay(replay_file)
-    assert set(data) == {"header", "actions", "events", "outcome", "reproduced"}
+    assert set(data) == {"header", "actions", "events", "lines", "outcome", "reproduced"}
     assert data["header"]["players"] == list(replay.players) and data["header"]["seed"] == 41
-    assert len(data["events"]) == len(replay.log) and data["reproduced"] is True
-    assert data["actions"][0] == {"seat": replay.actions[0][0], "action": replay.actions[0][1]}
-    assert data["outcome"] == replay.outcome.to_json()
+    assert len(data["events"]) == len(data["lines"]) == len(replay.log) and data["reproduced"] is True
+    # Seats and places count from 1, as every command shows them; the file counts from 0.
+    assert data["actions"][0] == {"seat": replay.actions[0][0] + 1, "action": replay.actions[0][1]}
+    assert data["outcome"] == {**replay.outcome.to_json(), "winner": replay.outcome.winner + 1,
+                               "ranks": [rank + 1 for rank in replay.outcome.ranks]}
+    turn = next(i for i, event in enumerate(replay.log) if event[0] == "turn")
+    assert data["events"][turn] == ["turn", replay.log[turn][1] + 1, replay.log[turn][2]]
+    assert data["lines"][turn] == f"Turn 1: {replay.players[replay.log[turn][1]]}"
 
 
 def test_the_command_reads_standard_input(replay_file):

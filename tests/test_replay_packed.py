@@ -217,4 +217,4 @@ def test_the_command_replays_a_packed_file_with_the_seats_the_engine_gave(tmp_pa
     quiet = runner.invoke(cli, ["replay", "-q", str(path)])
     assert quiet.exit_code == 0 and f"{len(state.history)} actions" in quiet.stdout
     data = json.loads(runner.invoke(cli, ["replay", "--json", str(path)]).stdout)
-    assert [(a["seat"], a["action"]) for a in data["actions"]] == [(s, a.text) for s, a in state.history]
+    assert [(a["seat"], a["action"]) for a in data["actions"]] == [(s + 1, a.text) for s, a in state.history]

@@ -1,8 +1,11 @@
 """A person at the keyboard, playing through the same action text as every bot.
 
 :class:`HumanBot` prints the table, asks for an action (``reroll 1 4``, ``stop``,
-``stay``, ``yield``, ``buy 2``, ``sweep``, ``done``; ``?`` lists the legal ones) and
-asks again, with a one-line reason, until the answer is legal.
+``stay``, ``yield``, ``buy 2``, ``sweep``, ``done``, and at the cards' decisions
+``pass``, ``use CARD ...`` or ``cure P S``; ``?`` lists every legal one with what it
+does, ``? CARD`` explains a card) and asks again, with a one-line reason, until the
+answer is legal. A card in a ``use`` answer may be named as it is printed (``use Plot
+Twist 3 claw``) or by its id (``use plot_twist 3 claw``).
 
 A prompt with no person behind it would wait forever, so without a terminal (or with
 ``CI=true``) the bot refuses to start. ``KOTARENA_ASSUME_TTY=1`` lifts that check; it
@@ -19,7 +22,6 @@ import click
 
 from kotarena.bots.base import Bot
 from kotarena.engine.actions import ActionError, parse_action
-from kotarena.engine.dice import FACE_NAMES
 from kotarena.games.kot.view import View
 
 #: Set to 1 to let the human bot prompt without a terminal (for tests and pipes).
@@ -111,11 +113,18 @@ class HumanBot(Bot):
     def understand(self, answer: str, view: View):
         """``(action, None)`` for a legal answer, ``(None, message)`` otherwise.
 
-        ``?`` and ``help`` return the list of legal actions as the message.
+        ``?`` and ``help`` return the legal actions, explained, as the message; ``?
+        CARD`` (or ``help CARD``) what the card does.
         """
+        from kotarena.cli.prompt import card_help, legal_help
+
         text = answer.strip()
-        if text.lower() in ("?", "help", "h"):
-            return None, legal_help(view)
+        first, _, rest = text.partition(" ")
+        if text.startswith("?") or first.lower() in ("help", "h"):
+            key = text[1:].strip() if text.startswith("?") else rest.strip()
+            return None, card_help(view, key) if key else legal_help(view)
+        if first.lower() == "use" and rest:
+            text = "use " + _card_ids(rest, view)
         try:
             action = parse_action(text)
         except ActionError as error:
@@ -126,13 +135,42 @@ class HumanBot(Bot):
         return None, f"'{action}' is not legal now: {why_illegal(action, view)}. Type ? for the legal actions."
 
 
+def _card_ids(words: str, view: View) -> str:
+    """A ``use`` answer's card named as printed (``Plot Twist 3 claw``) as its id
+    (``plot_twist 3 claw``): the longest run of first words that names a card of the deck."""
+    if view.deck is None:
+        return words
+    from kotarena.games.kot.cards import UnknownDeckError, get_deck
+
+    deck = get_deck(view.deck)
+    parts = words.split()
+    for end in range(len(parts), 0, -1):
+        try:
+            info = deck.find(" ".join(parts[:end]))
+        except UnknownDeckError:
+            continue
+        return " ".join([info.id, *parts[end:]])
+    return words
+
+
 def why_illegal(action, view: View) -> str:
     """A short reason an understood action is not legal at this decision."""
     kind = view.kind
+    offered = sorted({a.kind for a in view.legal})
+    # The usual actions belong to one decision each; the cards' (pass, use, cure) to those offering them.
     wanted = {"stop": "roll", "reroll": "roll", "stay": "yield", "yield": "yield",
               "buy": "buy", "sweep": "buy", "done": "buy"}.get(action.kind)
-    if wanted != kind:
-        return f"this is a {kind} decision ({', '.join(sorted({a.kind for a in view.legal}))})"
+    if wanted != kind if wanted is not None else action.kind not in offered:
+        return f"this is a {kind} decision ({', '.join(offered)})"
+    if action.kind == "use":
+        from kotarena.games.kot.action_words import card_name
+
+        cards = sorted({a.args[0] for a in view.legal if a.kind == "use"})
+        if action.args[0] not in cards:
+            return f"the cards you can use now are {', '.join(card_name(c) for c in cards)}"
+        return f"{card_name(action.args[0])} cannot do that now ('?' lists its choices)"
+    if action.kind == "cure":
+        return "you cannot spend that many hearts on those tokens"
     if action.kind == "reroll":
         return f"dice positions go from 1 to {len(view.dice)}"
     if action.kind == "buy":
@@ -149,31 +187,3 @@ def why_illegal(action, view: View) -> str:
     if action.kind == "sweep":
         return f"sweeping costs 2 energy and you have {view.energy[view.player]}"
     return "the rules do not allow it here"
-
-
-def legal_help(view: View) -> str:
-    """The legal actions of ``view``, explained (rerolls summarised, not listed)."""
-    from kotarena.cli.render import card_cost, card_label
-
-    lines = ["Legal actions:"]
-    kinds = {a.kind for a in view.legal}
-    if "stop" in kinds:
-        lines.append("  stop            keep all dice and resolve them")
-    if "reroll" in kinds:
-        faces = "  ".join(f"[{i}] {FACE_NAMES[f]}" for i, f in enumerate(view.dice, start=1))
-        lines.append(f"  reroll P ...    roll the dice at positions P again (1-{len(view.dice)}), e.g. 'reroll 1 4'")
-        lines.append(f"                  dice: {faces}")
-    if "stay" in kinds:
-        lines.append("  stay            stay in Tokyo")
-    if "yield" in kinds:
-        lines.append("  yield           leave Tokyo; the attacker takes your place")
-    for action in view.legal:
-        if action.kind == "buy":
-            card_id = view.market[action.args[0] - 1]
-            label = f"{card_label(view.deck, card_id)} ({card_cost(view.deck, card_id)} energy)"
-            lines.append(f"  {action.text:<15} buy {label}")
-    if "sweep" in kinds:
-        lines.append("  sweep           pay 2 energy to replace the three market cards")
-    if "done" in kinds:
-        lines.append("  done            end your turn")
-    return "\n".join(lines)

@@ -250,7 +250,9 @@ def play(bots: tuple[str, ...], seat: int, game: Game, seed: int | None, monster
     """Play King of Tokyo (or Origins: --game origins) at the terminal against bots.
 
     You answer each decision with an action: 'reroll 1 4' (dice positions), 'stop',
-    'stay', 'yield', 'buy 2' (market slot), 'sweep', 'done'; '?' lists the legal ones.
+    'stay', 'yield', 'buy 2' (market slot), 'sweep', 'done', and when a card offers a
+    choice 'pass' or 'use CARD ...' (e.g. 'use Stretchy 3 claw'). '?' lists every
+    legal action with what it does; '? CARD' explains a card.
 
     \b
     Examples:
@@ -286,7 +288,7 @@ def play(bots: tuple[str, ...], seat: int, game: Game, seed: int | None, monster
     click.echo(f"seed: {seed}")
     others = ", ".join(f"{names[s]} ({bot_names[s]})" for s in range(players) if s != seat - 1)
     click.echo(f"You are {names[seat - 1]} (seat {seat}). Opponents: {others}.")
-    click.echo("Type ? at a prompt for the legal actions.")
+    click.echo("Type ? at a prompt for the legal actions, ? CARD for what a card does.")
 
     state = start_game(game, names, seed, no_deck, record=True, deck_name=deck_name)
     narrator = Narrator(state, click.echo)

@@ -23,12 +23,46 @@ from kotarena.games.kot.rules import Rules
 from kotarena.games.kot.state import State
 from kotarena.games.kot.view import View
 
-#: The question each decision kind asks, as a player would read it.
+#: The question each decision kind asks, as a player would read it (the card decisions
+#: are :data:`kotarena.games.kot.kinds.DECISION_KINDS`; ``question`` adds what is at stake).
 QUESTIONS = {
     "roll": "keep these dice or reroll some?",
     "yield": "you were hit in Tokyo: stay or yield?",
     "buy": "buy a card, sweep the market, or done?",
+    "dice": "use a card on the dice before they resolve, or pass?",
+    "hearts": "spend hearts on tokens or on a card, or pass to heal?",
+    "end": "use a card before the turn ends, or pass?",
+    "damage": "use a card against the damage, or pass to take it?",
+    "probe": "reroll one of the dice with Psychic Probe, or pass?",
+    "reveal": "buy the card just revealed with Opportunist, or pass?",
+    "start": "use a card as the turn starts (Mimic), or pass?",
 }
+
+
+def question(view: View) -> str:
+    """What the pending decision asks, with what is at stake: the damage coming, the
+    card revealed, whose dice, the hearts left (the question alone for the usual kinds)."""
+    kind = view.kind
+    text = QUESTIONS.get(kind, f"{kind} decision")
+    names = view.names
+    if kind == "damage" and view.pending:
+        _target, amount, source, _attack = view.pending[0]
+        whom = f" from {names[source]}" if 0 <= source < len(names) else ""
+        text = f"{amount} damage is coming{whom}: {text}"
+    elif kind == "reveal" and view.reveals:
+        slot = view.reveals[0][0]
+        card = view.market[slot] if 0 <= slot < len(view.market) else None
+        if card is not None:
+            text = (f"{card_label(view.deck, card)} ({card_cost(view.deck, card)} energy) was revealed in market "
+                    f"slot {slot + 1}: {text}")
+    elif kind == "probe":
+        text = f"{names[view.active]}'s roll is over: {text}"
+    elif kind == "hearts":
+        text = f"{view.hearts} heart{'s' if view.hearts != 1 else ''} to spend: {text}"
+    elif kind == "roll":
+        rerolls = "reroll" if view.rolls_left == 1 else "rerolls"
+        text += f" ({view.rolls_left} {rerolls} left)"
+    return text
 
 
 def card_label(deck: str | None, card_id: str) -> str:
@@ -151,14 +185,10 @@ def decision_line(view: View, me: int | None = None) -> str:
     seat = view.to_move
     if seat < 0:
         return ""
-    who = "You" if seat == me else view.names[seat]
-    question = QUESTIONS.get(view.kind, f"{view.kind} decision")
-    if view.kind == "roll":
-        rerolls = "reroll" if view.rolls_left == 1 else "rerolls"
-        question += f" ({view.rolls_left} {rerolls} left)"
+    asked = question(view)
     if seat == me:
-        return f"Your decision ({view.names[seat]}): {question}"
-    return f"{who} to decide: {question}"
+        return f"Your decision ({view.names[seat]}): {asked}"
+    return f"{view.names[seat]} to decide: {asked}"
 
 
 def render_table(table: View | State, me: int | None = None) -> str:
@@ -203,10 +233,4 @@ def standings(state: State) -> str:
         for seat in order
     ]
     return table_text(("place", "monster", "stars", "health", "status"), rows)
-
-
-# ------------------------------------------------------------------ events
-
-#: Actions whose effect the log shows on its own next line (the new dice, the purchase,
-#: leaving Tokyo), so narrating the choice too would say everything twice.
 

@@ -1,4 +1,8 @@
-"""``kotarena replay FILE``: play a replay file again, check it, and print it turn by turn."""
+"""``kotarena replay FILE``: play a replay file again, check it, and print it turn by turn.
+
+What it shows counts seats from 1, as every command does (text and JSON alike); the
+file keeps its own format, which counts them from 0 (``docs/replays.md``).
+"""
 
 from __future__ import annotations
 
@@ -32,12 +36,36 @@ def header_text(replay: Replay, source: str) -> Iterator[str]:
     yield f"Replay {source}: {replay.game} (rules version {replay.rules_version}), seed {replay.seed}, " \
           f"{'cards: ' + replay.deck if replay.deck else 'no cards'}, " \
           f"first player: {'roll-off' if replay.first_player is None else replay.players[replay.first_player]}"
-    yield "Seats (numbered from 0, as in the file):"
+    yield "Seats:"
     for seat, name in enumerate(replay.players):
         bot = f" ({replay.bots[seat]})" if replay.bots and replay.bots[seat] is not None else ""
-        yield f"  {seat}: {name}{bot}"
+        yield f"  {seat + 1}: {name}{bot}"
     if replay.created_with:
         yield f"  written by {replay.created_with}"
+
+
+def _from_1(seat: int | None) -> int | None:
+    return None if seat is None or seat < 0 else seat + 1
+
+
+def shown_json(replay: Replay) -> dict:
+    """The replay as ``--json`` prints it: the header, the actions, the events (each as
+    its game's :meth:`~kotarena.engine.game.Game.event_data`, with ``lines`` the same
+    events in words) and the outcome, every seat and place counted from 1."""
+    game = get_game(replay.game)
+    header = replay.header()
+    header["first_player"] = _from_1(header["first_player"])
+    outcome = None
+    if replay.outcome is not None:
+        outcome = {**replay.outcome.to_json(), "winner": _from_1(replay.outcome.winner),
+                   "ranks": [rank + 1 for rank in replay.outcome.ranks]}
+    return {
+        "header": header,
+        "actions": [{"seat": _from_1(seat), "action": text} for seat, text in replay.actions],
+        "events": [game.event_data(event) for event in replay.log],
+        "lines": [game.event_text(event, replay.players) for event in replay.log],
+        "outcome": outcome,
+    }
 
 
 def ending_text(state: GameState) -> str:
@@ -151,7 +179,7 @@ def replay(file: str | None, match_id: int | None, db: str | None, save: str | N
     if json_:
         from kotarena.cli.output import echo_json
 
-        echo_json({**parsed.to_json(), "reproduced": True, **({"forfeits": forfeits} if match_id is not None else {})})
+        echo_json({**shown_json(parsed), "reproduced": True, **({"forfeits": forfeits} if match_id is not None else {})})
         return
     if quiet:
         turns = state.outcome.turns if state.outcome is not None else state.turn

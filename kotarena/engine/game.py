@@ -153,6 +153,10 @@ class GameState(Protocol):
     def child(self, action: Action | str) -> GameState: ...
 
 
+def _json_value(value: object) -> object:
+    return [_json_value(item) for item in value] if isinstance(value, (tuple, list)) else value
+
+
 class Game(abc.ABC):
     """A game kotarena can play. One instance per game, registered through the
     ``register_games`` hook; see ``docs/games.md`` for how one is put together."""
@@ -244,14 +248,23 @@ class Game(abc.ABC):
         """Every rule of the game that ``state`` breaks, one sentence each (empty: none)."""
 
     def event_text(self, event: tuple, names: Sequence[str]) -> str:
-        """One event of the log as a line a person reads (``kotarena replay``); ``names``
-        are the seats' names. The default is the event's text form."""
+        """One event of the log as a sentence a person reads (``kotarena replay``, ``match
+        -v``, ``play``); ``names`` are the seats' names. A sentence names monsters (and
+        whatever else the game has: cards), never a seat by its number. The default is
+        the event's text form, for a game that has not written its sentences yet."""
         return event_to_text(event)
 
     def event_lines(self, events: Sequence[tuple], names: Sequence[str]) -> list[str]:
         """The lines that narrate ``events`` (``match -v``, ``play``, scenario logs): by
         default one :meth:`event_text` per event."""
         return [self.event_text(event, names) for event in events]
+
+    def event_data(self, event: tuple) -> list:
+        """One event of the log as JSON-ready data for output (``kotarena replay --json``):
+        its kind, then its fields, with seats counted from 1 as every command shows them
+        (``None`` for nobody). The default gives the event as logged (tuples as lists),
+        which suits a game whose events hold no seats; a game whose events do overrides it."""
+        return [_json_value(value) for value in event]
 
     def check_deck(self, deck: str) -> None:
         """Raise :class:`UnknownDeckError`, with a one-line reason, unless the game can be

@@ -79,7 +79,8 @@ def matches(engine: Engine, *, ladder: str | None = None, entrant: str | None = 
             limit: int = 50) -> list[dict[str, Any]]:
     """The newest ``limit`` stored matches (of a ladder, of a night number, with an
     entrant at the table), newest first, each with its seats (the game's facts about a
-    seat among its keys)."""
+    seat among its keys). Seats and ranks (places) count from 1, as every command shows
+    them; the tables keep them from 0."""
     query = (select(Match.id, Match.index, Match.seed, Match.status, Match.termination, Match.winner_seat,
                     Match.turns, Match.duration, Night.number, LadderRow.name)
              .join(Night, Match.night_id == Night.id).join(LadderRow, Night.ladder_id == LadderRow.id))
@@ -106,21 +107,21 @@ def matches(engine: Engine, *, ladder: str | None = None, entrant: str | None = 
         "winner": next((s.entrant for s in seats.get(row.id, []) if s.seat == row.winner_seat and not s.forfeit),
                        None),
         "turns": row.turns, "duration": round(row.duration, 3),
-        "seats": [{"seat": s.seat, "entrant": s.entrant, "rank": s.rank, **s.facts, "forfeit": s.forfeit,
+        "seats": [{"seat": s.seat + 1, "entrant": s.entrant, "rank": s.rank + 1, **s.facts, "forfeit": s.forfeit,
                    "forfeit_detail": s.forfeit_detail}
                   for s in seats.get(row.id, [])],
     } for row in found]
 
 
 def match_forfeits(engine: Engine, match_id: int) -> list[dict[str, Any]]:
-    """The seats of stored match ``match_id`` that forfeited, in seat order: seat,
-    entrant, forfeit (its kind) and forfeit_detail (what happened, a traceback's last
-    frames for an error)."""
+    """The seats of stored match ``match_id`` that forfeited, in seat order: seat (from
+    1, as shown), entrant, forfeit (its kind) and forfeit_detail (what happened, a
+    traceback's last frames for an error)."""
     with engine.connect() as connection:
         found = connection.execute(
             select(Seat.seat, Seat.entrant, Seat.forfeit, Seat.forfeit_detail)
             .where(Seat.match_id == match_id, Seat.forfeit.is_not(None)).order_by(Seat.seat)).all()
-    return [dict(row._mapping) for row in found]
+    return [{**row._mapping, "seat": row.seat + 1} for row in found]
 
 
 def history(engine: Engine, entrant: str, *, ladder: str | None = None) -> Iterator[dict[str, Any]]:

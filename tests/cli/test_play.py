@@ -208,7 +208,7 @@ def test_question_mark_lists_the_legal_actions():
     bot, shown = scripted_human(["?", "done"])
     bot.choose(state.view(0))
     help_text = shown[-1]
-    assert help_text.startswith("Legal actions:")
+    assert help_text.startswith("Legal actions (buy decision):")
     assert "sweep" in help_text and "done" in help_text and "buy 1" not in help_text
 
 

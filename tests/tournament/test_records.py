@@ -170,6 +170,11 @@ def test_replay_of_a_stored_match_says_who_forfeited_and_why(forfeits_db):
     assert "forfeited (error)" in quiet
     data = json.loads(invoke("replay", "--match", "1", "--json", "--db", str(forfeits_db)))
     assert data["forfeits"][0]["forfeit"] == "error"
+    with Session(open_db(forfeits_db)) as session:
+        stored = session.exec(select(Seat).where(Seat.match_id == 1, Seat.forfeit.is_not(None))).first()
+    # Shown from 1, in text and JSON alike; stored from 0.
+    assert data["forfeits"][0]["seat"] == stored.seat + 1
+    assert f"  seat {stored.seat + 1} ({stored.entrant}): error:" in text
 
 
 def test_history_shows_the_matches_an_entrant_forfeited_and_why(forfeits_db):

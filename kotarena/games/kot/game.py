@@ -161,6 +161,9 @@ class KingOfTokyo(Game):
     def event_lines(self, events: Sequence[tuple], names: Sequence[str]) -> list[str]:
         return _events.event_lines(events, names)
 
+    def event_data(self, event: tuple) -> list:
+        return _events.event_data(event)
+
     def scenario_format(self):
         # Imported when asked for: scenarios read files and narrate, which games never need.
         from kotarena.games.kot.scenario import SCENARIOS
