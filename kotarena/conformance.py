@@ -49,8 +49,8 @@ from kotarena.bots.base import Bot
 from kotarena.bots.command import is_program
 from kotarena.bots.random_bot import RandomBot
 from kotarena.bots.registry import describe, get_bot, get_bots
-from kotarena.engine.actions import Action, ActionError, parse_action
 from kotarena.decision_positions import find_positions
+from kotarena.engine.actions import Action, ActionError, parse_action
 from kotarena.games import games, get_game, get_spec, new_game, supported_games
 from kotarena.match import bot_seed
 

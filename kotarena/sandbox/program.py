@@ -36,7 +36,7 @@ def exec_program(conn: socket.socket, argv: list[str], memory_mb: int, file_mb: 
 
 def _game_of(view: Any) -> str:
     """The game a view belongs to: its ``game`` field, else the game of its type."""
-    from kotarena.games import get_game, games
+    from kotarena.games import games, get_game
 
     name = getattr(view, "game", None)
     if isinstance(name, str):
