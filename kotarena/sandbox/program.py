@@ -19,7 +19,7 @@ import socket
 from typing import Any, NoReturn
 
 from kotarena.engine.actions import Action
-from kotarena.forfeits import SANDBOX, BotFailure, as_action
+from kotarena.forfeits import CRASH, SANDBOX, BotFailure, as_action
 
 
 def exec_program(conn: socket.socket, argv: list[str], memory_mb: int, file_mb: int) -> NoReturn:
@@ -59,6 +59,7 @@ class ProgramSeat:
         from kotarena.sandbox.seat import SandboxedSeat, default_log_dir, seat_server
         from kotarena.tournament.seats import DEFAULT_MEMORY_MB
 
+        self.name = cls.name
         problem = sandbox_problem()
         if problem is not None:
             raise BotFailure(SANDBOX, f"the {cls.name} bot is a program, which plays only in the sandbox: {problem}")
@@ -69,19 +70,31 @@ class ProgramSeat:
         try:
             self.seat.start(0 if seed is None else seed, view)
             self.seat.settle()
+        except BotFailure as failure:
+            self.close()
+            raise self._named(failure) from None
         except BaseException:
             self.close()
             raise
 
     def choose(self, view: Any) -> tuple[Action, float]:
         """The program's action for ``view``, and the CPU seconds it took."""
+        if self.seat is None:
+            raise BotFailure(CRASH, f"the {self.name} bot's program already failed in this game")
         before = self.seat.cpu
         try:
             action = as_action(self.seat.choose(view), view)
+        except BotFailure as failure:
+            self.close()
+            raise self._named(failure) from None
         except BaseException:
             self.close()
             raise
         return action, self.seat.cpu - before
+
+    def _named(self, failure: BotFailure) -> BotFailure:
+        # (the caller holds several bots: say whose program failed)
+        return BotFailure(failure.kind, f"the {self.name} bot's program: {failure.detail}")
 
     def finish(self, view: Any) -> None:
         """Tell the program how the game ended, and end its processes."""

@@ -12,9 +12,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 from kotarena import plugins
 from kotarena.bots.registry import get_bot
+from kotarena.cli import cli
 from kotarena.forfeits import CRASH, SANDBOX, TIMEOUT, BotFailure
 from kotarena.games import new_game
 from kotarena.tournament.matches import MatchJob, play_match
@@ -71,3 +73,11 @@ def test_a_program_that_was_never_built_cannot_be_seated_and_says_where_it_looke
     result = play_match(job)
     assert result.seats[0].forfeit == SANDBOX and result.seats[1].forfeit is None
 
+
+
+def test_match_reports_a_failing_program_in_one_line(programs):
+    result = CliRunner().invoke(cli, ["match", "--bot", "program-quitter", "--bot", "random", "--seed", "1"])
+
+    assert result.exit_code == 1
+    assert result.output.splitlines()[-1] == (
+        "Error: the program-quitter bot's program: its process ended without answering (exit code 3) (crash)")

@@ -26,3 +26,13 @@ def go_bot():
             pytest.fail(f"the Go bot must play in CI: {problem}")
         pytest.skip(problem)
     return GoHeuristicBot
+
+
+@pytest.fixture(autouse=True)
+def _no_sandbox_left():
+    """End the fork servers a test started (the program's seats), as kotarena's own
+    suite does after each test."""
+    yield
+    from kotarena.sandbox.seat import close_servers
+
+    close_servers()
