@@ -12,6 +12,9 @@ reports one :class:`Check` per property a ladder relies on:
 ``decision time``   no decision takes more CPU time than the limit
 ``worker process``  the class and its views cross to a freshly spawned process, and
                     the bot answers there exactly as it does here
+``decision kinds``  the bot answers every kind of decision its games can ask, from
+                    positions random games reach (:mod:`kotarena.decision_positions`)
+A command-line bot (a program on the protocol) is checked alike, seated in the sandbox.
 
 It is what ``kotarena bots check NAME`` runs, and a bot's own test suite can call it::
 
@@ -43,10 +46,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kotarena.bots.base import Bot
+from kotarena.bots.command import is_program
 from kotarena.bots.random_bot import RandomBot
 from kotarena.bots.registry import describe, get_bot, get_bots
+from kotarena.decision_positions import find_positions
 from kotarena.engine.actions import Action, ActionError, parse_action
-from kotarena.games import games, get_spec, new_game, supported_games
+from kotarena.games import games, get_game, get_spec, new_game, supported_games
 from kotarena.match import bot_seed
 
 #: Games played per game, player count and deck setting unless told otherwise.
@@ -65,7 +70,7 @@ NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 
 CHECK_NAMES = (
     "registration", "no exceptions", "legal answers", "view untouched",
-    "deterministic", "decision time", "worker process",
+    "deterministic", "decision time", "worker process", "decision kinds",
 )
 
 
@@ -149,6 +154,7 @@ def check_bot(
     seed: int = DEFAULT_SEED,
     time_limit: float = DEFAULT_TIME_LIMIT,
     worker: bool = True,
+    kinds: bool = True,
 ) -> Report:
     """Check a bot class (or an installed bot, by name) and return the :class:`Report`.
 
@@ -159,6 +165,8 @@ def check_bot(
     :param time_limit: seconds of CPU time a decision may take.
     :param worker: also check the bot in a spawned process (a fraction of a second);
         without it the report has no ``worker process`` check.
+    :param kinds: also ask the bot every decision kind of its games, from positions of
+        random games; without it the report has no ``decision kinds`` check.
     """
     if games < 1:
         raise ValueError("games must be at least 1")
@@ -191,6 +199,8 @@ def check_bot(
     report.checks.append(_decision_time(run, report, time_limit))
     if worker:
         report.checks.append(_worker_process(cls, run, tables))
+    if kinds and tables:
+        report.checks.append(_decision_kinds(cls, time_limit, seed))
     return report
 
 
@@ -207,11 +217,13 @@ class _Table:
     cards: bool
     seed: int
     seat: int
+    deck: str | None = "default"
 
     def describe(self, turn: int | None = None) -> str:
-        cards = "cards" if self.cards else "no cards"
+        cards = f"deck {self.deck}" if self.index < 0 and self.deck else "cards" if self.cards else "no cards"
         at_turn = f", turn {turn}" if turn is not None else ""
-        return (f"game {self.index + 1} ({self.game}, {self.players} players, {cards}, "
+        which = "a random game" if self.index < 0 else f"game {self.index + 1}"
+        return (f"{which} ({self.game}, {self.players} players, {cards}, "
                 f"seed {self.seed}, seat {self.seat + 1}{at_turn})")
 
 
@@ -324,15 +336,19 @@ class _Run:
             self.problems.append(_Problem("error", table.describe(turn), f"{what} raised {_raised(error)}"))
         return False, None
 
-    def play(self, table: _Table, *, record_views: bool = False) -> list[str]:
-        """Play one game; returns the bot's answers (as text) up to the end or the first failure."""
-        state = new_game(table.game, players=table.players, seed=table.seed,
-                         deck="default" if table.cards else None, record=False)
+    def play(self, table: _Table, *, record_views: bool = False, state: Any = None) -> list[str]:
+        """Play one game (on from ``state`` if given); returns the bot's answers (as
+        text) up to the end or the first failure."""
+        if state is None:
+            state = new_game(table.game, players=table.players, seed=table.seed,
+                             deck="default" if table.cards else None, record=False)
         seat = table.seat
         opponents = {p: RandomBot(seed=bot_seed(table.seed, p)) for p in range(table.players) if p != seat}
         ok, bot = self._guard(table, state.turn, "__init__", self.cls, seed=bot_seed(table.seed, seat))
         if not ok:
             return []
+        if is_program(self.cls):
+            bot.time_limit = self.time_limit  # (its seat in the sandbox enforces it)
         start_view = state.view(seat)
         ok, _ = self._guard(table, state.turn, "start()", bot.start, start_view)
         if not ok:
@@ -350,7 +366,8 @@ class _Run:
             before = _fingerprint(view)
             wall, cpu = time.perf_counter(), time.process_time()
             ok, answer = self._guard(table, state.turn, f"choose() on a {view.kind!r} decision", bot.choose, view)
-            used = time.process_time() - cpu
+            # A program's time is its own process's, counted by its seat's cgroup.
+            used = bot.last_cpu if is_program(self.cls) else time.process_time() - cpu
             if not ok:
                 return answers
             self.times.append(used)
@@ -483,6 +500,27 @@ def _decision_time(run: _Run, report: Report, limit: float) -> Check:
         slow = sum(1 for t in run.times if t > limit)
         return Check("decision time", False, f"{summary}; {slow} over the limit, slowest: {run.slowest[1]}")
     return Check("decision time", True, summary)
+
+
+def _decision_kinds(cls: type[Bot], time_limit: float, seed: int) -> Check:
+    """Ask the bot each decision kind of its games, playing on from where random games
+    first met it."""
+    run = _Run(cls, time_limit)
+    asked, missing, searched = [], [], 0
+    for game in _supported_games(cls):
+        positions, played = find_positions(game, seed=seed)
+        searched += played
+        missing += [f"{game} {kind}" for kind in get_game(game).decision_kinds if kind not in positions]
+        for kind, position in positions.items():
+            table = _Table(-1, game, position.players, True, position.seed, position.seat, position.deck)
+            if not run.hung and run.play(table, state=position.state.clone()):
+                asked.append(f"{game} {kind}")
+    if run.problems:
+        first = run.problems[0]
+        return Check("decision kinds", False, f"{len(run.problems)} problem(s); first: {first.where}: {first.detail}")
+    never = f"; never arose in {searched} random games: {', '.join(missing)}" if missing else ""
+    return Check("decision kinds", True, f"{len(asked)} kinds answered legally, each from where a random game "
+                                         f"met it, played on to the end: {', '.join(asked)}{never}")
 
 
 def _ms(seconds: float) -> str:

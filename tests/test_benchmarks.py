@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
@@ -44,3 +47,23 @@ def test_sandbox_ceiling_measures_the_trusted_games_and_both_round_trips(tmp_pat
     assert [line.split(":")[0] for line in lines[2:]] == ["wire", "codec"]
     for line in lines[2:]:
         assert float(line.split("at best ")[1].split("%")[0]) < 100
+
+
+def test_protocol_overhead_plays_the_same_games_in_go_and_python_and_a_night_without_forfeits(tmp_path, sandbox):
+    from kotarena.bots.command import ProgramMissingError
+
+    try:
+        from kotarena_go_heuristic import GoHeuristicBot
+
+        GoHeuristicBot.argv()
+    except (ImportError, ProgramMissingError) as error:
+        if os.environ.get("CI"):
+            pytest.fail(f"the Go bot must be built and installed in CI: {error}")
+        pytest.skip(f"the Go bot is not built and installed: {error}")
+    run = subprocess.run([sys.executable, str(BENCHMARKS / "protocol_overhead.py"), "--games", "3", "--rounds", "1",
+                          "--night", "8", "--workers", "1"], capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[0].startswith("3 games of kot (4 seats: the bot, 3 random), 1 rounds, same games every way (checked)")
+    assert [line.split()[0] for line in lines[2:5]] == ["python", "python", "go"]
+    assert lines[-1] == "matches stored: 8; forfeits: 0"

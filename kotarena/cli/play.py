@@ -18,6 +18,7 @@ import click
 
 from kotarena.bots.base import Bot
 from kotarena.engine.game import Game, GameState
+from kotarena.forfeits import BotFailure
 from kotarena.games import games, get_game, new_game, plays
 from kotarena.match import BotMoveError, bot_seed
 from kotarena.match import play as play_game
@@ -149,6 +150,8 @@ def run(state: GameState, bots: Sequence[Bot]) -> GameState:
         return play_game(state, bots)
     except BotMoveError as error:
         raise click.ClickException(str(error)) from None
+    except BotFailure as error:  # a command-line bot's program, judged as on the ladder
+        raise click.ClickException(f"{error.detail} ({error.kind})") from None
 
 
 def summary(state: GameState, seed: int, bot_names: Sequence[str]) -> dict:

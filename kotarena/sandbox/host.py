@@ -208,13 +208,19 @@ def _exit_status(pid: object, children: set[int]) -> dict:
 def serve(control: socket.socket, bot_name: str, memory_mb: int, file_mb: int, scratch: list[str],
           jailed: bool) -> None:
     """The fork server's loop."""
+    from kotarena.bots.command import ProgramMissingError, is_program
     from kotarena.bots.registry import get_bot
     from kotarena.games import games
+    from kotarena.sandbox.program import exec_program
 
     reply = control.sendall
     try:
         info = get_bot(bot_name)  # imports the bot's package: its import-time code runs here, once
         games()
+        program = info.cls.argv() if is_program(info.cls) else None  # a command-line bot's program
+    except ProgramMissingError as error:
+        reply(encode({"type": "refused", "message": str(error)}))
+        return
     except Exception as error:  # noqa: BLE001
         reply(encode({"type": "refused", "message": f"could not load the bot: {_error_message(error)}"}))
         return
@@ -253,6 +259,8 @@ def serve(control: socket.socket, bot_name: str, memory_mb: int, file_mb: int, s
                     control.close()
                     os.setpgid(0, 0)
                     with socket.socket(fileno=fds[0]) as conn:
+                        if program is not None:
+                            exec_program(conn, program, memory_mb, file_mb)
                         play_seat(conn, bot_name, memory_mb, file_mb)
                 except (OSError, ProtocolError, StopIteration, KeyError, TypeError):
                     code = 1  # the referee went away or spoke nonsense: nothing to tell it

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from kotarena.bots.command import is_program
 from kotarena.bots.registry import get_bot
 from kotarena.engine.outcome import TERMINATION_TEXT
 from kotarena.games import get_game
@@ -59,13 +60,22 @@ class MatchJob:
 
 
 def _seat_host(seat: int, spec: SeatSpec, job: MatchJob) -> Any:
-    """The host of ``seat``: the trusted bot itself, or its sandboxed process."""
-    if spec.trusted and not job.isolate_all:
+    """The host of ``seat``: the trusted bot itself, or its sandboxed process (always
+    for a command-line bot: its program never runs in the referee's process)."""
+    if spec.trusted and not job.isolate_all and not _program(spec.bot):
         return InProcessSeat(spec, job.time_limit)
     log_dir = Path(job.log_dir) if job.log_dir else default_log_dir()
     server = seat_server(spec.bot, seat, jailed=job.sandbox, memory_mb=job.memory_mb, log_dir=log_dir,
                          hide=job.hide)
     return SandboxedSeat(server, job.time_limit, game=job.game, seat=seat, params=dict(spec.params))
+
+
+def _program(bot: str) -> bool:
+    """Whether ``bot`` is a command-line bot (an unknown one fails where it is seated)."""
+    try:
+        return is_program(get_bot(bot).cls)
+    except Exception:  # noqa: BLE001
+        return False
 
 
 class _Unseated:

@@ -33,6 +33,18 @@ class RaisesWhenBuying(Bot):
         return self.pick(view.legal)
 
 
+class FailsToProbe(Bot):
+    """Plays on until another monster's roll could be probed, which it never meets in
+    its own games (it never buys Psychic Probe)."""
+
+    name = "fails-to-probe"
+
+    def choose(self, view):
+        if view.kind == "probe":
+            raise RuntimeError("what is a probe?")
+        return view.legal[0]
+
+
 class StaysWhileRolling(Bot):
     """Answers 'stay' to every question."""
 
@@ -147,10 +159,11 @@ def detail(report, name: str) -> str:
 
 @pytest.fixture
 def quick(monkeypatch):
-    """check_bot with one game per setting and no worker: a fraction of a second."""
+    """check_bot with one game per setting, no worker and no decision kinds: a fraction
+    of a second."""
 
     def run(bot, **options):
-        return check_bot(bot, **{"games": 1, "worker": False, **options})
+        return check_bot(bot, **{"games": 1, "worker": False, "kinds": False, **options})
 
     monkeypatch.setenv("KOTARENA_LOAD_PLUGINS", "")
     plugins.reset()
@@ -287,6 +300,23 @@ def test_check_bot_refuses_what_is_not_a_bot(quick):
         check_bot("no-such-bot")
 
 
+def test_every_decision_kind_of_the_bots_games_is_asked_even_those_its_games_never_meet(quick):
+    report = quick(FailsToProbe, kinds=True)
+
+    assert report.check("no exceptions").passed  # its own games never asked it to probe
+    kinds = report.check("decision kinds")
+    assert not kinds.passed
+    assert "choose() on a 'probe' decision raised RuntimeError: what is a probe?" in kinds.detail
+
+
+def test_the_decision_kinds_check_names_each_kind_answered(quick):
+    kinds = quick(RandomBot, kinds=True).check("decision kinds")
+
+    assert kinds.passed
+    for kind in ("kot roll", "kot yield", "kot buy", "kot probe", "origins start"):
+        assert kind in kinds.detail
+
+
 def test_report_text_has_one_line_per_check_and_a_summary(quick):
     report = quick(StaysWhileRolling)
     lines = report.text().splitlines()
@@ -323,7 +353,8 @@ def test_cli_check_prints_the_report_and_exits_1_on_failure(installed):
     assert result.exit_code == 1
     lines = result.output.splitlines()
     assert "FAIL  no exceptions" in result.output
-    assert lines[-1] == "6 passed, 1 failed"
+    assert "FAIL  decision kinds" in result.output  # (buy is one of them)
+    assert lines[-1] == "6 passed, 2 failed"
 
 
 def test_cli_check_json_for_ci(installed):

@@ -86,7 +86,7 @@ def test_the_installed_bot_is_listed_and_passes_kotarena_bots_check(project, ins
     assert (smash["package"], smash["version"]) == ("kotarena-smash-bot", "0.1.0")
     assert smash["description"] == "Leaves Tokyo when hurt, otherwise plays a random legal action."
     assert result.exit_code == 0, result.output
-    assert result.output.splitlines()[-1] == "7 passed, 0 failed"
+    assert result.output.splitlines()[-1] == "8 passed, 0 failed"
 
 
 def test_the_bot_class_passes_check_bot_before_it_is_installed(project, site, monkeypatch):

@@ -1,0 +1,3 @@
+module kotarena.example/go-heuristic
+
+go 1.19

@@ -1,0 +1,38 @@
+"""The Go bot must be built where the suite runs: CI builds it with the package
+(``.ci/run`` installs Go); elsewhere its tests say why they cannot run."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+
+@pytest.fixture
+def go_bot():
+    """The installed Go heuristic bot, its program built, and a sandbox to seat it in."""
+    from kotarena.bots.command import ProgramMissingError
+    from kotarena.sandbox.jail import sandbox_problem
+
+    try:
+        from kotarena_go_heuristic import GoHeuristicBot
+
+        GoHeuristicBot.argv()
+        problem = sandbox_problem()
+    except (ImportError, ProgramMissingError) as error:
+        problem = f"the Go bot is not built and installed ({error}); pip install ./bots/kotarena-go-heuristic"
+    if problem is not None:
+        if os.environ.get("CI"):
+            pytest.fail(f"the Go bot must play in CI: {problem}")
+        pytest.skip(problem)
+    return GoHeuristicBot
+
+
+@pytest.fixture(autouse=True)
+def _no_sandbox_left():
+    """End the fork servers a test started (the program's seats), as kotarena's own
+    suite does after each test."""
+    yield
+    from kotarena.sandbox.seat import close_servers
+
+    close_servers()

@@ -1,0 +1,83 @@
+"""Command-line bots: programs in any language, always seated in the sandbox.
+
+The programs here are shell scripts of ``tests/fixtures/programbots`` (the Go example
+bot's own tests are in ``bots/kotarena-go-heuristic``): what a program does with its
+CPU and its process is judged from outside, whatever language it is written in.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from kotarena import plugins
+from kotarena.bots.registry import get_bot
+from kotarena.cli import cli
+from kotarena.forfeits import CRASH, SANDBOX, TIMEOUT, BotFailure
+from kotarena.games import new_game
+from kotarena.tournament.matches import MatchJob, play_match
+from kotarena.tournament.seats import SeatSpec
+
+PROGRAMS = Path(__file__).parent.parent / "fixtures" / "programbots"
+
+
+@pytest.fixture
+def programs(monkeypatch, sandbox):
+    """Make the program bots visible (as an installed third-party package)."""
+    monkeypatch.syspath_prepend(str(PROGRAMS))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(PROGRAMS), os.environ.get("PYTHONPATH")])))
+    monkeypatch.delenv("KOTARENA_LOAD_PLUGINS", raising=False)
+    plugins.reset()
+    yield
+    plugins.reset()
+    sys.modules.pop("kotarena_programbots", None)
+
+
+def _first_decision(bot_name: str, time_limit: float = 0.2):
+    state = new_game("kot", players=2, seed=1)
+    bot = get_bot(bot_name).make(seed=1)
+    bot.time_limit = time_limit
+    view = state.view(state.to_move)
+    try:
+        bot.start(view)
+        return bot.choose(view)
+    finally:
+        bot.close()
+
+
+def test_a_program_that_thinks_past_the_limit_forfeits_on_the_cpu_time_its_cgroup_counts(programs):
+    # The shell loop runs in the program's own process: this process's CPU clock
+    # would never see it.
+    with pytest.raises(BotFailure) as failure:
+        _first_decision("program-spinner")
+    assert failure.value.kind == TIMEOUT and "CPU time" in failure.value.detail
+
+
+def test_a_program_that_exits_mid_game_crashes(programs):
+    with pytest.raises(BotFailure) as failure:
+        _first_decision("program-quitter")
+    assert failure.value.kind == CRASH and "exit code 3" in failure.value.detail
+
+
+def test_a_program_that_was_never_built_cannot_be_seated_and_says_where_it_looked(programs, tmp_path):
+    with pytest.raises(BotFailure) as failure:
+        _first_decision("program-unbuilt")
+    assert failure.value.kind == SANDBOX and "bin/not-built is not there" in failure.value.detail
+    job = MatchJob(index=0, key="unbuilt", game="kot", deck=None, seed=2, first_player=None,
+                   seats=(SeatSpec("unbuilt", "program-unbuilt", trusted=False), SeatSpec("random", "random")),
+                   time_limit=0.5, log_dir=str(tmp_path))
+    result = play_match(job)
+    assert result.seats[0].forfeit == SANDBOX and result.seats[1].forfeit is None
+
+
+
+def test_match_reports_a_failing_program_in_one_line(programs):
+    result = CliRunner().invoke(cli, ["match", "--bot", "program-quitter", "--bot", "random", "--seed", "1"])
+
+    assert result.exit_code == 1
+    assert result.output.splitlines()[-1] == (
+        "Error: the program-quitter bot's program: its process ended without answering (exit code 3) (crash)")
