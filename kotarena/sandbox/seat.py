@@ -12,6 +12,7 @@ imported here: a line is JSON or it is a forfeit.
 from __future__ import annotations
 
 import importlib.metadata
+import itertools
 import json
 import os
 import select
@@ -499,6 +500,9 @@ _SERVERS: dict[tuple, ForkServer] = {}
 #: Servers that could not be started, and why: their seats forfeit at once.
 _REFUSED: dict[tuple, BotFailure] = {}
 _OWNER = os.getpid()
+#: Numbers the servers a process starts: each one's cgroup needs a name of its own,
+#: even where two serve the same bot and seat with other settings.
+_STARTED = itertools.count()
 
 
 def seat_server(bot: str, seat: int, *, jailed: bool, memory_mb: int, log_dir: Path,
@@ -524,7 +528,7 @@ def seat_server(bot: str, seat: int, *, jailed: bool, memory_mb: int, log_dir: P
     if not _SERVERS:
         _close_at_exit()
     try:
-        server = _SERVERS[key] = ForkServer(bot, f"{bot}-{seat}", jailed=jailed, memory_mb=memory_mb,
+        server = _SERVERS[key] = ForkServer(bot, f"{bot}-{seat}-{next(_STARTED)}", jailed=jailed, memory_mb=memory_mb,
                                             log_path=log_dir / f"{bot}.log", hide=hide)
     except BotFailure as failure:
         _SERVERS.pop(key, None)

@@ -81,3 +81,15 @@ def test_match_reports_a_failing_program_in_one_line(programs):
     assert result.exit_code == 1
     assert result.output.splitlines()[-1] == (
         "Error: the program-quitter bot's program: its process ended without answering (exit code 3) (crash)")
+
+
+def test_two_servers_of_one_bot_and_seat_with_other_settings_each_have_their_own_cgroup(programs, tmp_path):
+    from kotarena.sandbox.seat import seat_server
+
+    small = seat_server("program-quitter", 0, jailed=True, memory_mb=256, log_dir=tmp_path)
+    large = seat_server("program-quitter", 0, jailed=True, memory_mb=512, log_dir=tmp_path)
+    try:
+        assert small is not large and small.group.dirs != large.group.dirs
+    finally:
+        large.close()
+        small.close()  # (it shared the other's cgroup once, and closing it failed)
