@@ -22,10 +22,13 @@ every worker (kotarena's version too) before a night starts. See docs/cluster.md
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import platform
 import threading
+import time
+import uuid
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -38,8 +41,8 @@ except ImportError:  # the cluster extra is not installed: connect() says so
     Client = get_worker = None  # type: ignore[assignment, misc]
     ClientExecutor = object  # type: ignore[assignment, misc]
 
-__all__ = ["CLUSTER_ENV", "ClusterError", "ClusterExecutor", "cluster_executor", "connect", "play_in_worker_pool",
-           "worker_facts"]
+__all__ = ["CLUSTER_ENV", "ClusterError", "ClusterExecutor", "cluster_executor", "connect", "close_worker_pool",
+           "play_in_worker_pool", "worker_facts"]
 
 #: The scheduler's address, for ``KOTARENA_EXECUTOR=kotarena.tournament.cluster:cluster_executor``
 #: (``league run --cluster`` reads it too).
@@ -127,55 +130,80 @@ class ClusterExecutor(ClientExecutor):
         self._max_workers = sum(client.nthreads().values()) or 1
         # The registry as the coordinator sealed it: the workers import the same plugins.
         self._plugins = os.environ.get("KOTARENA_LOAD_PLUGINS")
+        self._night = uuid.uuid4().hex  #: names this executor's pools on the workers
         self._closed = False
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future:
-        return super().submit(play_in_worker_pool, fn, args, kwargs, self._plugins)
+        return super().submit(play_in_worker_pool, fn, args, kwargs, self._night, self._plugins)
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         if self._closed:
             return
+        self._closed = True
         if cancel_futures:
             self._client.cancel(list(self._futures))
-        super().shutdown(wait=wait)
-        self._closed = True
-        self._client.close()
+        try:
+            super().shutdown(wait=wait)
+            self._client.run(close_worker_pool, self._night)
+        except Exception:  # noqa: BLE001 - the scheduler or a worker is gone: nothing to close there
+            pass
+        finally:
+            self._client.close()
 
 
 # ---------------------------------------------------------------- on a worker
 
-#: This worker's process pool, and the plugin list it was made for.
-_POOL: ProcessPoolExecutor | None = None
-_POOL_PLUGINS: str | None = None
-_POOL_LOCK = threading.Lock()
+#: Each night's process pool on this worker, by the night's executor, with when it was
+#: last used (``time.monotonic``).
+_POOLS: dict[str, tuple[ProcessPoolExecutor, float]] = {}
+_POOLS_LOCK = threading.Lock()
+#: A pool unused this long (seconds) is closed when another is made: its coordinator
+#: died without closing it.
+IDLE_SECONDS = 600.0
 
 
-def play_in_worker_pool(fn: Callable[..., Any], args: tuple, kwargs: dict, plugins: str | None) -> Any:
-    """Run ``fn(*args, **kwargs)`` in this Dask worker's process pool (made on first
-    use, with a process per thread of the worker), its plugins restricted to
-    ``plugins`` (``KOTARENA_LOAD_PLUGINS`` of the coordinator).
+def play_in_worker_pool(fn: Callable[..., Any], args: tuple, kwargs: dict, night: str, plugins: str | None) -> Any:
+    """Run ``fn(*args, **kwargs)`` in this Dask worker's process pool for ``night`` (an
+    executor's token; the pool is made on first use, with a process per thread of the
+    worker), its plugins restricted to ``plugins`` (the coordinator's
+    ``KOTARENA_LOAD_PLUGINS``).
 
-    A pool broken by a dying process (a trusted bot that crashed it) is dropped, and its
-    :class:`BrokenProcessPool` goes to the coordinator, which plays those matches again
-    with every bot isolated.
+    Each night has pools of its own, as a local night has: nothing a bot's package
+    loaded lives on into another night (an upgraded bot plays its new version), and two
+    nights on one cluster keep apart. A pool broken by a dying process (a trusted bot
+    that crashed it) is dropped, and its :class:`BrokenProcessPool` goes to the
+    coordinator, which plays those matches again with every bot isolated.
     """
-    pool = _worker_pool(plugins)
+    pool = _worker_pool(night, plugins)
     try:
         return pool.submit(fn, *args, **kwargs).result()
     except BrokenProcessPool:
-        _drop_pool(pool)
+        close_worker_pool(night)
         raise
 
 
-def _worker_pool(plugins: str | None) -> ProcessPoolExecutor:
-    global _POOL, _POOL_PLUGINS
-    with _POOL_LOCK:
-        if _POOL is not None and _POOL_PLUGINS == plugins:
-            return _POOL
+def close_worker_pool(night: str) -> None:
+    """End ``night``'s pool on this worker, if it has one (its processes end their fork
+    servers as they exit); run by :meth:`ClusterExecutor.shutdown` on every worker."""
+    with _POOLS_LOCK:
+        pool, _ = _POOLS.pop(night, (None, 0.0))
+    if pool is not None:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _worker_pool(night: str, plugins: str | None) -> ProcessPoolExecutor:
+    with _POOLS_LOCK:
+        now = time.monotonic()
+        if night in _POOLS:
+            pool = _POOLS[night][0]
+            _POOLS[night] = (pool, now)
+            return pool
         if multiprocessing.current_process().daemon:
             raise ClusterError(f"this Dask worker is a daemonic process: {DAEMON_ADVICE}")
-        if _POOL is not None:
-            _POOL.shutdown(wait=True)
+        for other, (idle, used) in list(_POOLS.items()):
+            if now - used > IDLE_SECONDS:
+                del _POOLS[other]
+                idle.shutdown(wait=False, cancel_futures=True)
         try:
             threads = get_worker().state.nthreads
         except ValueError:  # not in a worker (a test calling it directly)
@@ -185,18 +213,10 @@ def _worker_pool(plugins: str | None) -> ProcessPoolExecutor:
         # can inherit a lock some other thread held.
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(["kotarena.tournament.runner"])
-        _POOL = ProcessPoolExecutor(max_workers=threads, mp_context=context, initializer=_start_pool_process,
-                                    initargs=(plugins,))
-        _POOL_PLUGINS = plugins
-        return _POOL
-
-
-def _drop_pool(pool: ProcessPoolExecutor) -> None:
-    global _POOL
-    with _POOL_LOCK:
-        if _POOL is pool:
-            _POOL = None
-    pool.shutdown(wait=False, cancel_futures=True)
+        pool = ProcessPoolExecutor(max_workers=threads, mp_context=context, initializer=_start_pool_process,
+                                   initargs=(plugins,))
+        _POOLS[night] = (pool, now)
+        return pool
 
 
 def _start_pool_process(plugins: str | None) -> None:
@@ -211,3 +231,7 @@ def _start_pool_process(plugins: str | None) -> None:
         os.environ["KOTARENA_LOAD_PLUGINS"] = plugins
     registry.reset()
     start_worker()
+    # As a local pool's processes, forked from a coordinator that froze its heap
+    # (kotarena.tournament.night.frozen_heap): the modules loaded by now live on, and
+    # the garbage collector need not walk them at each full collection.
+    gc.freeze()

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from distributed import Client  # in the test extra (kotarena's cluster extra)
 from sqlmodel import Session, func, select
-from test_night import _children, assert_gone, count, inline, ladder_file, ratings_of, run_cli, wait_for_matches
+from test_night import _children, assert_gone, count, ladder_file, ratings_of, run_cli, wait_for_matches
 
 from kotarena.storage import open_db
 from kotarena.storage.models import Match, Seat
@@ -118,86 +118,14 @@ params = {{ ms = 3 }}
     return path
 
 
-def test_a_night_on_a_cluster_that_loses_a_worker_stores_and_rates_every_match_once(tmp_path, dask, server,
-                                                                                    failbots, sandbox):
-    """The second worker is killed as soon as the first results are stored: the matches
-    it held are played by the other, and the night ends as a local night of the same
-    ladder does, on the same leaderboard. ``heuristic`` is not trusted: it plays in the
-    sandbox on the workers."""
-    games = 30
-    path = three_bot_ladder(tmp_path, games)
-    ladder = load_ladder(path)
-    assert [e.label for e in ladder.entrants] == ["random", "heuristic", "sleepy"]
-    killed_at: list[int] = []
-
-    def kill_once(done: int, total: int, forfeits: int) -> None:
-        if done and not killed_at:
-            killed_at.append(done)
-            dask.kill_worker()
-
-    engine = open_db(server("cluster"))
-    report = run_night(engine, ladder, executor_factory=cluster_factory(dask.address), progress=kill_once)
-    assert killed_at and killed_at[0] < games  # the worker died in the middle of the night
-    assert report.finished and report.stored_before + report.played == games and report.forfeits == 0
-    with Session(engine) as session:
-        assert sorted(session.exec(select(Match.index)).all()) == list(range(games))
-        assert all(session.exec(select(Match.rated)).all())
-        assert session.exec(select(func.count()).select_from(Seat)).one() == 3 * games
-    assert sum(games_played for _mu, _sigma, games_played, _wins in ratings_of(engine, "cluster").values()) == 3 * games
-    local = open_db(tmp_path / "local.db")
-    run_night(local, ladder, executor_factory=inline)
-    assert ratings_of(engine, "cluster") == ratings_of(local, "cluster")
-
-
-def test_a_trusted_bot_spinning_on_a_cluster_worker_is_stopped_at_its_cpu_limit(tmp_path, dask, failbots):
-    """Dask plays its tasks in threads, where no timer signal arrives: the matches are
-    played in the worker's own process pool, in a main thread, so the limit holds."""
-    path = ladder_file(tmp_path, name="spin", games=2, second="fail-hang", limit=0.2,
-                       params="trusted = true\nparams = { fail_on = 1 }")
-    engine = open_db(tmp_path / "spin.db")
-    report = run_night(engine, load_ladder(path), executor_factory=cluster_factory(dask.address))
-    with Session(engine) as session:
-        seats = session.exec(select(Seat).where(Seat.entrant == "fail-hang")).all()
-    assert report.finished and len(seats) >= 2 and report.forfeits == len(seats)
-    assert {seat.forfeit for seat in seats} == {"timeout"}
-    assert all("CPU time (limit 0.2s)" in seat.forfeit_detail for seat in seats)
-
-
-def test_ctrl_c_stops_a_cluster_night_cleanly_and_the_same_command_finishes_it(tmp_path, dask, failbots):
-    games = 24
-    path = ladder_file(tmp_path, name="stopped", games=games, second="sleepy",
-                       params="trusted = true\nparams = { ms = 4 }")
-    env = {**os.environ, "KOTARENA_DB": str(tmp_path / "stopped.db")}
-    command = ("league", "run", str(path), "--cluster", dask.address, "-q")
-    process = run_cli(*command, env=env)
-    engine = open_db(tmp_path / "stopped.db")
-    wait_for_matches(engine, process, 1)
-    children = _children(process.pid)
-    process.send_signal(signal.SIGINT)
-    out, err = process.communicate(timeout=60)
-    assert process.returncode == 130, err
-    assert "interrupted:" in err and "run the same command to resume" in err
-    assert "Traceback" not in err and "cancel_futures" not in err
-    assert_gone(children)
-    assert count(engine, Match) < games
-    resumed = run_cli(*command, env=env)
-    out, err = resumed.communicate(timeout=120)
-    assert resumed.returncode == 0, err
-    assert "Leaderboard: stopped" in out
-    with Session(engine) as session:
-        assert sorted(session.exec(select(Match.index)).all()) == list(range(games))
-        assert all(session.exec(select(Match.rated)).all())
-
-
 def test_a_daemonic_dask_worker_is_refused_saying_how_to_start_it(monkeypatch):
     """Dask's nanny starts its workers as daemonic processes unless told otherwise, and a
     daemonic process may not start the processes a night plays in."""
     with pytest.raises(ClusterError, match="DASK_DISTRIBUTED__WORKER__DAEMON=False"):
         cluster._check_workers({"tcp://10.0.0.7:4001": {**cluster.worker_facts(), "daemon": True}})
     monkeypatch.setitem(multiprocessing.current_process()._config, "daemon", True)
-    monkeypatch.setattr(cluster, "_POOL", None)
     with pytest.raises(ClusterError, match="daemonic process"):
-        play_in_worker_pool(len, ((),), {}, None)
+        play_in_worker_pool(len, ((),), {}, "night", None)
 
 
 def test_a_worker_with_another_kotarena_is_refused():
@@ -225,3 +153,81 @@ def test_league_run_says_when_the_cluster_cannot_play(tmp_path, dask, monkeypatc
     result = CliRunner().invoke(cli, ["league", "run", str(path), "--cluster", dask.address, "-q"])
     assert result.exit_code == 1
     assert "Error: the Dask worker tcp://127.0.0.1:" in result.output and "runs kotarena" in result.output
+
+
+def test_a_trusted_bot_spinning_on_a_cluster_worker_is_stopped_at_its_cpu_limit(tmp_path, dask, failbots):
+    """Dask plays its tasks in threads, where no timer signal arrives: the matches are
+    played in the worker's own process pool, in a main thread, so the limit holds."""
+    path = ladder_file(tmp_path, name="spin", games=2, second="fail-hang", limit=0.2,
+                       params="trusted = true\nparams = { fail_on = 1 }")
+    engine = open_db(tmp_path / "spin.db")
+    report = run_night(engine, load_ladder(path), executor_factory=cluster_factory(dask.address))
+    with Session(engine) as session:
+        seats = session.exec(select(Seat).where(Seat.entrant == "fail-hang")).all()
+    assert report.finished and len(seats) >= 2 and report.forfeits == len(seats)
+    assert {seat.forfeit for seat in seats} == {"timeout"}
+
+    def pools_open() -> int:
+        from kotarena.tournament import cluster
+
+        return len(cluster._POOLS)
+
+    assert set(dask.client.run(pools_open).values()) == {0}  # the night's pools ended with it
+    assert all("CPU time (limit 0.2s)" in seat.forfeit_detail for seat in seats)
+
+
+def test_ctrl_c_stops_a_cluster_night_cleanly_and_the_same_command_finishes_it(tmp_path, dask, failbots):
+    games = 12
+    path = ladder_file(tmp_path, name="stopped", games=games, second="sleepy",
+                       params="trusted = true\nparams = { ms = 3 }")
+    env = {**os.environ, "KOTARENA_DB": str(tmp_path / "stopped.db")}
+    command = ("league", "run", str(path), "--cluster", dask.address, "-q")
+    process = run_cli(*command, env=env)
+    engine = open_db(tmp_path / "stopped.db")
+    wait_for_matches(engine, process, 1)
+    children = _children(process.pid)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    assert "interrupted:" in err and "run the same command to resume" in err
+    assert "Traceback" not in err and "cancel_futures" not in err
+    assert_gone(children)
+    assert count(engine, Match) < games
+    resumed = run_cli(*command, env=env)
+    out, err = resumed.communicate(timeout=120)
+    assert resumed.returncode == 0, err
+    assert "Leaderboard: stopped" in out
+    with Session(engine) as session:
+        assert sorted(session.exec(select(Match.index)).all()) == list(range(games))
+        assert all(session.exec(select(Match.rated)).all())
+
+
+def test_a_night_on_a_cluster_that_loses_a_worker_stores_and_rates_every_match_once(tmp_path, dask, server,
+                                                                                    failbots, sandbox):
+    """The second worker is killed as soon as the first results are stored: the matches
+    it held are played by the other, and the night ends as a local night of the same
+    ladder does, on the same leaderboard. ``heuristic`` is not trusted: it plays in the
+    sandbox on the workers."""
+    games = 30
+    path = three_bot_ladder(tmp_path, games)
+    ladder = load_ladder(path)
+    assert [e.label for e in ladder.entrants] == ["random", "heuristic", "sleepy"]
+    killed_at: list[int] = []
+
+    def kill_once(done: int, total: int, forfeits: int) -> None:
+        if done and not killed_at:
+            killed_at.append(done)
+            dask.kill_worker()
+
+    engine = open_db(server("cluster"))
+    report = run_night(engine, ladder, executor_factory=cluster_factory(dask.address), progress=kill_once)
+    assert killed_at and killed_at[0] < games  # the worker died in the middle of the night
+    assert report.finished and report.stored_before + report.played == games and report.forfeits == 0
+    with Session(engine) as session:
+        assert sorted(session.exec(select(Match.index)).all()) == list(range(games))
+        assert all(session.exec(select(Match.rated)).all())
+        assert session.exec(select(func.count()).select_from(Seat)).one() == 3 * games
+    assert sum(games_played for _mu, _sigma, games_played, _wins in ratings_of(engine, "cluster").values()) == 3 * games
+    local = open_db(tmp_path / "local.db")
+    run_night(local, ladder, workers=2)  # the local process pool
+    assert ratings_of(engine, "cluster") == ratings_of(local, "cluster")
