@@ -17,7 +17,7 @@ the engine took to start with its two workers, the memory its processes hold, an
 whether the night ended on the same leaderboard as the local pool's.
 
     python benchmarks/cluster.py                    # 2,000 games of heuristic at 4 seats, 3 rounds
-    python benchmarks/cluster.py --bot mcts --games 200 --rounds 1
+    python benchmarks/cluster.py --untrusted --games 200     # the bots in the sandbox
 """
 
 from __future__ import annotations
@@ -166,6 +166,7 @@ def main() -> None:
     parser.add_argument("--bot", default="heuristic")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--untrusted", action="store_true", help="Seat the bots in the sandbox (on every worker).")
     parser.add_argument("--no-ray", action="store_true", help="Leave Ray out.")
     parser.add_argument("--json", action="store_true", help="Print the figures as JSON.")
     args = parser.parse_args()
@@ -173,9 +174,10 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
         ladder_path = folder / "cluster.toml"
-        ladder_path.write_text(ladder_text(args.games, args.players, True, args.seed, args.bot))
+        trusted = not args.untrusted
+        ladder_path.write_text(ladder_text(args.games, args.players, True, args.seed, args.bot, trusted))
         warm_path = folder / "warm.toml"
-        warm_path.write_text(ladder_text(40, args.players, True, args.seed + 1, args.bot))
+        warm_path.write_text(ladder_text(40, args.players, True, args.seed + 1, args.bot, trusted))
         engines: dict[str, dict] = {}
         dask = DaskCluster(folder)
         engines["local"] = {"factory": make_executor, "pids": lambda: [], "start": 0.0, "memory": None}
@@ -218,9 +220,10 @@ def main() -> None:
         }
     if args.json:
         print(json.dumps({"games": args.games, "players": args.players, "bot": args.bot, "rounds": args.rounds,
-                          "engines": figures}, indent=2))
+                          "trusted": not args.untrusted, "engines": figures}, indent=2))
         return
-    print(f"{args.games} games of {args.bot} at {args.players} seats (trusted), 2 workers, median of "
+    trust = "sandboxed" if args.untrusted else "trusted"
+    print(f"{args.games} games of {args.bot} at {args.players} seats ({trust}), 2 workers, median of "
           f"{args.rounds} rounds")
     print(f"{'engine':8} {'games/s':>9} {'ms/game':>8} {'+ms/game':>9} {'CPU ms/game':>12} {'start s':>8} "
           f"{'MiB':>6}  same leaderboard")

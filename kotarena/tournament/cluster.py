@@ -5,8 +5,8 @@ and rating in schedule order (:mod:`kotarena.tournament.night`). Only the playin
 :class:`ClusterExecutor` is the ``concurrent.futures.Executor`` of the runner
 (:func:`kotarena.tournament.runner.run_jobs`), handing its jobs to a Dask scheduler.
 
-On each Dask worker a job is played by :func:`play_in_worker_pool` in a small process
-pool of the worker's own, whose processes are set up as a local night's are
+On each Dask worker a job is played by :func:`play_in_worker_pool` in a process pool
+the worker keeps for the night, whose processes are set up as a local night's are
 (:func:`kotarena.tournament.runner.start_worker`): the matches run in a process's main
 thread, where the CPU timer of trusted bots can interrupt a runaway decision (Dask runs
 its tasks in threads, where no signal arrives), and a trusted bot that crashes its
