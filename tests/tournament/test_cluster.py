@@ -176,6 +176,22 @@ def test_a_trusted_bot_spinning_on_a_cluster_worker_is_stopped_at_its_cpu_limit(
     assert all("CPU time (limit 0.2s)" in seat.forfeit_detail for seat in seats)
 
 
+def test_a_trusted_bot_that_kills_its_process_on_a_worker_is_replayed_isolated_and_forfeits(tmp_path, dask,
+                                                                                             failbots, sandbox):
+    """It takes down a process of the worker's pool, not the worker: the broken pool's
+    error reaches the coordinator, which plays those matches again with every bot
+    isolated, as a local night does, and the crash is that bot's forfeit."""
+    path = ladder_file(tmp_path, name="crash", games=3, second="fail-crash",
+                       params="trusted = true\nparams = { fail_on = 1 }")
+    engine = open_db(tmp_path / "crash.db")
+    report = run_night(engine, load_ladder(path), executor_factory=cluster_factory(dask.address))
+    with Session(engine) as session:
+        seats = session.exec(select(Seat).where(Seat.entrant == "fail-crash")).all()
+        assert sorted(session.exec(select(Match.index)).all()) == [0, 1, 2]
+    assert report.finished and seats and {seat.forfeit for seat in seats} == {"crash"}
+    assert all("exit code 3" in seat.forfeit_detail for seat in seats)
+
+
 def test_ctrl_c_stops_a_cluster_night_cleanly_and_the_same_command_finishes_it(tmp_path, dask, failbots):
     games = 12
     path = ladder_file(tmp_path, name="stopped", games=games, second="sleepy",
