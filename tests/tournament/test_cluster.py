@@ -155,6 +155,21 @@ def test_league_run_says_when_the_cluster_cannot_play(tmp_path, dask, monkeypatc
     assert "Error: the Dask worker tcp://127.0.0.1:" in result.output and "runs kotarena" in result.output
 
 
+def test_kotarena_executor_can_name_the_cluster_executor(dask, monkeypatch):
+    """``KOTARENA_EXECUTOR`` with ``KOTARENA_CLUSTER``: what ``--cluster`` does, for any
+    program that plays nights through the runner."""
+    from kotarena.tournament.runner import make_executor
+
+    monkeypatch.setenv("KOTARENA_EXECUTOR", "kotarena.tournament.cluster:cluster_executor")
+    monkeypatch.setenv("KOTARENA_CLUSTER", dask.address)
+    executor = make_executor(None)
+    try:
+        assert isinstance(executor, cluster.ClusterExecutor) and executor._max_workers == 2
+        assert executor.submit(sum, (1, 2)).result(timeout=60) == 3
+    finally:
+        executor.shutdown()
+
+
 def test_a_trusted_bot_spinning_on_a_cluster_worker_is_stopped_at_its_cpu_limit(tmp_path, dask, failbots):
     """Dask plays its tasks in threads, where no timer signal arrives: the matches are
     played in the worker's own process pool, in a main thread, so the limit holds."""
