@@ -110,32 +110,42 @@ def league() -> None:
 @click.option("--unsandboxed", is_flag=True,
               help="Run untrusted bots without the sandbox (where it cannot be had): they could then read "
                    "and write what you can. See docs/sandbox.md.")
+@click.option("--cluster", metavar="ADDRESS", envvar="KOTARENA_CLUSTER",
+              help="Play on the Dask cluster whose scheduler is at ADDRESS (tcp://host:8786) instead of "
+                   "this machine's processes; see docs/cluster.md (env KOTARENA_CLUSTER).")
 @db_option
 def league_run(ladder_file: str, workers: int | None, fresh: bool, quiet: bool, unsandboxed: bool,
-               db: str | None) -> None:
+               cluster: str | None, db: str | None) -> None:
     """Play a league night from LADDER_FILE, then show the leaderboard.
 
     Running the same command again after an interruption (Ctrl-C, kill -9) resumes the
     unfinished night: no match is lost, played twice or rated twice. SIGTERM stops it
     as Ctrl-C does.
+
+    \b
+    Examples:
+      kotarena league run ladders/example.toml --workers 4
+      kotarena league run ladders/example.toml --cluster tcp://10.0.0.5:8786 --db postgresql://...
     """
     with stopped_by_sigterm():
-        _league_run(ladder_file, workers, fresh, quiet, unsandboxed, db)
+        _league_run(ladder_file, workers, fresh, quiet, unsandboxed, cluster, db)
 
 
 def _league_run(ladder_file: str, workers: int | None, fresh: bool, quiet: bool, unsandboxed: bool,
-                db: str | None) -> None:
+                cluster: str | None, db: str | None) -> None:
     from kotarena.tournament.night import NightError, run_night
+    from kotarena.tournament.runner import make_executor
 
     ladder = _load_ladder(ladder_file, sealed=True)
     engine = results_db(db)
     workers = workers if workers is not None else ladder.workers
     progress = Progress(quiet)
+    executor_factory = _cluster_factory(cluster) if cluster else make_executor
     try:
         if unsandboxed:
             click.echo("warning: untrusted bots run WITHOUT the sandbox (--unsandboxed)", err=True)
         report = run_night(engine, ladder, workers=workers, fresh=fresh, progress=progress, unsandboxed=unsandboxed,
-                           on_start=lambda night: _announce(night, ladder, quiet))
+                           on_start=lambda night: _announce(night, ladder, quiet), executor_factory=executor_factory)
     except NightError as error:
         raise click.ClickException(str(error)) from None
     except KeyboardInterrupt:
@@ -161,6 +171,18 @@ def _league_run(ladder_file: str, workers: int | None, fresh: bool, quiet: bool,
             f"{report.forfeits} forfeits, {report.seconds:.1f}s", err=True,
         )
     click.echo(_leaderboard_text(engine, ladder.name))
+
+
+def _cluster_factory(address: str):
+    """The executor factory of a night on the Dask cluster at ``address``, once the
+    cluster is known to be able to play it (else a one-line error)."""
+    from kotarena.tournament.cluster import ClusterError, cluster_factory, connect
+
+    try:
+        connect(address).shutdown()
+    except ClusterError as error:
+        raise click.ClickException(str(error)) from None
+    return cluster_factory(address)
 
 
 def _announce(night, ladder, quiet: bool) -> None:

@@ -1,17 +1,15 @@
 """League nights on PostgreSQL, the shared database of a ladder run from several
-machines: a throwaway server is started for these tests (Debian's ``postgresql``
-package; they are skipped where it is not installed, and fail in CI)."""
+machines: a throwaway server is started for these tests (the ``server`` fixture of
+conftest.py, on Debian's ``postgresql`` package; skipped where it is not installed, and
+failing in CI)."""
 
 from __future__ import annotations
 
-import os
-import shutil
 import subprocess
-import tempfile
+import sys
 from pathlib import Path
 
 import psycopg  # in the test extra, like every test dependency: missing, it is an error, not a skip
-import pytest
 from click.testing import CliRunner
 from sqlalchemy import text
 from sqlmodel import Session, select
@@ -29,51 +27,6 @@ from kotarena.tournament.night import run_night
 V1 = Path(__file__).parent.parent / "fixtures" / "schema_v1_postgresql.sql"
 #: ``pg_dump --inserts`` of the schema-2 database of ``schema_v2.sql`` (see test_schema.py).
 V2 = Path(__file__).parent.parent / "fixtures" / "schema_v2_postgresql.sql"
-
-
-def _server_programs() -> Path | None:
-    found = shutil.which("pg_ctl")
-    if found:
-        return Path(found).parent
-    installed = sorted(Path("/usr/lib/postgresql").glob("*/bin/pg_ctl"), key=lambda p: int(p.parts[-3]))
-    return installed[-1].parent if installed else None
-
-
-@pytest.fixture(scope="module")
-def server():
-    """A PostgreSQL server of our own, on a Unix socket in a temporary folder; yields
-    a function giving the URL of a new, empty database on it."""
-    programs = _server_programs()
-    if programs is None:
-        message = "PostgreSQL's server programs (initdb, pg_ctl) are not installed (apt install postgresql)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-    # Outside pytest's own temporary folder, which only root may enter: the server
-    # refuses to run as root, so under root it runs as the postgres user.
-    root = Path(tempfile.mkdtemp(prefix="kotarena-pg-"))
-    as_user: list[str] = []
-    if os.geteuid() == 0:
-        shutil.chown(root, "postgres")
-        as_user = ["runuser", "-u", "postgres", "--"]
-    data = root / "data"
-
-    def new_database(name: str) -> str:
-        with psycopg.connect(host=str(root), user="postgres", dbname="postgres", autocommit=True) as connection:
-            connection.execute(f"CREATE DATABASE {name}")
-        return f"postgresql+psycopg://postgres@/{name}?host={root}"
-
-    try:
-        subprocess.run([*as_user, str(programs / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres",
-                        "--no-sync"], check=True, capture_output=True)
-        subprocess.run([*as_user, str(programs / "pg_ctl"), "-D", str(data), "-w", "-l", str(root / "log"),
-                        "-o", f"-k {root} -c listen_addresses='' -F", "start"], check=True, capture_output=True)
-        yield new_database
-    finally:
-        if (data / "postmaster.pid").exists():
-            subprocess.run([*as_user, str(programs / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
-                           capture_output=True)
-        shutil.rmtree(root, ignore_errors=True)
 
 
 def test_a_night_on_postgresql_stores_and_rates_as_on_sqlite(tmp_path, server):
@@ -168,7 +121,6 @@ def test_two_processes_running_one_ladder_on_postgresql_store_and_rate_each_matc
     database. They make the tables together, play the same night, and every match is
     stored and rated once, with the ratings of a night run alone. (A bot that sleeps
     4 ms a decision makes the night last long enough for the two to overlap.)"""
-    import sys
 
     url = server("shared")
     path = ladder_file(tmp_path, games=12, second="sleepy", params="params = { ms = 4 }")
