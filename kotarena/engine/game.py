@@ -4,7 +4,8 @@ Everything outside a game (the match loop, the seat hosts, the runner, replays,
 scenarios, the bot checker, the CLI) talks to games through two things only:
 
 * a :class:`Game`: its :class:`GameSpec`, a way to start a state, the type of its
-  views, the facts a stored seat keeps, its replay tokens and its invariant checker;
+  views, the facts a stored seat keeps, its replay tokens and its invariant checker,
+  and what people are shown of it (its events in words, a state's ``snapshot``);
 * a :class:`GameState`: one game in progress (``decision``, ``apply``, ``view``,
   ``clone``, ``child``, ``outcome``, ``history``, ``seed``).
 

@@ -2,8 +2,9 @@
 events in words and a picture of the table once the turn is over.
 
 Everything here goes through the game seam (``new_game``, ``pause_between_turns``,
-``next_turn``, ``Game.event_lines``, ``Game.snapshot``, ``Game.purchases``), so the viewer
-shows any game kotarena plays without knowing it.
+``next_turn``, ``turn``, ``Game.event_lines``, ``Game.snapshot``, ``Game.purchases``), so
+the viewer shows any game kotarena plays without knowing it. A game that pauses between
+turns is pictured at each pause; one that does not, whenever its turn number moves on.
 """
 
 from __future__ import annotations
@@ -37,19 +38,21 @@ def game_frames(replay: Replay) -> tuple[list[dict[str, Any]], list[tuple[int, s
         return [], [], f"cannot set the game up: {error}"
     names = state.names
     log = state.log if state.log is not None else []
+    # Setup is what came before the first turn's own events, where the log marks turns
+    # with a "turn" event (King of Tokyo's does); otherwise whatever was logged so far.
     start = next((at for at, event in enumerate(log) if event[0] == "turn"), len(log))
     frames = [{"title": "Setup", "player": None, "lines": game.event_lines(log[:start], names),
                "state": game.snapshot(state)}]
     state.pause_between_turns = True
     done = start  # the log's events already in a frame
 
-    def close_turn() -> None:
+    def close_turn(number: int) -> None:
         nonlocal done
         events = log[done:]
         # Whose turn it was: the first to act in it (between turns the game may already
         # name the next player as its active one).
         player = next((event[1] for event in events if event[0] == "act"), None)
-        frames.append({"title": f"Turn {state.turn}", "player": player, "lines": game.event_lines(events, names),
+        frames.append({"title": f"Turn {number}", "player": player, "lines": game.event_lines(events, names),
                        "state": game.snapshot(state)})
         done = len(log)
 
@@ -59,14 +62,18 @@ def game_frames(replay: Replay) -> tuple[list[dict[str, Any]], list[tuple[int, s
             if state.outcome is not None:
                 raise EngineError(f"action {action!r} after the game is over")
             if state.between_turns:
-                close_turn()
+                close_turn(state.turn)
                 state.next_turn()
+            turn = state.turn
             state.apply(action)
+            # A game that does not pause between turns: a turn ends where the number moves on.
+            if state.turn != turn and not state.between_turns and state.outcome is None:
+                close_turn(turn)
         except EngineError as error:
             problem = f"the replay does not play out: {error}"
             break
     if state.between_turns or state.outcome is not None or done < len(log):
-        close_turn()
+        close_turn(state.turn)
     if problem is None and state.outcome != replay.outcome:
         problem = "the replay does not play out: the game ends otherwise than stored"
     return frames, game.purchases(log), problem

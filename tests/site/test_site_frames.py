@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -108,3 +109,20 @@ def test_a_replay_of_newer_rules_is_not_played():
 def test_a_stored_text_that_is_no_replay_is_reported_not_raised():
     data, bought = viewer_data(7, "not a replay", ["a", "b"])
     assert data["frames"] == [] and bought == [] and "not a kotarena replay" in data["error"]
+
+
+def test_a_game_the_site_knows_nothing_about_is_shown_turn_by_turn_through_the_seam(monkeypatch):
+    """The toy game Pig (a plugin of the test fixtures) defines no snapshot: the viewer
+    shows it by the facts its seats keep."""
+    import kotarena.games as registry
+
+    monkeypatch.syspath_prepend(str(Path(__file__).parent.parent / "fixtures" / "plugins" / "kotarena-pig"))
+    from kotarena_pig import Pig
+
+    monkeypatch.setattr(registry, "_GAMES", {**registry.games(), "pig": Pig()})
+    replay = played("pig", 3, 81)
+    frames, bought, problem = game_frames(replay)
+    assert problem is None and bought == []
+    assert len(frames) == replay.outcome.turns + 1
+    game = get_game("pig")
+    assert [set(seat) for seat in frames[-1]["state"]["seats"]] == [set(game.seat_fact_names)] * 3
