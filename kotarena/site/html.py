@@ -43,7 +43,7 @@ def table(headers: Sequence[str], rows: Iterable[Sequence[str]], *, css: str = "
 def page(title: str, body: str, *, root: str = "", crumbs: Sequence[tuple[str, str]] = ()) -> str:
     """A whole page: ``root`` is the relative path to the site's top (``""`` or ``"../"``),
     ``crumbs`` the ``(href, label)`` links above the title."""
-    trail = "".join(f'<a href="{attribute(href)}">{text(label)}</a> / ' for href, label in crumbs)
+    trail = "".join(f' / <a href="{attribute(href)}">{text(label)}</a>' for href, label in crumbs)
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -54,7 +54,7 @@ def page(title: str, body: str, *, root: str = "", crumbs: Sequence[tuple[str, s
 <link rel="stylesheet" href="{root}style.css">
 </head>
 <body>
-<nav><a href="{root}index.html">kotarena</a> / {trail}</nav>
+<nav><a href="{root}index.html">kotarena</a>{trail}</nav>
 <h1>{text(title)}</h1>
 {body}
 <footer>Built by kotarena {text(__version__)}. Seats and places count from 1.</footer>

@@ -137,6 +137,10 @@ def test_the_viewer_steps_forward_and_back_through_a_game_showing_the_health_aft
     assert title() == f"Turn {match['turns']}" and health() == expected[-1]
     assert health() == [seat["facts"]["health"] for seat in match["seats"]]
     assert browser.find_element(By.ID, "forward").get_attribute("disabled")
+    browser.get(browser.current_url.replace(f"&t={match['turns']}", "&t=2"))  # a link to a turn
+    browser.refresh()
+    WebDriverWait(browser, 10).until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready"))
+    assert title() == "Turn 2" and health() == expected[1]
     assert console_errors(browser) == []
 
 

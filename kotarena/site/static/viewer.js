@@ -103,7 +103,12 @@
       problem("This browser cannot unpack the game (it lacks DecompressionStream): use a browser from 2023 or later.");
       return;
     }
-    game = await unpack(base64);
+    try {
+      game = await unpack(base64);
+    } catch (error) {
+      problem(`Match ${match} could not be unpacked: ${error}`);
+      return;
+    }
     const places = (game.places || []).map((place, seat) => `${game.players[seat]} (${game.entrants[seat]}): ${place}`);
     $("heading").textContent = `Match ${match}` + (game.game ? `: ${game.game}` : "");
     document.title = `Match ${match} · kotarena`;
@@ -123,7 +128,12 @@
     if (!game.frames.length) return;
     $("slider").max = String(game.frames.length - 1);
     document.body.dataset.ready = "true";
-    show(Number(params().t || 0));
+    show(stepAsked());
+  }
+
+  function stepAsked() {
+    const asked = Number(params().t || 0);
+    return Number.isInteger(asked) ? asked : 0;
   }
 
   function load() {
@@ -153,7 +163,7 @@
   });
   window.addEventListener("hashchange", () => {
     const match = params().m;
-    if (game && String(game.match) === match) show(Number(params().t || 0));
+    if (game && String(game.match) === match) show(stepAsked());
     else location.reload();
   });
   load();
