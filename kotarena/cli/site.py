@@ -64,5 +64,6 @@ def build(directory: str, ladders: tuple[str, ...], workers: int | None, quiet: 
     for match_id, why in report.replay_errors:
         click.echo(f"warning: match {match_id}: {why}", err=True)
     if not quiet:
-        click.echo(f"built {directory}: {len(report.ladders)} ladders, {report.matches} games, {report.files} files "
+        ladders = f"{len(report.ladders)} ladder{'' if len(report.ladders) == 1 else 's'}"
+        click.echo(f"built {directory}: {ladders}, {report.matches} games, {report.files} files "
                    f"in {time.monotonic() - started:.1f} s; open {directory.rstrip('/')}/index.html", err=True)
