@@ -15,8 +15,9 @@ if TYPE_CHECKING:
 
 
 def snapshot(state: State) -> dict[str, Any]:
-    """Each monster's health, stars, energy, place in Tokyo, cards and tokens; the dice
-    as last rolled, Tokyo, the market and the deck (see ``Game.snapshot``)."""
+    """Each monster's health, stars, energy, place in Tokyo, cards and tokens (poison,
+    shrink: only where it has some); the dice as last rolled, Tokyo, the market and the
+    deck (see ``Game.snapshot``)."""
     info = state.cards_info
     seats = []
     for seat in range(state.n):
@@ -30,7 +31,8 @@ def snapshot(state: State) -> dict[str, Any]:
             tokens.append(f"{state.poison[seat]} poison")
         if state.shrink[seat]:
             tokens.append(f"{state.shrink[seat]} shrink")
-        facts["tokens"] = ", ".join(tokens)
+        if tokens:  # (a seat without shows none: the viewer's column appears once a seat has some)
+            facts["tokens"] = ", ".join(tokens)
         seats.append(facts)
     table: dict[str, Any] = {
         "dice": " ".join(FACE_NAMES[face] for face in state.dice),
