@@ -4,6 +4,7 @@ night where a bot forfeits (a few seconds to play; built once for the session)."
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -89,9 +90,11 @@ def season_db(tmp_path_factory) -> str:
     and night 1 of 'forfeits'."""
     folder = tmp_path_factory.mktemp("season")
     db = str(folder / "season.db")
+    # A night seals the bot registry through KOTARENA_LOAD_PLUGINS (see the top conftest's
+    # _plugins_as_found, which a session fixture comes before): put it back afterwards.
+    sealed = os.environ.pop("KOTARENA_LOAD_PLUGINS", None)
     with pytest.MonkeyPatch.context() as patch:
         patch.syspath_prepend(str(FAILBOTS))
-        patch.delenv("KOTARENA_LOAD_PLUGINS", raising=False)
         plugins.reset()
         try:
             for name, text, nights in (("four", FOUR, 2), ("duo", TWO, 1), ("forfeits", FORFEITS, 1)):
@@ -102,8 +105,11 @@ def season_db(tmp_path_factory) -> str:
                                                       "--db", db])
                     assert result.exit_code == 0, result.output
         finally:
-            plugins.reset()
+            os.environ.pop("KOTARENA_LOAD_PLUGINS", None)
+            if sealed is not None:
+                os.environ["KOTARENA_LOAD_PLUGINS"] = sealed
             sys.modules.pop("kotarena_failbots", None)
+    plugins.reset()
     return db
 
 
