@@ -77,7 +77,10 @@ def build_site(engine: Engine, out: str | os.PathLike, *, ladders: Sequence[str]
     names = list(ladders) if ladders is not None else queries.ladder_names(engine)
     infos = [season.ladder(engine, name) for name in names]  # unknown names fail before anything is played
     workers = (os.cpu_count() or 1) if workers is None else workers
-    pool = multiprocessing.get_context("fork").Pool(workers) if workers > 0 else None
+    # Forked workers start at once with the games and plugins already loaded; where there
+    # is no fork (Windows) they start afresh and load them.
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    pool = multiprocessing.get_context(method).Pool(workers) if workers > 0 else None
     try:
         summaries = [_build_ladder(engine, root, info, pool, workers, report, progress) for info in infos]
     finally:
