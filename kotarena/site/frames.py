@@ -9,8 +9,10 @@ turns is pictured at each pause; one that does not, whenever its turn number mov
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
+from kotarena.engine.actions import Action, parse_action
 from kotarena.engine.outcome import EngineError
 from kotarena.games import get_game, new_game
 from kotarena.replay import Replay, ReplayError, replay_from_text
@@ -65,11 +67,11 @@ def game_frames(replay: Replay) -> tuple[list[dict[str, Any]], list[tuple[int, s
                 close_turn(state.turn)
                 state.next_turn()
             turn = state.turn
-            state.apply(action)
+            state.apply(_parsed(action))
             # A game that does not pause between turns: a turn ends where the number moves on.
             if state.turn != turn and not state.between_turns and state.outcome is None:
                 close_turn(turn)
-        except EngineError as error:
+        except (EngineError, ValueError) as error:  # (an action that does not parse is a ValueError)
             problem = f"the replay does not play out: {error}"
             break
     if state.between_turns or state.outcome is not None or done < len(log):
@@ -77,6 +79,12 @@ def game_frames(replay: Replay) -> tuple[list[dict[str, Any]], list[tuple[int, s
     if problem is None and state.outcome != replay.outcome:
         problem = "the replay does not play out: the game ends otherwise than stored"
     return frames, game.purchases(log), problem
+
+
+@functools.lru_cache(maxsize=4096)
+def _parsed(text: str) -> Action:
+    # A site plays every stored game again: their actions are a few hundred texts in all.
+    return parse_action(text)
 
 
 def viewer_data(match_id: int, replay_text: str, entrants: list[str]) -> tuple[dict[str, Any], list[tuple[int, str]]]:
