@@ -200,7 +200,8 @@ def check_game(
     list is refused and changes nothing; the game's invariants hold. A game played
     again from the same seed with the same actions is the same game. At the end: the
     outcome ranks every seat (the winner alone first), no action is legal, and the
-    seat facts are JSON with the game's ``seat_fact_names``. The replay tokens are
+    seat facts are JSON with the game's ``seat_fact_names``, and the ``snapshot`` and
+    ``purchases`` people see are JSON, one snapshot entry a seat. The replay tokens are
     single characters that stand for actions. Raises :class:`AssertionError` naming
     the game, table and action where a promise is broken.
     """
@@ -280,5 +281,10 @@ def check_game(
                     facts = game.seat_facts(state, seat)
                     assert tuple(facts) == game.seat_fact_names, f"{table}: seat facts {tuple(facts)}"
                     json.dumps(facts)
+                picture = game.snapshot(state)  # what the site's replay viewer shows
+                assert len(picture["seats"]) == players, f"{table}: a snapshot of {len(picture['seats'])} seats"
+                assert all(0 <= seat < players for seat in picture["out"]), f"{table}: snapshot out {picture['out']}"
+                json.dumps(picture)
+                json.dumps(game.purchases(state.log or ()))
     return decisions
 

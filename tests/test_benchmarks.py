@@ -67,3 +67,14 @@ def test_protocol_overhead_plays_the_same_games_in_go_and_python_and_a_night_wit
     assert lines[0].startswith("3 games of kot (4 seats: the bot, 3 random), 1 rounds, same games every way (checked)")
     assert [line.split()[0] for line in lines[2:5]] == ["python", "python", "go"]
     assert lines[-1] == "matches stored: 8; forfeits: 0"
+
+
+def test_site_build_plays_a_season_builds_its_site_and_reports_time_and_sizes(tmp_path):
+    run = subprocess.run([sys.executable, str(BENCHMARKS / "site_build.py"), "--games", "4", "--night-size", "4",
+                          "--workers", "0", "--keep", str(tmp_path / "site.db")],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    played, built, sizes = run.stdout.splitlines()
+    assert played.startswith(f"played 4 games into {tmp_path / 'site.db'}")
+    assert built.startswith("build 1: ") and built.endswith(" s CPU")
+    assert sizes.startswith("leaderboard page ") and sizes.endswith(" files")

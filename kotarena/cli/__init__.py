@@ -27,6 +27,8 @@ COMMANDS: dict[str, str] = {
     "leaderboard": "kotarena.cli.league:leaderboard",
     "matches": "kotarena.cli.league:matches",
     "history": "kotarena.cli.league:history",
+    "site": "kotarena.cli.site:site",
+    "export": "kotarena.cli.export:export",
     "db": "kotarena.cli.league:db",
     "bots": "kotarena.cli.bots:bots",
     "plugins": "kotarena.cli.bots:plugins",

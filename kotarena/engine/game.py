@@ -4,7 +4,8 @@ Everything outside a game (the match loop, the seat hosts, the runner, replays,
 scenarios, the bot checker, the CLI) talks to games through two things only:
 
 * a :class:`Game`: its :class:`GameSpec`, a way to start a state, the type of its
-  views, the facts a stored seat keeps, its replay tokens and its invariant checker;
+  views, the facts a stored seat keeps, its replay tokens and its invariant checker,
+  and what people are shown of it (its events in words, a state's ``snapshot``);
 * a :class:`GameState`: one game in progress (``decision``, ``apply``, ``view``,
   ``clone``, ``child``, ``outcome``, ``history``, ``seed``).
 
@@ -265,6 +266,30 @@ class Game(abc.ABC):
         (``None`` for nobody). The default gives the event as logged (tuples as lists),
         which suits a game whose events hold no seats; a game whose events do overrides it."""
         return [_json_value(value) for value in event]
+
+    def snapshot(self, state: GameState) -> dict[str, Any]:
+        """A plain-data picture of ``state`` for people to look at (the site's replay
+        viewer shows one after every turn), JSON-ready:
+
+        * ``"seats"``: one dict per seat, in seat order, of what a person would want to
+          see about it (``{"health": 7, "stars": 3, "cards": ["Acid Attack"]}``): each key
+          a label in words, each value a number, a bool, a string or a list of strings;
+        * ``"table"``: the same for what belongs to no seat (the dice, a market);
+        * ``"active"``: the seat whose turn it is, or ``None``;
+        * ``"out"``: the seats out of the game.
+
+        The default shows each seat's :meth:`seat_facts` and nothing else, which is
+        enough for a game to be followed; a game overrides it to show its whole table.
+        """
+        turn_of = state.to_move if state.to_move >= 0 else None
+        return {"seats": [self.seat_facts(state, seat) for seat in range(state.n)], "table": {},
+                "active": turn_of, "out": []}
+
+    def purchases(self, events: Sequence[tuple]) -> list[tuple[int, str]]:
+        """What each seat bought in the events of a game's log, in order, as ``(seat, what
+        it bought, in words)`` (the site's per-card statistics). The default, for a game
+        where nothing is bought: none."""
+        return []
 
     def check_deck(self, deck: str) -> None:
         """Raise :class:`UnknownDeckError`, with a one-line reason, unless the game can be

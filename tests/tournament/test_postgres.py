@@ -51,7 +51,8 @@ def test_a_night_on_postgresql_stores_and_rates_as_on_sqlite(tmp_path, server):
 def test_the_cli_reads_a_postgresql_database(tmp_path, server):
     url = server("cli")
     run_night(open_db(url), load_ladder(ladder_file(tmp_path, games=3)), executor_factory=inline)
-    for command in (["leaderboard", "night"], ["history", "random-a"], ["matches"], ["replay", "--match", "1", "-q"]):
+    for command in (["leaderboard", "night"], ["history", "random-a"], ["matches"], ["replay", "--match", "1", "-q"],
+                    ["export", "night"], ["site", "build", str(tmp_path / "site"), "--workers", "0", "-q"]):
         result = CliRunner().invoke(cli, [*command, "--db", url])
         assert result.exit_code == 0, (command, result.output)
 

@@ -11,10 +11,12 @@ from __future__ import annotations
 import random as _random_module
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from typing import Any
 
 from kotarena.engine.dice import ScriptedDice
 from kotarena.engine.game import Game, GameOption, GameSpec, configured_name
 from kotarena.engine.outcome import PositionError
+from kotarena.games.kot import display as _display
 from kotarena.games.kot import events as _events
 from kotarena.games.kot import invariants as _invariants
 from kotarena.games.kot.cards import DECKS, SPEC_SYNTAX, Deck, UnknownDeckError, get_deck, mix_decks
@@ -163,6 +165,12 @@ class KingOfTokyo(Game):
 
     def event_data(self, event: tuple) -> list:
         return _events.event_data(event)
+
+    def snapshot(self, state: State) -> dict[str, Any]:  # type: ignore[override]
+        return _display.snapshot(state)
+
+    def purchases(self, events: Sequence[tuple]) -> list[tuple[int, str]]:
+        return _display.purchases(events)
 
     def scenario_format(self):
         # Imported when asked for: scenarios read files and narrate, which games never need.

@@ -1,0 +1,140 @@
+"""What the site and ``kotarena export`` read about a whole ladder (a season): its
+ladder and nights, every match with its seats, the bot versions that played,
+head-to-head results and win shares by turn order.
+
+Like :mod:`kotarena.storage.queries`, the database counts and groups; the matches are
+read a page at a time (:func:`season_matches` is a generator), so memory does not grow
+with the number of games stored. Seats and places are as stored (from 0): the callers
+number them for people.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from sqlalchemy import and_, case, func, select
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import aliased
+
+from kotarena.storage.models import BotVersion, LadderRow, Match, Night, Seat
+from kotarena.storage.queries import PAGE
+from kotarena.storage.store import UnknownLadderError
+
+__all__ = ["bot_versions", "crosstable", "ladder", "season_matches", "season_nights", "turn_order_wins"]
+
+
+def ladder(engine: Engine, name: str) -> dict[str, Any]:
+    """The ladder called ``name``: its id, name, game and when it was made."""
+    with engine.connect() as connection:
+        row = connection.execute(select(LadderRow.id, LadderRow.name, LadderRow.game, LadderRow.created_at)
+                                 .where(LadderRow.name == name)).first()
+    if row is None:
+        raise UnknownLadderError(name)
+    return {"id": row.id, "name": row.name, "game": row.game, "created_at": row.created_at.isoformat()}
+
+
+def season_nights(engine: Engine, ladder_id: int) -> list[dict[str, Any]]:
+    """Each night of the ladder in order: number, seed (``None`` while a sealed night's
+    seed is secret), whether sealed, its commitment, status, matches planned and
+    stored, when it started and finished."""
+    stored = func.count(Match.id)
+    with engine.connect() as connection:
+        rows = connection.execute(
+            select(Night.id, Night.number, Night.seed, Night.sealed, Night.commitment, Night.status, Night.planned,
+                   Night.started_at, Night.finished_at, stored.label("stored"))
+            .outerjoin(Match, Match.night_id == Night.id).where(Night.ladder_id == ladder_id)
+            .group_by(Night.id).order_by(Night.number)).all()
+    return [{"night": n.number, "seed": n.seed if n.status == "done" or not n.sealed else None,
+             "sealed": bool(n.sealed), "commitment": n.commitment, "status": n.status, "planned": n.planned,
+             "stored": n.stored, "started_at": n.started_at.isoformat(),
+             "finished_at": n.finished_at.isoformat() if n.finished_at else None} for n in rows]
+
+
+def season_matches(engine: Engine, ladder_id: int, *, replays: bool = True) -> Iterator[dict[str, Any]]:
+    """Every stored match of the ladder, night by night in schedule order, each with its
+    seats in seat order (entrant, rank, forfeit and its detail, the game's facts, the
+    bot's name, package and version, the entrant's rating after the match) and, with
+    ``replays``, its replay as stored. Read a page of :data:`PAGE` matches at a time."""
+    columns = [Match.id, Match.index, Match.key, Match.game, Match.seed, Match.first_player, Match.rules_version,
+               Match.status, Match.termination, Match.winner_seat, Match.turns, Match.duration, Match.rated,
+               Match.played_at, Night.number.label("night")]
+    if replays:
+        columns.append(Match.replay)
+    after = (0, -1)  # (night number, index) of the last match read: pages by keyset, not OFFSET
+    with engine.connect() as connection:
+        while True:
+            found = connection.execute(
+                select(*columns).join(Night, Match.night_id == Night.id)
+                .where(Night.ladder_id == ladder_id,
+                       (Night.number > after[0]) | and_(Night.number == after[0], Match.index > after[1]))
+                .order_by(Night.number, Match.index).limit(PAGE)).all()
+            if not found:
+                return
+            seats: dict[int, list[dict[str, Any]]] = {}
+            for seat in connection.execute(
+                    select(Seat.match_id, Seat.seat, Seat.entrant, Seat.rank, Seat.forfeit, Seat.forfeit_detail,
+                           Seat.decisions, Seat.cpu_seconds, Seat.facts, Seat.mu, Seat.sigma,
+                           BotVersion.name.label("bot"), BotVersion.package, BotVersion.version)
+                    .join(BotVersion, Seat.bot_version_id == BotVersion.id)
+                    .where(Seat.match_id.in_([row.id for row in found])).order_by(Seat.match_id, Seat.seat)):
+                seats.setdefault(seat.match_id, []).append(dict(seat._mapping))
+            for row in found:
+                match = dict(row._mapping)
+                match["played_at"] = row.played_at.isoformat()
+                match["seats"] = seats.get(row.id, [])
+                yield match
+            after = (found[-1].night, found[-1].index)
+
+
+def bot_versions(engine: Engine, ladder_id: int) -> list[dict[str, Any]]:
+    """Which bot version each entrant played with, and in how many seats: entrant, bot,
+    package, version, seats (one row per entrant and version)."""
+    with engine.connect() as connection:
+        rows = connection.execute(
+            select(Seat.entrant, BotVersion.name, BotVersion.package, BotVersion.version, func.count().label("seats"))
+            .join(BotVersion, Seat.bot_version_id == BotVersion.id).join(Match, Seat.match_id == Match.id)
+            .join(Night, Match.night_id == Night.id).where(Night.ladder_id == ladder_id)
+            .group_by(Seat.entrant, BotVersion.name, BotVersion.package, BotVersion.version)
+            .order_by(Seat.entrant, BotVersion.version)).all()
+    return [{"entrant": r.entrant, "bot": r.name, "package": r.package, "version": r.version, "seats": r.seats}
+            for r in rows]
+
+
+def crosstable(engine: Engine, ladder_id: int) -> dict[tuple[str, str], dict[str, int]]:
+    """Head to head, for each ordered pair of entrants that met: ``(a, b) -> {"met",
+    "above", "tied"}``, counted over the pairs of seats they held at the same table:
+    how often they met, how often ``a`` finished above ``b`` (a better place), how
+    often level. (In a two-player ladder "above" is a win.)"""
+    mine, theirs = aliased(Seat), aliased(Seat)
+    with engine.connect() as connection:
+        rows = connection.execute(
+            select(mine.entrant, theirs.entrant, func.count(),
+                   func.sum(case((mine.rank < theirs.rank, 1), else_=0)),
+                   func.sum(case((mine.rank == theirs.rank, 1), else_=0)))
+            .select_from(mine).join(theirs, and_(theirs.match_id == mine.match_id, theirs.entrant != mine.entrant))
+            .join(Match, mine.match_id == Match.id).join(Night, Match.night_id == Night.id)
+            .where(Night.ladder_id == ladder_id).group_by(mine.entrant, theirs.entrant)).all()
+    return {(a, b): {"met": met, "above": int(above), "tied": int(tied)} for a, b, met, above, tied in rows}
+
+
+def turn_order_wins(engine: Engine, ladder_id: int) -> dict[str, Any]:
+    """Wins by place in the turn order (0: the seat that played first), for the matches
+    whose first player is stored: ``{"positions": [{"position", "games", "wins"}],
+    "unknown": matches left out}``. A seat that forfeited wins nothing. (A match whose
+    first player was chosen by the roll-off has none stored: its order is in its replay.)"""
+    players = select(Seat.match_id, func.count().label("n")).group_by(Seat.match_id).subquery()
+    position = (Seat.seat - Match.first_player + players.c.n) % players.c.n
+    won = case((and_(Match.winner_seat == Seat.seat, Seat.forfeit.is_(None)), 1), else_=0)
+    with engine.connect() as connection:
+        rows = connection.execute(
+            select(position.label("position"), func.count(), func.sum(won))
+            .select_from(Seat).join(Match, Seat.match_id == Match.id).join(Night, Match.night_id == Night.id)
+            .join(players, players.c.match_id == Match.id)
+            .where(Night.ladder_id == ladder_id, Match.first_player.is_not(None))
+            .group_by(position).order_by(position)).all()
+        unknown = connection.execute(
+            select(func.count()).select_from(Match).join(Night, Match.night_id == Night.id)
+            .where(Night.ladder_id == ladder_id, Match.first_player.is_(None))).scalar_one()
+    return {"positions": [{"position": p, "games": games, "wins": int(wins)} for p, games, wins in rows],
+            "unknown": unknown}

@@ -1,0 +1,101 @@
+"""``kotarena site build``: the pages a person opens, read as files (the browser tests
+in test_site_browser.py open them in Chromium)."""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import json
+import re
+
+from click.testing import CliRunner
+
+from kotarena.cli import cli
+from kotarena.replay import replay_from_text, reproduce
+from kotarena.storage import open_db, season
+from kotarena.storage.queries import leaderboard
+
+
+def stored_games(db: str, ladder: str) -> list[dict]:
+    engine = open_db(db)
+    return list(season.season_matches(engine, season.ladder(engine, ladder)["id"]))
+
+
+def viewer_games(site) -> dict[int, dict]:
+    """Every game in the site's replays files, unpacked as the viewer unpacks them."""
+    games = {}
+    for path in (site / "replays").glob("*.js"):
+        for match_id, packed in re.findall(r'"(\d+)":"([A-Za-z0-9+/=]+)"', path.read_text()):
+            games[int(match_id)] = json.loads(gzip.decompress(base64.b64decode(packed)))
+    return games
+
+
+def test_the_index_lists_every_ladder_and_each_ladder_page_its_leaderboard_in_order(built_site, season_db):
+    index = (built_site / "index.html").read_text()
+    for ladder in ("four", "duo", "forfeits"):
+        assert f'href="{ladder}/index.html"' in index
+        page = (built_site / ladder / "index.html").read_text()
+        table = page.split('class="leaderboard"')[1].split("</table>")[0]
+        shown = re.findall(r'class="entrant" href="[^"]+">([^<]+)</a>', table)
+        assert shown == [row["entrant"] for row in leaderboard(open_db(season_db), ladder)]
+        assert '<svg class="chart"' in page and "Head to head" in page and "Win share by turn order" in page
+
+
+def test_every_stored_game_is_linked_from_its_night_and_in_the_viewer_where_the_link_says(built_site, season_db):
+    games = viewer_games(built_site)
+    for match in stored_games(season_db, "four"):
+        night = (built_site / "four" / f"night-{match['night']}.html").read_text()
+        links = re.findall(rf'viewer\.html#m={match["id"]}&amp;b=([\w.-]+)"', night)
+        assert len(links) == 1
+        assert f'"{match["id"]}":' in (built_site / "replays" / f"{links[0]}.js").read_text()
+        assert games[match["id"]]["bundle"] == links[0]
+
+
+def test_the_viewer_ends_each_game_with_the_health_and_places_stored_for_it(built_site, season_db):
+    games = viewer_games(built_site)
+    for ladder in ("four", "duo", "forfeits"):
+        for match in stored_games(season_db, ladder):
+            game = games[match["id"]]
+            assert game["error"] is None
+            last = game["frames"][-1]["state"]["seats"]
+            assert [seat["health"] for seat in last] == [seat["facts"]["health"] for seat in match["seats"]]
+            assert game["places"] == [seat["rank"] + 1 for seat in match["seats"]]
+            assert game["entrants"] == [seat["entrant"] for seat in match["seats"]]
+
+
+def test_card_statistics_count_every_card_bought(built_site, season_db):
+    bought: dict[str, int] = {}
+    for match in stored_games(season_db, "four"):
+        state = reproduce(replay_from_text(match["replay"]))
+        names = {card.id: card.name for card in state.cards_info}
+        for event in state.log:
+            if event[0] == "buy":
+                bought[names[event[2]]] = bought.get(names[event[2]], 0) + 1
+    page = (built_site / "four" / "cards.html").read_text()
+    rows = re.findall(r"<tr><td>([^<]+)</td><td>(\d+)</td>", page)
+    assert {card: int(count) for card, count in rows} == bought
+
+
+def test_a_bots_page_shows_its_forfeits_with_what_happened(built_site):
+    page = (built_site / "forfeits" / "bot-broken.html").read_text()
+    assert "Forfeits (2)" in page and "broken on purpose" in page
+    assert "Forfeits (0)" in (built_site / "forfeits" / "bot-steady.html").read_text()
+
+
+def test_one_ladder_only_and_an_unknown_ladder_is_an_error(season_db, tmp_path):
+    out = tmp_path / "one"
+    result = CliRunner().invoke(cli, ["site", "build", str(out), "--ladder", "duo", "-w", "0", "--db", season_db])
+    assert result.exit_code == 0, result.output
+    assert f"open {out}/index.html" in result.stderr
+    assert (out / "duo" / "index.html").exists() and not (out / "four").exists()
+    assert len(viewer_games(out)) == 4
+    missing = CliRunner().invoke(cli, ["site", "build", str(out), "--ladder", "nowhere", "--db", season_db])
+    assert missing.exit_code == 1 and "no ladder named 'nowhere'" in missing.stderr
+
+
+def test_worker_processes_write_the_same_site(season_db, built_site, tmp_path):
+    out = tmp_path / "parallel"
+    result = CliRunner().invoke(cli, ["site", "build", str(out), "-w", "2", "-q", "--db", season_db])
+    assert result.exit_code == 0, result.output
+    assert viewer_games(out) == viewer_games(built_site)
+    assert (out / "four" / "night-1.html").read_text() == (built_site / "four" / "night-1.html").read_text()
