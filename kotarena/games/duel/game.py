@@ -1,0 +1,119 @@
+"""King of Tokyo: Duel as a :class:`~kotarena.engine.game.Game`: the spec, setting a
+table up (monsters, deck, first player), views, sampled games, seat facts, replay tokens.
+"""
+
+from __future__ import annotations
+
+import random as _random_module
+from collections.abc import Mapping, Sequence
+
+from kotarena.engine.game import Game, GameSpec, UnknownDeckError
+from kotarena.engine.outcome import PositionError
+from kotarena.games.duel import events as _events
+from kotarena.games.duel import invariants as _invariants
+from kotarena.games.duel.cards import CARDS
+from kotarena.games.duel.faces import CLAW
+from kotarena.games.duel.monsters import MONSTERS, NAMES, Monster, find_monster
+from kotarena.games.duel.rulings import SECOND_PLAYER_ENERGY
+from kotarena.games.duel.state import MARKET_SIZE, STANDARD_DICE, DuelState
+from kotarena.games.duel.turn import advance
+from kotarena.games.duel.view import DuelView, sample_state
+
+SPEC = GameSpec("duel", "King of Tokyo: Duel", 2, 2, "duel", rules_version=1,
+                aliases=("kot-duel", "king-of-tokyo-duel"), decks=("duel",))
+
+DECISION_KINDS = {
+    "tokens": "spend dice tokens for special dice before the first roll (spend N)",
+    "roll": "keep the dice (stop) or reroll some (reroll 1 4)",
+    "power": "activate the superpower (power fame, power claw claw, block 1 fame 3) or stop (pass)",
+    "hype": "put the bought card's hype token on a track (hype fame 3 4), or leave it (pass)",
+    "buy": "buy a card (buy 3), sweep the market (sweep), or end the buy step (done: +1 energy if nothing bought)",
+    "card": "use a card's choice (use <card id> ...) or decline it (pass)",
+}
+
+#: Packed replay tokens (a token's meaning never changes).
+PACKED_TOKENS = {"s": "stop", "d": "done", "p": "pass", "w": "sweep", "0": "spend 0", "1": "spend 1",
+                 "2": "spend 2", "F": "power fame", "D": "power destruction"}
+
+
+def roll_off(state: DuelState) -> int:
+    """Each monster rolls six dice; most claws goes first, ties roll again."""
+    while True:
+        claws = [state.roll(STANDARD_DICE).count(CLAW) for _ in (0, 1)]
+        state.say("roll_off", tuple(claws))
+        if claws[0] != claws[1]:
+            return 0 if claws[0] > claws[1] else 1
+
+
+class Duel(Game):
+    """King of Tokyo: Duel, for exactly two monsters (seed 002; docs/duel.md)."""
+
+    spec = SPEC
+    view_type = DuelView
+    decision_kinds = DECISION_KINDS
+    seat_fact_names = ("monster", "health", "energy", "cards")
+    default_names = NAMES
+
+    def monsters_for(self, players: int | Sequence[str], seed: int) -> tuple[list[str], list[Monster]]:
+        """Seats' names and monsters: the monsters named (each a Duel monster, no two
+        alike), or two drawn from the seed."""
+        if isinstance(players, int):
+            self.spec.check_players(players)
+            drawn = _random_module.Random(f"duel-monsters:{seed}").sample(MONSTERS, 2)
+            return [m.name for m in drawn], list(drawn)
+        names = list(players)
+        self.spec.check_players(len(names))
+        monsters = [find_monster(name) for name in names]
+        if monsters[0] == monsters[1]:
+            raise PositionError(f"both seats chose {monsters[0].name}; each monster is played once")
+        return [m.name for m in monsters], monsters
+
+    def new_state(self, players, *, seed=None, deck="default", first_player=None, dice=None, record=True):
+        if seed is None:
+            seed = _random_module.SystemRandom().randrange(2**63)
+        if deck not in (None, "default"):
+            self.check_deck(deck)
+        names, monsters = self.monsters_for(players, seed)
+        cards = [card.id for card in CARDS] if deck is not None else None
+        state = DuelState(names, monsters, seed=seed, deck=cards, dice=dice, record=record, game=self.spec.name)
+        if cards is not None:
+            state.rng.shuffle(state.deck)
+            state.market = [state.deck.pop(0) for _ in range(MARKET_SIZE)]
+            state.say("market", tuple(state.market))
+        if first_player is None:
+            first_player = roll_off(state)
+        elif first_player not in (0, 1):
+            raise PositionError(f"first_player is seat 0 or 1, not {first_player}")
+        state.first_player = state.active = first_player
+        state.energy[1 - first_player] += SECOND_PLAYER_ENERGY
+        advance(state)
+        return state
+
+    def sample(self, view: DuelView, seed: int | None = None) -> DuelState:
+        """A playable state consistent with ``view`` (``DuelView.sample_game``)."""
+        return sample_state(self, view, seed)
+
+    def check_deck(self, deck: str) -> None:
+        if deck not in ("duel", "default"):
+            raise UnknownDeckError(f"unknown deck {deck!r}; {self.spec.title} plays its own deck: duel, or none")
+
+    def seat_facts(self, state, seat):
+        return {"monster": state.monsters[seat].name, "health": state.health[seat],
+                "energy": state.energy[seat], "cards": len(state.keeps[seat])}
+
+    def replay_tokens(self) -> Mapping[str, str]:
+        return PACKED_TOKENS
+
+    def invariants(self, state) -> list[str]:
+        return _invariants.problems(state)
+
+    def event_text(self, event: tuple, names: Sequence[str]) -> str:
+        return _events.event_text(event, names)
+
+    def scenario_format(self):
+        from kotarena.games.duel.scenario import DUEL_SCENARIOS
+
+        return DUEL_SCENARIOS
+
+
+DUEL_GAME = Duel()
