@@ -222,6 +222,7 @@ def use_power(state: DuelState, action: Action) -> None:
     if action is PASS_ACTION:
         state.power_left = 0
         return
+    then(state, ("power_choice",))  # first: what the activation queues comes before the next one
     if action.kind == BLOCK:
         number, track, cell = action.args
         token = KING_TOKENS[number - 1]
@@ -236,7 +237,6 @@ def use_power(state: DuelState, action: Action) -> None:
         state.power_left -= len(faces) + 1
         state.added.extend(faces)
         state.say("add", seat, tuple(action.args))
-    then(state, ("power_choice",))
 
 
 def resolve(state: DuelState) -> None:
@@ -289,6 +289,7 @@ def buy(state: DuelState, action: Action) -> None:
         if not state.bought:
             state.gain_energy(seat, 1, "bought nothing")
         return
+    then(state, ("buy",))  # first: the card's token and effect are queued before it
     if action is SWEEP_ACTION:
         state.pay(seat, SWEEP_COST)
         state.flags.add(f"sweep{len(state.flags)}")
@@ -302,7 +303,6 @@ def buy(state: DuelState, action: Action) -> None:
         state.bought = True
     else:
         effects.use_in_buy_step(state, seat, action)
-    then(state, ("buy",))
 
 
 def buy_card(state: DuelState, seat: int, slot: int, price: int) -> None:
