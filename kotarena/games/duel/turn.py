@@ -356,8 +356,8 @@ def play_card(state: DuelState, seat: int, card: str) -> None:
 # ------------------------------------------------------------------ the end of a turn
 
 def end_turn(state: DuelState) -> None:
+    then(state, ("pass_dice",))  # first: end-of-turn choices come before it
     effects.end_of_turn(state, state.active)
-    then(state, ("pass_dice",))
 
 
 def pass_dice(state: DuelState) -> None:
