@@ -73,7 +73,7 @@ class HumanBot(Bot):
     """A person at the keyboard: shows the table and prompts for each decision."""
 
     name = "human"
-    games = frozenset({"kot", "origins"})  #: the King of Tokyo family, shown by kotarena.cli.render
+    games = frozenset({"kot", "origins", "duel"})  #: the games kotarena.cli.render draws
 
     def __init__(
         self,
@@ -114,7 +114,12 @@ class HumanBot(Bot):
         ``?`` and ``help`` return the list of legal actions as the message.
         """
         text = answer.strip()
+        duel = type(view).__name__ == "DuelView"
         if text.lower() in ("?", "help", "h"):
+            if duel:
+                from kotarena.cli.render_duel import duel_help
+
+                return None, duel_help(view)
             return None, legal_help(view)
         try:
             action = parse_action(text)
@@ -123,6 +128,8 @@ class HumanBot(Bot):
             return None, f"{error}: {hint}" if hint else f"{error}. Type ? for the legal actions."
         if action in view.legal:
             return action, None
+        if duel:
+            return None, f"'{action}' is not legal now ({view.kind} decision). Type ? for the legal actions."
         return None, f"'{action}' is not legal now: {why_illegal(action, view)}. Type ? for the legal actions."
 
 

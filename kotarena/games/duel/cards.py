@@ -28,7 +28,7 @@ CARDS: tuple[DuelCard, ...] = (
              'On your turns your roll always counts one extra claw.'),
     DuelCard('adrenaline_augment', 'Adrenaline Augment', 5, KEEP, None,
              'On your turns add one claw to your roll for each of the two markers that is currently '
-             'inside a spotlight zone (Game Park counts a spotlight zone on either side).'),
+             'inside a spotlight zone.'),
     DuelCard('alien_metabolism', 'Alien Metabolism', 2, KEEP, 'anubis_energy_heal',
              'Once per turn (on your turn) you may discard one of the face-up Power cards on the '
              'board; the row then slides and refills as usual.'),
@@ -53,8 +53,7 @@ CARDS: tuple[DuelCard, ...] = (
     DuelCard('energize', 'Energize', 10, DISCARD, 'lizard_smash_dice',
              'Gain 8 energy and 2 dice tokens (you can never hold more than 2 dice tokens).'),
     DuelCard('extra_head', 'Extra Head', 7, KEEP, None,
-             'You roll 1 additional die each turn (Game Park adds one of the special/white dice; never '
-             'more than 8 dice).'),
+             'You roll 1 additional die each turn (never more than 8 dice).'),
     DuelCard('eye_of_the_storm', 'Eye of the Storm', 2, KEEP, 'dragon_energy_smash_heal',
              'Each turn, gain 1 energy for each roll you were entitled to but did not use (e.g. '
              'stopping after the first roll of 3 gives 2 energy).'),
@@ -81,10 +80,10 @@ CARDS: tuple[DuelCard, ...] = (
              'Pull the destruction marker 1; your rival takes 2 damage.'),
     DuelCard('lightning_speed', 'Lightning Speed', 4, KEEP, 'alien_shortcut',
              'When you pull a marker onto an empty (bonus-less) space of a hype token, you may treat '
-             "it as a smash bonus: your rival takes 1 damage. Game Park excludes The King's tokens."),
+             'it as a smash bonus: your rival takes 1 damage.'),
     DuelCard('made_in_a_lab', 'Made in a Lab', 3, KEEP, 'tiger_energy',
              'At the start of your turn you may buy one face-up Power card for 1 energy less (minimum '
-             '1). Game Park stacks this with the rightmost-card discount.'),
+             '1).'),
     DuelCard('moment_of_respite', 'Moment of Respite', 4, DISCARD, 'alien_shortcut',
              'Gain 2 health and 1 dice token.'),
     DuelCard('monster_coaster', 'Monster Coaster', 7, DISCARD, None,
@@ -110,8 +109,7 @@ CARDS: tuple[DuelCard, ...] = (
     DuelCard('seismic_test', 'Seismic Test', 5, DISCARD, None,
              'Pull the destruction marker 2.'),
     DuelCard('signature_move', 'Signature Move', 6, KEEP, 'phantom_extend_heal',
-             'Each time your roll contains 3 power (!) faces, pull the fame marker 1 (Game Park: once '
-             'per full group of 3; the ! faces remain usable for your superpower).'),
+             'Each time your roll contains 3 power (!) faces, pull the fame marker 1.'),
     DuelCard('snack_time', 'Snack Time', 3, DISCARD, None,
              'Gain 3 health.'),
     DuelCard('spiked_tail', 'Spiked Tail', 4, KEEP, None,
@@ -129,11 +127,10 @@ CARDS: tuple[DuelCard, ...] = (
              'Pull the destruction marker 1; gain 2 health and 2 energy.'),
     DuelCard('thunder_stomp', 'Thunder Stomp', 4, KEEP, None,
              'If you pull the destruction marker while resolving your dice, your rival rolls 1 fewer '
-             'die on its next turn (Game Park: once per turn).'),
+             'die on its next turn.'),
     DuelCard('titanic_batteries', 'Titanic Batteries', 4, KEEP, 'pumpkin_heal_smash2_heal',
              'At the start of your Resolve Dice phase you may set aside 2 of your dice without '
-             'resolving them to gain 1 dice token (Game Park: not offered when you already hold 2 '
-             'tokens).'),
+             'resolving them to gain 1 dice token.'),
     DuelCard('too_cute', 'Too Cute', 3, DISCARD, 'fish_heal',
              'Your rival takes 2 damage.'),
     DuelCard('trend_setter', 'Trend Setter', 3, KEEP, 'dragon_energy_smash_heal',

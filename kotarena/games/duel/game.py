@@ -37,10 +37,14 @@ PACKED_TOKENS = {"s": "stop", "d": "done", "p": "pass", "w": "sweep", "0": "spen
 
 
 def roll_off(state: DuelState) -> int:
-    """Each monster rolls six dice; most claws goes first, ties roll again."""
+    """Each monster rolls six dice; most claws goes first, ties roll again.
+
+    The roll-off has dice of its own (scripted dice excepted) and is not logged: a
+    replay records the first player and sets the table up without it, to the same game."""
+    rng = _random_module.Random(f"duel-roll-off:{state.seed}")
     while True:
-        claws = [state.roll(STANDARD_DICE).count(CLAW) for _ in (0, 1)]
-        state.say("roll_off", tuple(claws))
+        claws = [(state.scripted.roll(STANDARD_DICE) if state.scripted is not None
+                  else [int(rng.random() * 6) for _ in range(STANDARD_DICE)]).count(CLAW) for _ in (0, 1)]
         if claws[0] != claws[1]:
             return 0 if claws[0] > claws[1] else 1
 
@@ -96,6 +100,11 @@ class Duel(Game):
     def check_deck(self, deck: str) -> None:
         if deck not in ("duel", "default"):
             raise UnknownDeckError(f"unknown deck {deck!r}; {self.spec.title} plays its own deck: duel, or none")
+
+    def card_rows(self) -> list[dict]:
+        """The deck's cards for ``kotarena cards --game duel``, by name."""
+        return [{"id": c.id, "name": c.name, "cost": c.cost, "type": c.type, "copies": 1, "hype": c.hype,
+                 "effect": c.text, "implemented": True} for c in sorted(CARDS, key=lambda c: c.name.lower())]
 
     def seat_facts(self, state, seat):
         return {"monster": state.monsters[seat].name, "health": state.health[seat],

@@ -155,10 +155,22 @@ class DuelState:
         self.to_move, self.kind, self.legal, self.answer = seat, kind, tuple(legal), answer
 
     def roll(self, count: int) -> list[int]:
+        """Dice rolled outside the turn's rolls (Camouflage), from the game's generator."""
         if self.scripted is not None:
             return self.scripted.roll(count)
         rng = self.rng
         return [int(rng.random() * 6) for _ in range(count)]
+
+    def turn_dice(self, positions: Sequence[int]) -> list[int]:
+        """The faces the dice at ``positions`` (from 1) show on this roll of the turn.
+
+        Each roll of each turn has its faces drawn by die position from the seed, the
+        turn and the roll alone, whatever was kept before: two games of one seed deal
+        the same luck to the same seat (a duplicate pair), however the seats play."""
+        if self.scripted is not None:
+            return self.scripted.roll(len(positions))
+        key = ((self.seed or 0) * 1_000_003 + self.turn) * 64 + self.rolls_used
+        return [_mix(key * 16 + p) % 6 for p in positions]
 
     def say(self, *event: object) -> None:
         if self.log is not None:
@@ -338,6 +350,17 @@ class DuelState:
         """What the card in ``slot`` costs: 1 less in the rightmost slot."""
         card = BY_ID[self.market[slot - 1]]
         return max(0, card.cost - (1 if slot == MARKET_SIZE else 0) - discount)
+
+
+_MASK = (1 << 64) - 1
+
+
+def _mix(x: int) -> int:
+    """splitmix64's finaliser: a well-spread 64-bit hash of ``x`` (the turn's dice)."""
+    x = (x + 0x9E3779B97F4A7C15) & _MASK
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK
+    return x ^ (x >> 31)
 
 
 def _copy_rng(source: random.Random) -> random.Random:

@@ -104,7 +104,8 @@ def first_roll(state: DuelState) -> None:
     spent = next((int(f[6:]) for f in state.flags if f.startswith("spent:")), 0)
     count = min(MAX_DICE, dice_count(state) + spent)
     state.penalty[seat] = 0
-    state.dice = state.roll(count)
+    state.rolls_used = 0
+    state.dice = state.turn_dice(range(1, count + 1))
     state.rolls_used = 1
     state.rolls_left = ROLLS - 1 + effects.extra_rolls(state, seat)
     state.say("roll", seat, tuple(state.dice))
@@ -136,7 +137,7 @@ def reroll(state: DuelState, action: Action) -> None:
     if action is STOP_ACTION:
         effects.stopped_rolling(state, seat)
         return
-    faces = state.roll(len(action.args))
+    faces = state.turn_dice(action.args)
     for position, face in zip(action.args, faces):
         state.dice[position - 1] = face
     if state.rolls_left > 0:

@@ -66,6 +66,17 @@ class DuelView(NamedTuple):
         data["keeps"] = [list(kept) for kept in self.keeps]
         return data
 
+    @property
+    def board(self):
+        """The tracks as a :class:`~kotarena.games.duel.track.Board` (a state has the same
+        attribute), for bots that ask where spaces, bonuses and zones are."""
+        from kotarena.games.duel.track import Board
+
+        board = Board()
+        board.markers = list(self.markers)
+        board.placed = {token: (track, low, flipped) for token, track, low, flipped in self.hype}
+        return board
+
     def sample_game(self, seed: int | None = None):
         """A playable game consistent with this view: the unseen cards dealt into the
         deck in an order drawn from ``seed``, and fresh dice."""
@@ -93,7 +104,6 @@ def sample_state(game, view: DuelView, seed: int | None):
     from kotarena.games.duel.cards import CARDS
     from kotarena.games.duel.monsters import BY_ID
     from kotarena.games.duel.state import DuelState
-    from kotarena.games.duel.track import Board
 
     rng = random.Random(seed)
     seen = [card for card in view.market if card] + list(view.gone) + [c for kept in view.keeps for c in kept]
@@ -105,10 +115,7 @@ def sample_state(game, view: DuelView, seed: int | None):
     state.health, state.energy, state.tokens = list(view.health), list(view.energy), list(view.tokens)
     state.keeps = [list(view.keeps[0]), list(view.keeps[1])]
     state.market, state.gone = list(view.market), list(view.gone)
-    board = Board()
-    board.markers = list(view.markers)
-    board.placed = {token: (track, low, flipped) for token, track, low, flipped in view.hype}
-    state.board = board
+    state.board = view.board
     state.turn, state.active, state.first_player = view.turn, view.active, view.first_player
     state.dice, state.aside, state.added = list(view.dice), list(view.aside), list(view.added)
     state.rolls_left, state.rolls_used, state.power_left = view.rolls_left, view.rolls_used, view.power_left
