@@ -166,7 +166,7 @@ def render_table(table: View | State, me: int | None = None) -> str:
 
     ``me`` marks one seat as "(you)"; pass the seat of the viewing player.
     """
-    if getattr(table, "game", None) == "duel" or type(table).__name__ in ("DuelView", "DuelState"):
+    if type(table).__name__ in ("DuelView", "DuelState"):
         from kotarena.cli.render_duel import render_duel
 
         return render_duel(table if type(table).__name__ == "DuelView" else table.view(max(table.to_move, 0)), me)

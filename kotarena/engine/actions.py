@@ -28,6 +28,7 @@ claw``             dice positions, seats, slots and amounts; face names for face
 ``hype fame 3 4``  (Duel) put the bought card's hype token on these printed spaces
                    of a track, its first bonus on the first space named
 ``block 1 fame 3`` (Duel) put The King's blocking token 1 or 2 on a track space
+``pick the_king``  (Duel) choose one's monster, by id, when the table lets bots choose
 =================  ============================================================
 
 Card actions are parsed by grammar, not only looked up among interned actions, so a
@@ -54,6 +55,7 @@ SPEND = "spend"
 POWER = "power"
 HYPE = "hype"
 BLOCK = "block"
+PICK = "pick"
 
 #: Kinds whose arguments are integers (dice positions, market slots).
 _INT_ARGS = {REROLL, BUY, CURE, SPEND}
@@ -172,7 +174,7 @@ def parse_action(text: str) -> Action:
             raise ActionError("'use' names a card by its id, e.g. 'use stretchy 3 claw'")
         args = [int(word) if _INT_WORD.match(word) else word for word in rest[1:]]
         return Action.of(USE, rest[0], *args)
-    if kind in (POWER, HYPE, BLOCK):
+    if kind in (POWER, HYPE, BLOCK, PICK):
         return _parse_duel(kind, rest)
     action = _INTERNED.get(" ".join(words))
     if action is not None:  # an action some card registered
@@ -181,7 +183,12 @@ def parse_action(text: str) -> Action:
 
 
 def _parse_duel(kind: str, rest: list[str]) -> Action:
-    """Duel's decisions: ``power WORD [WORD]``, ``hype TRACK A [B]``, ``block N TRACK CELL``."""
+    """Duel's decisions: ``power WORD [WORD]``, ``hype TRACK A [B]``, ``block N TRACK CELL``,
+    ``pick MONSTER``."""
+    if kind == PICK:
+        if len(rest) != 1 or not _CARD_ID.match(rest[0]):
+            raise ActionError("'pick' names a monster by its id, e.g. 'pick the_king'")
+        return Action.of(PICK, rest[0])
     if kind == POWER:
         if not 1 <= len(rest) <= 2 or not all(_CARD_ID.match(word) for word in rest):
             raise ActionError("'power' takes a track or a face, e.g. 'power fame' or 'power claw claw'")

@@ -45,7 +45,7 @@ class HeuristicBot(Bot):
         kind = view.kind
         me = view.player
         legal = view.legal
-        if view.game == "duel":
+        if view.game.partition(":")[0] == "duel":
             return duel_action(view, me, legal)
         if kind == "roll":
             return roll_action(view, me, legal, energy_wanted(view, me, view_offers(view)))

@@ -169,6 +169,10 @@ def duel_action(table, seat: int, legal: Sequence[Action]) -> Action:
         return buy_action(table, seat, legal)
     if kind == "card":
         return card_action(table, seat, legal)
+    if kind == "monster":  # the sturdiest monster left
+        from kotarena.games.duel.monsters import find_monster
+
+        return max(legal, key=lambda action: find_monster(action.args[0]).health)
     return legal[0]
 
 

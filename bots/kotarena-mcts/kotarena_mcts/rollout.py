@@ -56,7 +56,7 @@ def rollout(state: State, me: int, horizon: int = 1) -> float:
     """
     state.pause_between_turns = True
     left = horizon
-    duel = state.game == "duel"
+    duel = state.game.partition(":")[0] == "duel"
     while state.outcome is None:
         if state.to_move < 0:  # between two turns
             if not duel and not state.alive[me]:

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import random as _random_module
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
-from kotarena.engine.game import Game, GameSpec, UnknownDeckError
+from kotarena.engine.actions import PICK, Action
+from kotarena.engine.game import Game, GameOption, GameSpec, UnknownDeckError, configured_name
 from kotarena.engine.outcome import PositionError
 from kotarena.games.duel import events as _events
 from kotarena.games.duel import invariants as _invariants
@@ -29,7 +31,16 @@ DECISION_KINDS = {
     "hype": "put the bought card's hype token on a track (hype fame 3 4), or leave it (pass)",
     "buy": "buy a card (buy 3), sweep the market (sweep), or end the buy step (done: +1 energy if nothing bought)",
     "card": "use a card's choice (use <card id> ...) or decline it (pass)",
+    "monster": "choose your monster (pick the_king), when the table lets the seats choose",
 }
+
+DRAWN, CHOICE = "drawn", "choice"
+#: How the seats get their monsters: drawn from the seed, chosen by the seats in turn
+#: (a ``monster`` decision, seat 1 first), or fixed (``gigazaur/the_king``: seat 1's, seat 2's).
+MONSTERS_OPTION = GameOption(
+    "monsters", (DRAWN, CHOICE, *(f"{a.id}/{b.id}" for a in MONSTERS for b in MONSTERS if a != b)),
+    "how seats get their monsters when none are named: drawn (from the seed), choice (each seat picks, "
+    "seat 1 first), or fixed as FIRST/SECOND (gigazaur/the_king)")
 
 #: Packed replay tokens (a token's meaning never changes).
 PACKED_TOKENS = {"s": "stop", "d": "done", "p": "pass", "w": "sweep", "0": "spend 0", "1": "spend 1",
@@ -49,21 +60,64 @@ def roll_off(state: DuelState) -> int:
             return 0 if claws[0] > claws[1] else 1
 
 
+def begin(state: DuelState, first: int) -> None:
+    """The first player (``-1``: by the roll-off) and the other seat's energy."""
+    if first < 0:
+        first = roll_off(state)
+    state.first_player = state.active = first
+    state.energy[1 - first] += SECOND_PLAYER_ENERGY
+
+
+def ask_pick(state: DuelState, seat: int) -> None:
+    taken = state.monsters[0].id if seat == 1 else None
+    state.ask(seat, "monster", [Action.of(PICK, m.id) for m in MONSTERS if m.id != taken], ("pick", seat))
+
+
+def pick(state: DuelState, action: Action, seat: int) -> None:
+    """A seat's monster: its name and health follow."""
+    monster = find_monster(action.args[0])
+    monsters = list(state.monsters)
+    monsters[seat] = monster
+    state.monsters = tuple(monsters)
+    names = list(state.names)
+    names[seat] = monster.name
+    state.names = tuple(names)
+    state.health[seat] = monster.health
+    state.say("pick", seat, monster.id)
+
+
 class Duel(Game):
     """King of Tokyo: Duel, for exactly two monsters (seed 002; docs/duel.md)."""
 
-    spec = SPEC
     view_type = DuelView
     decision_kinds = DECISION_KINDS
     seat_fact_names = ("monster", "health", "energy", "cards")
     default_names = NAMES
+    options = {"monsters": MONSTERS_OPTION}
+
+    def __init__(self, spec: GameSpec = SPEC, monsters: str = DRAWN) -> None:
+        self.spec = spec
+        #: How seats get monsters when only a number of players is given (``MONSTERS_OPTION``).
+        self.monsters = monsters
+
+    def with_options(self, options: Mapping[str, str]) -> Duel:
+        spec = replace(self.spec, name=configured_name(self.spec.name, options),
+                       title=f"{self.spec.title} (monsters: {options['monsters']})",
+                       aliases=(self.spec.name, *self.spec.aliases))
+        return Duel(spec, options["monsters"])
 
     def monsters_for(self, players: int | Sequence[str], seed: int) -> tuple[list[str], list[Monster]]:
         """Seats' names and monsters: the monsters named (each a Duel monster, no two
-        alike), or two drawn from the seed."""
+        alike), else as the game's ``monsters`` option says (for ``choice``, the first
+        two monsters stand in until the seats have picked)."""
         if isinstance(players, int):
             self.spec.check_players(players)
-            drawn = _random_module.Random(f"duel-monsters:{seed}").sample(MONSTERS, 2)
+            if self.monsters == DRAWN:
+                drawn = _random_module.Random(f"duel-monsters:{seed}").sample(MONSTERS, 2)
+            elif self.monsters == CHOICE:
+                drawn = list(MONSTERS[:2])
+            else:
+                drawn = [find_monster(name) for name in self.monsters.split("/")]
             return [m.name for m in drawn], list(drawn)
         names = list(players)
         self.spec.check_players(len(names))
@@ -84,12 +138,13 @@ class Duel(Game):
             state.rng.shuffle(state.deck)
             state.market = [state.deck.pop(0) for _ in range(MARKET_SIZE)]
             state.say("market", tuple(state.market))
-        if first_player is None:
-            first_player = roll_off(state)
-        elif first_player not in (0, 1):
+        if first_player is not None and first_player not in (0, 1):
             raise PositionError(f"first_player is seat 0 or 1, not {first_player}")
-        state.first_player = state.active = first_player
-        state.energy[1 - first_player] += SECOND_PLAYER_ENERGY
+        first = -1 if first_player is None else first_player
+        if self.monsters == CHOICE and isinstance(players, int):
+            state.todo = [("pick", 0), ("pick", 1), ("begin", first)]
+        else:
+            begin(state, first)
         advance(state)
         return state
 

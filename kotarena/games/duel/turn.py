@@ -372,7 +372,27 @@ def card_decision(state: DuelState, action: Action, card: str, *args: object) ->
     effects.decided(state, card, action, args)
 
 
+def _begin(state: DuelState, first: int) -> None:
+    from kotarena.games.duel.game import begin
+
+    begin(state, first)
+
+
+def _ask_pick(state: DuelState, seat: int) -> None:
+    from kotarena.games.duel.game import ask_pick
+
+    ask_pick(state, seat)
+
+
+def _pick(state: DuelState, action: Action, seat: int) -> None:
+    from kotarena.games.duel.game import pick
+
+    pick(state, action, seat)
+
+
 STEPS = {
+    "pick": _ask_pick,
+    "begin": _begin,
     "turn": start_turn,
     "start_cards": start_cards,
     "tokens": ask_tokens,
@@ -392,6 +412,7 @@ STEPS = {
 }
 
 ANSWERS = {
+    "pick": _pick,
     "tokens": spend_tokens,
     "reroll": reroll,
     "power_choice": use_power,
