@@ -43,3 +43,7 @@ SECOND_PLAYER_ENERGY = 1
 
 #: Both monsters at 0 health at once (Jets Scrambled, The Party Is Over!): nobody wins.
 BOTH_KNOCKED_OUT_IS_A_DRAW = True
+
+#: When the deck runs out, the cards out of play are shuffled into a new deck (the seed
+#: is silent; without it a long game ends with an empty market).
+RESHUFFLE_WHEN_DECK_RUNS_OUT = True

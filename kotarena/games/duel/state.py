@@ -20,7 +20,11 @@ from kotarena.games.duel import effects
 from kotarena.games.duel.cards import BY_ID
 from kotarena.games.duel.faces import FACE_NAMES
 from kotarena.games.duel.monsters import Monster
-from kotarena.games.duel.rulings import BONUS_ON_SPACES_PASSED, BOTH_KNOCKED_OUT_IS_A_DRAW
+from kotarena.games.duel.rulings import (
+    BONUS_ON_SPACES_PASSED,
+    BOTH_KNOCKED_OUT_IS_A_DRAW,
+    RESHUFFLE_WHEN_DECK_RUNS_OUT,
+)
 from kotarena.games.duel.track import (
     DICE,
     ENERGY_BONUS,
@@ -341,10 +345,18 @@ class DuelState:
         index = slot - 1
         card = self.market[index]
         del self.market[index]
-        self.market.insert(0, self.deck.pop(0) if self.deck else "")
+        self.market.insert(0, self.draw())
         if self.market[0]:
             self.say("reveal", self.market[0])
         return card
+
+    def draw(self) -> str:
+        """The deck's top card ("" if there is none, even after reshuffling)."""
+        if not self.deck and RESHUFFLE_WHEN_DECK_RUNS_OUT and self.gone:
+            self.deck, self.gone = self.gone, []
+            self.rng.shuffle(self.deck)
+            self.say("reshuffle", len(self.deck))
+        return self.deck.pop(0) if self.deck else ""
 
     def cost(self, slot: int, discount: int = 0) -> int:
         """What the card in ``slot`` costs: 1 less in the rightmost slot."""

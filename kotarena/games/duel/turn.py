@@ -278,7 +278,8 @@ def ask_buy(state: DuelState) -> None:
         if state.market[slot - 1] and state.cost(slot) <= state.energy[seat]:
             legal.append(Action.of(BUY, slot))
     sweeps = sum(1 for f in state.flags if f.startswith("sweep"))
-    if state.energy[seat] >= SWEEP_COST and (SWEEPS_PER_TURN is None or sweeps < SWEEPS_PER_TURN) and state.deck:
+    if (state.energy[seat] >= SWEEP_COST and (SWEEPS_PER_TURN is None or sweeps < SWEEPS_PER_TURN)
+            and (state.deck or state.gone)):
         legal.append(SWEEP_ACTION)
     legal += effects.buy_step_actions(state, seat)
     state.ask(seat, "buy", legal, ("buy",))
