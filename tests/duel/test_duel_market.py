@@ -91,3 +91,16 @@ def test_a_two_space_token_may_lie_either_way_round(duel, play):
     assert {"hype fame 2 3", "hype fame 3 2"} <= legal
     play(state, "hype fame -3 -4")
     assert state.board.bonus(("lizard_smash_dice", 1)) == "smash"  # the smash on -3, toward the centre
+
+
+def test_when_the_deck_runs_out_the_cards_out_of_play_are_shuffled_into_a_new_one(duel, play):
+    from kotarena.games.duel.rulings import RESHUFFLE_WHEN_DECK_RUNS_OUT
+
+    assert RESHUFFLE_WHEN_DECK_RUNS_OUT
+    state = duel(dice=[BLANK], energy=(4, 0), market=["snack_time", "too_cute", "frenzy"])
+    state.gone = ["kaijutsu", "seismic_test", "energize"]
+    play(state, "stop", "sweep")  # the deck is empty: the three cards out of play come back
+    assert sorted(state.market) == ["energize", "kaijutsu", "seismic_test"]
+    assert sorted(state.gone) == ["frenzy", "snack_time", "too_cute"]
+    play(state, "sweep")
+    assert sorted(state.market) == ["frenzy", "snack_time", "too_cute"]

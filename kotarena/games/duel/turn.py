@@ -296,8 +296,9 @@ def buy(state: DuelState, action: Action) -> None:
         state.pay(seat, SWEEP_COST)
         state.flags.add(f"sweep{len(state.flags)}")
         state.say("sweep", seat, tuple(state.market))
-        state.gone.extend(card for card in state.market if card)
-        state.market = [state.deck.pop(0) if state.deck else "" for _ in range(MARKET_SIZE)]
+        swept = [card for card in state.market if card]
+        state.market = [state.draw() for _ in range(MARKET_SIZE)]
+        state.gone.extend(swept)  # after the new cards: the swept ones are not dealt again at once
         state.say("market", tuple(state.market))
     elif action.kind == BUY:
         slot = action.args[0]
