@@ -53,3 +53,41 @@ def test_a_game_played_twice_from_one_seed_with_swapped_play_deals_the_same_dice
     one.apply("reroll 1 2")
     two.apply("reroll 1")
     assert one.dice[0] == two.dice[0]  # a die rerolled on the same roll shows the same face
+
+
+#: What a sampled game does not take from the view, and why.
+NOT_FROM_VIEW = {
+    "deck": "the order is hidden: the unseen cards are dealt from the bot's seed",
+    "seed": "drawn from the bot's seed, so the dice to come are unknown",
+    "rng": "drawn from the bot's seed",
+    "history": "a sampled game starts its own",
+    "log": "a sampled game keeps none",
+    "scripted": "never in a real game",
+    "deck_name": "set from the game",
+    "pause_between_turns": "the search sets it",
+}
+
+
+def _comparable(value):
+    from kotarena.games.duel.track import Board
+
+    if isinstance(value, Board):
+        return (value.markers, value.placed)
+    return value
+
+
+def test_every_field_of_the_state_survives_a_clone_and_a_sample():
+    state = new_game("duel", ["The King", "Space Penguin"], seed=21)
+    rng = random.Random(4)
+    for _ in range(60):
+        state.apply(state.legal[int(rng.random() * len(state.legal))])
+    copy = state.clone(record=True)
+    for name, value in vars(state).items():
+        if name == "rng":
+            assert copy.rng.getstate() == value.getstate()
+        else:
+            assert _comparable(getattr(copy, name)) == _comparable(value), name
+    sample = state.view(state.to_move).sample_game(2)
+    for name, value in vars(state).items():
+        if name not in NOT_FROM_VIEW:
+            assert _comparable(getattr(sample, name)) == _comparable(value), name

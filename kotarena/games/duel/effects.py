@@ -269,7 +269,7 @@ def bought(state: DuelState, seat: int, card: str) -> None:
 
 
 def claws_resolved(state: DuelState) -> int:
-    return next((int(flag[6:]) for flag in state.flags if flag.startswith("claws:")), 0)
+    return state.claws_rolled
 
 
 # ------------------------------------------------------------------ card decisions

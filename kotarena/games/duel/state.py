@@ -79,6 +79,9 @@ class DuelState:
         self.claws_times: int = 1 if c is None else c.claws_times  # MekaDragon
         self.penalty: list[int] = [0, 0] if c is None else c.penalty[:]  # fewer dice next turn
         self.flags: set[str] = set() if c is None else set(c.flags)  # this turn's facts
+        self.spent: int = 0 if c is None else c.spent  # dice tokens spent this turn
+        self.claws_rolled: int = 0 if c is None else c.claws_rolled  # claw faces resolved this turn
+        self.sweeps: int = 0 if c is None else c.sweeps  # sweeps this turn
         self.marks: set[str] = set() if c is None else set(c.marks)  # facts that outlast a turn (Dominate)
         self.taken: list[int] = [0, 0] if c is None else c.taken[:]  # damage taken this turn
         self.bought: bool = False if c is None else c.bought

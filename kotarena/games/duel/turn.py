@@ -63,13 +63,13 @@ def start_turn(state: DuelState) -> None:
     state.rolls_left = state.rolls_used = state.power_left = 0
     state.claws_times = 1
     state.flags = set()
+    state.spent = state.claws_rolled = state.sweeps = 0
     state.taken = [0, 0]
     state.bought = False
     state.extra_turn = False
     state.say("turn", seat, state.turn)
     state.todo[:] = [("start_cards",), ("tokens",), ("roll",), ("reroll",), ("resolve_start",), ("power",),
                      ("resolve",), ("after_resolve",), ("buy",), ("end",)]
-    del seat
 
 
 def start_cards(state: DuelState) -> None:
@@ -95,14 +95,13 @@ def spend_tokens(state: DuelState, action: Action) -> None:
     count = action.args[0]
     if count:
         state.tokens[state.active] -= count
-        state.flags.add(f"spent:{count}")
+        state.spent = count
         state.say("spend", state.active, count)
 
 
 def first_roll(state: DuelState) -> None:
     seat = state.active
-    spent = next((int(f[6:]) for f in state.flags if f.startswith("spent:")), 0)
-    count = min(MAX_DICE, dice_count(state) + spent)
+    count = min(MAX_DICE, dice_count(state) + state.spent)
     state.penalty[seat] = 0
     state.rolls_used = 0
     state.dice = state.turn_dice(range(1, count + 1))
@@ -259,7 +258,7 @@ def resolve(state: DuelState) -> None:
     state.flags.discard("resolving")
     state.heal(seat, counts[HEART], "dice")
     claws = counts[CLAW] + effects.extra_claws(state, seat, counts)
-    state.flags.add(f"claws:{counts[CLAW]}")
+    state.claws_rolled = counts[CLAW]
     if claws > 0:
         state.damage(rival, claws * state.claws_times, "claws")
 
@@ -277,8 +276,7 @@ def ask_buy(state: DuelState) -> None:
     for slot in range(1, MARKET_SIZE + 1):
         if state.market[slot - 1] and state.cost(slot) <= state.energy[seat]:
             legal.append(Action.of(BUY, slot))
-    sweeps = sum(1 for f in state.flags if f.startswith("sweep"))
-    if (state.energy[seat] >= SWEEP_COST and (SWEEPS_PER_TURN is None or sweeps < SWEEPS_PER_TURN)
+    if (state.energy[seat] >= SWEEP_COST and (SWEEPS_PER_TURN is None or state.sweeps < SWEEPS_PER_TURN)
             and (state.deck or state.gone)):
         legal.append(SWEEP_ACTION)
     legal += effects.buy_step_actions(state, seat)
@@ -294,7 +292,7 @@ def buy(state: DuelState, action: Action) -> None:
     then(state, ("buy",))  # first: the card's token and effect are queued before it
     if action is SWEEP_ACTION:
         state.pay(seat, SWEEP_COST)
-        state.flags.add(f"sweep{len(state.flags)}")
+        state.sweeps += 1
         state.say("sweep", seat, tuple(state.market))
         swept = [card for card in state.market if card]
         state.market = [state.draw() for _ in range(MARKET_SIZE)]

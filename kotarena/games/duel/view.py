@@ -44,6 +44,9 @@ class DuelView(NamedTuple):
     claws_times: int
     penalty: tuple[int, ...]
     flags: tuple[str, ...]
+    spent: int
+    claws_rolled: int
+    sweeps: int
     marks: tuple[str, ...]
     taken: tuple[int, ...]
     bought: bool
@@ -94,7 +97,7 @@ def view_of(state, player: int) -> DuelView:
         tuple(board.markers), tuple((token, *where) for token, where in sorted(board.placed.items())),
         state.turn, state.active, state.first_player, tuple(state.dice), tuple(state.aside), tuple(state.added),
         state.rolls_left, state.rolls_used, state.power_left, state.claws_times, tuple(state.penalty),
-        tuple(sorted(state.flags)), tuple(sorted(state.marks)), tuple(state.taken), state.bought,
+        tuple(sorted(state.flags)), state.spent, state.claws_rolled, state.sweeps, tuple(sorted(state.marks)), tuple(state.taken), state.bought,
         state.extra_turn, tuple(state.todo), state.answer, state.to_move, state.kind,
         state.legal if player == state.to_move else (), state.outcome)
 
@@ -121,6 +124,7 @@ def sample_state(game, view: DuelView, seed: int | None):
     state.rolls_left, state.rolls_used, state.power_left = view.rolls_left, view.rolls_used, view.power_left
     state.claws_times, state.penalty = view.claws_times, list(view.penalty)
     state.flags, state.marks, state.taken = set(view.flags), set(view.marks), list(view.taken)
+    state.spent, state.claws_rolled, state.sweeps = view.spent, view.claws_rolled, view.sweeps
     state.bought, state.extra_turn = view.bought, view.extra_turn
     state.todo, state.answer = list(view.todo), view.answer
     state.outcome = view.outcome
