@@ -98,7 +98,7 @@ def test_when_the_deck_runs_out_the_cards_out_of_play_are_shuffled_into_a_new_on
 
     assert RESHUFFLE_WHEN_DECK_RUNS_OUT
     state = duel(dice=[BLANK], energy=(4, 0), market=["snack_time", "too_cute", "frenzy"])
-    state.gone = ["kaijutsu", "seismic_test", "energize"]
+    state.deck, state.gone = [], ["kaijutsu", "seismic_test", "energize"]
     play(state, "stop", "sweep")  # the deck is empty: the three cards out of play come back
     assert sorted(state.market) == ["energize", "kaijutsu", "seismic_test"]
     assert sorted(state.gone) == ["frenzy", "snack_time", "too_cute"]

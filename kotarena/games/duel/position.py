@@ -7,6 +7,7 @@ scripted dice (``duel_dice``: groups of face names) for every roll to come.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 
 from kotarena.engine.actions import parse_action
@@ -65,7 +66,7 @@ def build_position(
     first player's very first, with 5 dice). ``hype`` maps a token to its placement in
     the action's words (``{"fish_heal": "fame -2"}``); ``market`` lists the face-up cards
     from slot 1 (nearest the deck) to slot 3 (1 energy cheaper); ``deck`` the cards to
-    be revealed next (by default none). Raises :class:`PositionError` for a table that
+    be revealed next, the rest of the cards (in an order of their own) after them. Raises :class:`PositionError` for a table that
     cannot exist."""
     chosen = [find_monster(name) for name in monsters]
     if len(chosen) != 2:
@@ -84,8 +85,11 @@ def build_position(
     state.health = list(health) if health is not None else [m.health for m in chosen]
     state.energy, state.tokens = list(energy), list(tokens)
     state.keeps = [list(cards[0]), list(cards[1])]
-    in_play = set(state.market) | set(state.deck) | {c for kept in state.keeps for c in kept}
-    state.gone = [card.id for card in CARDS if card.id not in in_play] if state.deck_name else []
+    if state.deck_name:  # the other cards are the rest of the deck, after the ones named
+        in_play = set(state.market) | set(state.deck) | {c for kept in state.keeps for c in kept}
+        rest = [card.id for card in CARDS if card.id not in in_play]
+        random.Random(0).shuffle(rest)
+        state.deck += rest
     state.board.markers = [("", 99), ("", 99)]  # off the board while tokens are laid
     for token, where in (hype or {}).items():
         if token not in HYPE_TOKENS:
