@@ -91,3 +91,13 @@ def test_every_field_of_the_state_survives_a_clone_and_a_sample():
     for name, value in vars(state).items():
         if name not in NOT_FROM_VIEW:
             assert _comparable(getattr(sample, name)) == _comparable(value), name
+
+
+def test_at_every_decision_a_sampled_game_asks_the_same_question():
+    for seed in range(4):
+        state = new_game("duel:monsters=choice", 2, seed=seed)
+        rng = random.Random(seed)
+        while state.outcome is None:
+            sample = state.view(state.to_move).sample_game(seed)
+            assert (sample.to_move, sample.kind, sample.legal) == (state.to_move, state.kind, state.legal)
+            state.apply(state.legal[int(rng.random() * len(state.legal))])
