@@ -51,6 +51,26 @@ def event_text(event: tuple, names: Sequence[str]) -> str:
         return f"The King places blocking token {args[1]} on {args[2]} space {args[3]}"
     if kind == "reveal":
         return f"revealed: {_card(args[0])}"
+    if kind == "market":
+        return "market: " + ", ".join(_card(card) if card else "empty" for card in args[0])
+    if kind == "sweep":
+        return f"{who(args[0])} sweeps the market"
+    if kind == "play":
+        return f"{who(args[0])} plays {_card(args[1])}"
+    if kind in ("discard", "discard_market"):
+        return f"{who(args[0])} discards {_card(args[1])}"
+    if kind == "reshuffle":
+        return f"the deck ran out: {args[0]} cards out of play are shuffled into a new deck"
+    if kind == "add":
+        return f"{who(args[0])} adds {' '.join(args[1])} to its roll"
+    if kind == "pick":
+        return f"{who(args[0])} picks {args[1].replace('_', ' ')}"
+    if kind == "camouflage":
+        return f"{who(args[0])} rolls {args[1]} heart{'s' * (args[1] != 1)} for Camouflage"
+    if kind == "dominated":
+        return f"{who(args[0])} rolls {args[1]} fewer dice next turn (Dominate)"
+    if kind == "swap":
+        return f"{who(args[0])} swaps {_card(args[1])} for {_card(args[2])}"
     if kind == "end":
         return f"game over: {who(args[0])} wins ({args[1].replace('_', ' ')})"
     if kind == "act":
