@@ -20,7 +20,7 @@ from kotarena.cli.output import table_text
 from kotarena.games.duel.cards import BY_ID
 from kotarena.games.duel.faces import FACE_NAMES
 from kotarena.games.duel.monsters import BY_ID as MONSTERS
-from kotarena.games.duel.track import HYPE_TOKENS, TRACK_NAMES, Board, in_zone
+from kotarena.games.duel.track import HYPE_TOKENS, TRACK_NAMES, in_zone
 from kotarena.games.duel.view import DuelView
 
 _BONUS_MARK = {"smash": "x", "smash2": "X", "heal": "h", "energy": "e", "dice": "d", None: "o"}
@@ -28,16 +28,9 @@ LEGEND = ("@ marker, V victory space, S spotlight zone; hype spaces: x smash, X 
           "e energy, d dice token, o no bonus, K The King's block")
 
 
-def _board(view: DuelView) -> Board:
-    board = Board()
-    board.markers = list(view.markers)
-    board.placed = {token: (track, low, flipped) for token, track, low, flipped in view.hype}
-    return board
-
-
 def track_lines(view: DuelView) -> list[str]:
     """Both tracks, two lines each (the spaces, then where they lie)."""
-    board = _board(view)
+    board = view.board
     lines = [f"tracks: {view.names[0]}'s end on the left, {view.names[1]}'s on the right"]
     for track, name in enumerate(TRACK_NAMES):
         spaces = board.spaces(track)

@@ -77,11 +77,13 @@ def in_zone(cell: int, seat: int) -> bool:
 class Board:
     """The two tracks: where each hype token lies and where each marker stands."""
 
-    __slots__ = ("placed", "markers")
+    __slots__ = ("placed", "markers", "_spaces")
 
     def __init__(self, source: Board | None = None) -> None:
         self.placed: dict[str, Placement] = {} if source is None else dict(source.placed)
         self.markers: list[Space] = [CENTRE, CENTRE] if source is None else list(source.markers)
+        # Each track's spaces, worked out once per placement of tokens (``place`` forgets them).
+        self._spaces: list[list[Space] | None] = [None, None] if source is None else list(source._spaces)
 
     def copy(self) -> Board:
         return Board(self)
@@ -98,7 +100,14 @@ class Board:
         return covered
 
     def spaces(self, track: int) -> list[Space]:
-        """The spaces of a track in order, from the first seat's victory space."""
+        """The spaces of a track in order, from the first seat's victory space (do not
+        change the list: it is kept until a token is placed)."""
+        found = self._spaces[track]
+        if found is None:
+            found = self._spaces[track] = self._work_out_spaces(track)
+        return found
+
+    def _work_out_spaces(self, track: int) -> list[Space]:
         covered = self.covering(track)
         found: list[Space] = []
         for cell in CELLS:
@@ -188,3 +197,4 @@ class Board:
 
     def place(self, token: str, placement: Placement) -> None:
         self.placed[token] = placement
+        self._spaces = [None, None]
