@@ -101,3 +101,19 @@ def test_at_every_decision_a_sampled_game_asks_the_same_question():
             sample = state.view(state.to_move).sample_game(seed)
             assert (sample.to_move, sample.kind, sample.legal) == (state.to_move, state.kind, state.legal)
             state.apply(state.legal[int(rng.random() * len(state.legal))])
+
+
+def test_the_golden_duel_replays_still_play_out_as_recorded():
+    # If this fails after a change to Duel's rules, bump its rules_version and write the
+    # files again (kotarena match --game duel ... --replay FILE); if the rules were not
+    # meant to change, the engine has a bug.
+    from pathlib import Path
+
+    from kotarena.replay import read_replay, reproduce
+
+    paths = sorted((Path(__file__).parent / "replays").glob("*.replay"))
+    assert len(paths) == 2
+    for path in paths:
+        replay = read_replay(path)
+        state = reproduce(replay)
+        assert state.outcome is not None and state.outcome == replay.outcome
