@@ -7,7 +7,6 @@ named in ``state.answer`` reads the answer (``ANSWERS``).
 from __future__ import annotations
 
 from itertools import combinations
-from typing import TYPE_CHECKING
 
 from kotarena.engine.actions import (
     BLOCK,
@@ -27,12 +26,16 @@ from kotarena.games.duel.cards import BY_ID
 from kotarena.games.duel.faces import ADDABLE, CLAW, DESTRUCTION, ENERGY, FACE_NAMES, FAME, HEART
 from kotarena.games.duel.faces import POWER as POWER_FACE
 from kotarena.games.duel.rulings import SWEEPS_PER_TURN
+from kotarena.games.duel.state import (
+    MARKET_SIZE,
+    MAX_DICE,
+    MAX_TOKENS,
+    ROLLS,
+    STANDARD_DICE,
+    SWEEP_COST,
+    DuelState,
+)
 from kotarena.games.duel.track import DESTRUCTION_TRACK, FAME_TRACK, HYPE_TOKENS, KING_TOKENS, TRACK_NAMES, Placement
-
-if TYPE_CHECKING:
-    from kotarena.games.duel.state import DuelState
-
-from kotarena.games.duel.state import MARKET_SIZE, MAX_DICE, MAX_TOKENS, ROLLS, STANDARD_DICE, SWEEP_COST
 
 
 def advance(state: DuelState) -> None:
@@ -408,7 +411,7 @@ STEPS = {
     "card": play_card,
     "end": end_turn,
     "pass_dice": pass_dice,
-    "effect": lambda state, card, *args: effects.step(state, card, *args),
+    "effect": effects.step,
 }
 
 ANSWERS = {
