@@ -61,12 +61,24 @@ class InvariantError(AssertionError):
         self.players = players
         self.deck = deck
         self.actions = actions
+        self.after = after
         deck_arg = "None" if deck is None else repr(deck)
         super().__init__(
             f"{after}: " + "; ".join(problems)
             + f"\n  reproduce: game = new_game({game!r}, players={players}, seed={seed}, deck={deck_arg})"
             + f"\n  then apply {len(actions)} actions: {actions!r}"
         )
+
+
+    def __reduce__(self):
+        # Keyword-only arguments: pickle (a soak's worker processes) needs them spelled out.
+        return (_rebuild_invariant_error, (type(self), self.problems, dict(
+            seed=self.seed, players=self.players, deck=self.deck, actions=self.actions, after=self.after,
+            game=self.game)))
+
+
+def _rebuild_invariant_error(cls: type, problems: list[str], kwargs: dict) -> InvariantError:
+    return cls(problems, **kwargs)
 
 
 class StepCapError(InvariantError):

@@ -75,7 +75,7 @@ class HumanBot(Bot):
     """A person at the keyboard: shows the table and prompts for each decision."""
 
     name = "human"
-    games = frozenset({"kot", "origins"})  #: the King of Tokyo family, shown by kotarena.cli.render
+    games = frozenset({"kot", "origins", "duel"})  #: the games kotarena.cli.render draws
 
     def __init__(
         self,
@@ -119,11 +119,16 @@ class HumanBot(Bot):
         from kotarena.cli.prompt import card_help, legal_help
 
         text = answer.strip()
+        duel = type(view).__name__ == "DuelView"
         first, _, rest = text.partition(" ")
         if text.startswith("?") or first.lower() in ("help", "h"):
             key = text[1:].strip() if text.startswith("?") else rest.strip()
+            if duel:
+                from kotarena.cli.render_duel import duel_card_help, duel_help
+
+                return None, duel_card_help(key) if key else duel_help(view)
             return None, card_help(view, key) if key else legal_help(view)
-        if first.lower() == "use" and rest:
+        if not duel and first.lower() == "use" and rest:
             text = "use " + _card_ids(rest, view)
         try:
             action = parse_action(text)
@@ -132,6 +137,8 @@ class HumanBot(Bot):
             return None, f"{error}: {hint}" if hint else f"{error}. Type ? for the legal actions."
         if action in view.legal:
             return action, None
+        if duel:
+            return None, f"'{action}' is not legal now ({view.kind} decision). Type ? for the legal actions."
         return None, f"'{action}' is not legal now: {why_illegal(action, view)}. Type ? for the legal actions."
 
 

@@ -25,6 +25,7 @@ def cards(game_name: str, deck: str | None, json_: bool) -> None:
     Examples:
       kotarena cards
       kotarena cards --game origins
+      kotarena cards --game duel
       kotarena cards --deck 'kot+origins:biofuel,orb_of_doom' --json
     """
     from kotarena.cli.output import echo_json, table_text
@@ -39,6 +40,19 @@ def cards(game_name: str, deck: str | None, json_: bool) -> None:
     spec = game.spec
     if deck is None:
         deck = spec.deck
+    card_rows = getattr(game, "card_rows", None)
+    if card_rows is not None:  # a game with a deck of its own (Duel)
+        try:
+            game.check_deck(deck)
+        except ValueError as error:
+            raise click.ClickException(str(error)) from None
+        rows = card_rows()
+        if json_:
+            echo_json({"game": spec.name, "deck": deck, "cards": rows})
+        else:
+            click.echo(table_text(("name", "cost", "type", "hype token", "effect"),
+                                  [(r["name"], r["cost"], r["type"], r["hype"] or "", r["effect"]) for r in rows]))
+        return
     deck_of = getattr(game, "deck", None)
     if deck is None or deck_of is None:
         raise click.ClickException(f"{spec.title} is played without cards")

@@ -196,6 +196,10 @@ def render_table(table: View | State, me: int | None = None) -> str:
 
     ``me`` marks one seat as "(you)"; pass the seat of the viewing player.
     """
+    if type(table).__name__ in ("DuelView", "DuelState"):
+        from kotarena.cli.render_duel import render_duel
+
+        return render_duel(table if type(table).__name__ == "DuelView" else table.view(max(table.to_move, 0)), me)
     view = _as_view(table)
     lines = [
         f"{game_title(view)}, turn {view.turn}: {view.names[view.active]}'s turn",
@@ -217,7 +221,11 @@ def outcome_text(outcome, names: Sequence[str]) -> str:
         "stars": "by reaching 20 stars",
         "last_standing": "as the last monster standing",
         "all_eliminated": "",
+        "victory_space": "with a marker on its victory space",
+        "spotlight": "with both markers in its spotlight zone",
     }.get(outcome.termination.value, outcome.termination.value)
+    if outcome.winner is None and outcome.termination.value == "all_eliminated" and len(names) == 2:
+        return f"nobody wins: both monsters fell together, after {outcome.turns} turns"
     if outcome.winner is None:
         return f"nobody wins: the last monsters were eliminated together, after {outcome.turns} turns"
     return f"{names[outcome.winner]} wins {how} after {outcome.turns} turns"
@@ -225,6 +233,10 @@ def outcome_text(outcome, names: Sequence[str]) -> str:
 
 def standings(state: State) -> str:
     """Final places (1 = best), with stars and health, once the game is over."""
+    if type(state).__name__ == "DuelState":
+        from kotarena.cli.render_duel import duel_standings
+
+        return duel_standings(state)
     outcome = state.outcome
     order = sorted(range(state.n), key=lambda seat: (outcome.ranks[seat], seat))
     rows = [

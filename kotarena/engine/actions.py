@@ -22,6 +22,13 @@ Text forms (dice positions count from 1, market slots from 1):
 ``use stretchy 3   use a card: ``use <card id>`` and the card's arguments (ints for
 claw``             dice positions, seats, slots and amounts; face names for faces)
 ``cure 1 0``       spend heart results on tokens: poison tokens, shrink tokens
+``spend 2``        (Duel) spend this many dice tokens for special dice before the first roll
+``power fame``     (Duel) activate the superpower with this choice: a track
+                   (Gigazaur), one face or the same face twice (Xenoid)
+``hype fame 3 4``  (Duel) put the bought card's hype token on these printed spaces
+                   of a track, its first bonus on the first space named
+``block 1 fame 3`` (Duel) put The King's blocking token 1 or 2 on a track space
+``pick the_king``  (Duel) choose one's monster, by id, when the table lets bots choose
 =================  ============================================================
 
 Card actions are parsed by grammar, not only looked up among interned actions, so a
@@ -46,9 +53,14 @@ DONE: Final = "done"
 PASS: Final = "pass"
 USE: Final = "use"
 CURE: Final = "cure"
+SPEND: Final = "spend"
+POWER: Final = "power"
+HYPE: Final = "hype"
+BLOCK: Final = "block"
+PICK: Final = "pick"
 
 #: Kinds whose arguments are integers (dice positions, market slots).
-_INT_ARGS = {REROLL, BUY, CURE}
+_INT_ARGS = {REROLL, BUY, CURE, SPEND}
 #: Kinds that take no argument at all.
 _NO_ARGS = {STOP, STAY, YIELD, SWEEP, DONE, PASS}
 #: A card id, as ``use`` takes it.
@@ -146,6 +158,10 @@ def parse_action(text: str) -> Action:
             if len(numbers) != 1:
                 raise ActionError("'buy' takes one market slot, e.g. 'buy 2'")
             return Action.of(BUY, numbers[0])
+        if kind == SPEND:
+            if len(numbers) != 1 or numbers[0] < 0:
+                raise ActionError("'spend' takes one count of dice tokens, e.g. 'spend 1'")
+            return Action.of(SPEND, numbers[0])
         if kind == CURE:
             if len(numbers) != 2 or min(numbers) < 0:
                 raise ActionError("'cure' takes two counts, poison then shrink tokens, e.g. 'cure 1 0'")
@@ -160,10 +176,34 @@ def parse_action(text: str) -> Action:
             raise ActionError("'use' names a card by its id, e.g. 'use stretchy 3 claw'")
         args = [int(word) if _INT_WORD.match(word) else word for word in rest[1:]]
         return Action.of(USE, rest[0], *args)
+    if kind in (POWER, HYPE, BLOCK, PICK):
+        return _parse_duel(kind, rest)
     action = _INTERNED.get(" ".join(words))
     if action is not None:  # an action some card registered
         return action
     raise ActionError(f"unknown action {text.strip()!r}")
+
+
+def _parse_duel(kind: str, rest: list[str]) -> Action:
+    """Duel's decisions: ``power WORD [WORD]``, ``hype TRACK A [B]``, ``block N TRACK CELL``,
+    ``pick MONSTER``."""
+    if kind == PICK:
+        if len(rest) != 1 or not _CARD_ID.match(rest[0]):
+            raise ActionError("'pick' names a monster by its id, e.g. 'pick the_king'")
+        return Action.of(PICK, rest[0])
+    if kind == POWER:
+        if not 1 <= len(rest) <= 2 or not all(_CARD_ID.match(word) for word in rest):
+            raise ActionError("'power' takes a track or a face, e.g. 'power fame' or 'power claw claw'")
+        return Action.of(POWER, *rest)
+    if kind == HYPE:
+        if not 2 <= len(rest) <= 3 or rest[0] not in ("fame", "destruction") or not all(
+                _INT_WORD.match(word) for word in rest[1:]):
+            raise ActionError("'hype' takes a track and one or two spaces, e.g. 'hype fame 3' or 'hype fame 4 3'")
+        return Action.of(HYPE, rest[0], *(int(word) for word in rest[1:]))
+    if (len(rest) != 3 or rest[0] not in ("1", "2") or rest[1] not in ("fame", "destruction")
+            or not _INT_WORD.match(rest[2])):
+        raise ActionError("'block' takes a token (1 or 2), a track and a space, e.g. 'block 1 fame 3'")
+    return Action.of(BLOCK, int(rest[0]), rest[1], int(rest[2]))
 
 
 def reroll_table(dice_count: int) -> tuple[Action, ...]:

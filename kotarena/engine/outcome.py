@@ -12,6 +12,8 @@ class Termination(StrEnum):
     STARS = "stars"                    #: a monster ended a turn alive with 20 stars or more
     LAST_STANDING = "last_standing"    #: every other monster was eliminated
     ALL_ELIMINATED = "all_eliminated"  #: the last monsters were eliminated at once: nobody wins
+    VICTORY_SPACE = "victory_space"    #: (Duel) a marker reached the winner's victory space
+    SPOTLIGHT = "spotlight"            #: (Duel) both markers stood in the winner's spotlight zone
 
 
 #: Each way a game ends as its text, for the paths that write one for every match (a

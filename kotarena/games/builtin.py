@@ -11,3 +11,6 @@ def register_games(register) -> None:
 
     register(KING_OF_TOKYO)
     register(ORIGINS_GAME)
+    from kotarena.games.duel import DUEL_GAME
+
+    register(DUEL_GAME)

@@ -177,7 +177,7 @@ def test_random_bot_passes_every_check_including_the_worker_process(quick):
     assert report.ok, report.text()
     assert [check.name for check in report.checks] == list(CHECK_NAMES)
     # King of Tokyo at 2-6 players and Origins at 2-4, each with and without cards.
-    assert detail(report, "no exceptions") == "16 games finished (2-6 players, with and without cards)"
+    assert detail(report, "no exceptions") == "18 games finished (2-6 players, with and without cards)"
     assert detail(report, "worker process").endswith("views sent to a spawned process: same answers")
     assert report.decisions > 100 and 0 < report.mean_time <= report.max_time
 
@@ -287,7 +287,7 @@ def test_registration_needs_a_known_game_and_a_usable_name(quick):
     chess = quick(PlaysChess)
     badly_named = quick(Badly_Named)
 
-    assert "plays none of the games kotarena knows (games = ['chess']; known: kot, origins)" in detail(chess, "registration")
+    assert "plays none of the games kotarena knows (games = ['chess']; known: kot, origins, duel)" in detail(chess, "registration")
     assert detail(chess, "no exceptions") == "no game was played (see registration)"
     assert "name 'badly named' should be letters, digits" in detail(badly_named, "registration")
     assert "no description" in detail(badly_named, "registration")

@@ -195,7 +195,7 @@ def test_hook_register_games_makes_a_plugins_game_playable_by_name_and_alias(ins
     install("kotarena-pig")
     monkeypatch.setenv("KOTARENA_LOAD_PLUGINS", "kotarena-pig")
 
-    assert list(games()) == ["kot", "origins", "pig"]  # kotarena's own first
+    assert list(games()) == ["kot", "origins", "duel", "pig"]  # kotarena's own first
     assert get_game("pig-dice").spec.title == "Pig"
     state = play(new_game("pig", players=3, seed=4), [get_bot("pig-greedy").make(seed=s) for s in range(3)])
     assert state.outcome is not None and state.outcome.ranks.count(0) == 1
@@ -219,8 +219,8 @@ def test_hook_register_games_game_is_played_by_match_and_listed_by_games(install
     narrated = run("match", "--game", "pig", "--bot", "pig-greedy", "--bot", "pig-greedy", "--seed", "3", "-v")
     assert "\nroll 0 " in narrated  # the game's own events, in their text form
     listed = json.loads(run("games", "--json"))["games"]
-    assert [g["name"] for g in listed] == ["kot", "origins", "pig"]
-    assert listed[2]["decisions"] == {"roll": "roll the die again (reroll 1), or bank this turn's points (stop)"}
+    assert [g["name"] for g in listed] == ["kot", "origins", "duel", "pig"]
+    assert listed[3]["decisions"] == {"roll": "roll the die again (reroll 1), or bank this turn's points (stop)"}
 
 
 def test_hook_register_games_bots_sit_only_at_the_games_they_declare(install, monkeypatch):
@@ -291,7 +291,7 @@ def test_hook_register_games_that_raises_or_takes_a_name_costs_only_that_plugin(
     pm.register(Raising(), name="raising-games")
     pm.register(Impostor(), name="impostor-games")
 
-    assert list(games()) == ["kot", "origins"]
+    assert list(games()) == ["kot", "origins", "duel"]
     messages = sorted(e.message for e in plugins.plugin_errors() if e.plugin in ("raising-games", "impostor-games"))
     assert messages == ["game name 'kot' is already taken; this one is ignored",
                         "register_games raised RuntimeError: no games today",

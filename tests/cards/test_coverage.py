@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import ast
 import functools
+import random
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
+from kotarena.games import get_game
+from kotarena.games.duel.cards import CARDS as DUEL_CARDS
 from kotarena.games.kot.cards import BASE_DECKS, DECKS, get_deck
 from kotarena.testing import random_games
 
@@ -91,3 +94,24 @@ def test_random_games_with_each_new_deck_buy_every_title_and_keep_every_rule(dec
 def test_random_games_with_mixed_decks_keep_every_rule(deck):
     for state in random_games(12, players=(2, 4, 6), decks=(deck,), seed=40, policy=saving_buyer):
         assert state.is_over and state.deck_name == deck
+
+
+@pytest.mark.parametrize("card_id", [card.id for card in DUEL_CARDS])
+def test_every_duel_card_has_a_test_named_for_it(card_id):
+    names = card_tests_by_deck().get("duel", set())
+    assert any(name.startswith(f"test_{card_id}_") for name in names), \
+        f"no test_{card_id}_... under tests/cards/ in a module with DECK = 'duel'"
+
+
+def test_random_duel_games_buy_every_card():
+    bought = Counter()
+    game = get_game("duel")
+    for seed in range(150):
+        state = game.new_state(2, seed=seed)
+        rng = random.Random(seed)
+        while state.outcome is None:
+            buys = [a for a in state.legal if a.kind == "buy"]
+            state.apply(buys[-1] if buys and rng.random() < 0.7 else state.legal[int(rng.random() * len(state.legal))])
+        bought.update(event[2] for event in state.log if event[0] == "buy")
+    missing = {card.id for card in DUEL_CARDS} - set(bought)
+    assert not missing, f"never bought in 150 Duel games: {sorted(missing)}"

@@ -209,3 +209,13 @@ def test_a_broken_invariant_in_a_random_game_names_the_seed_and_the_actions():
 def test_a_game_past_the_step_cap_is_reported_as_stuck():
     with pytest.raises(StepCapError, match="not over after 10 actions"):
         random_game(5, 4, step_cap=10)
+
+
+def test_a_broken_invariant_crosses_a_process_boundary_whole():
+    """A soak's worker sends the error back pickled: it must arrive with its seed and actions."""
+    import pickle
+
+    with pytest.raises(StepCapError) as raised:
+        random_game(5, 2, step_cap=10, game="duel")
+    copy = pickle.loads(pickle.dumps(raised.value))
+    assert type(copy) is StepCapError and str(copy) == str(raised.value) and copy.actions == raised.value.actions

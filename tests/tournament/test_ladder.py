@@ -297,7 +297,7 @@ def test_a_ladder_plays_a_named_deck_or_a_deck_specification(ladder_file, deck):
     ("name = 7", "name: must be a string, not an integer"),
     ('name = "  "', "name: must not be empty"),
     ('game = "monopoly"', "game: unknown game 'monopoly'; known games: kot (classic, king-of-tokyo), "
-                          "origins (kot-origins, king-of-tokyo-origins)"),
+                          "origins (kot-origins, king-of-tokyo-origins), duel (kot-duel, king-of-tokyo-duel)"),
     ('deck = "dark"', "deck: unknown deck 'dark'; known decks: kot, kot+origins-new, kot-2e, kot-2e+origins, "
                       "kot-2e+origins-new, origins, origins-new, none (or a mix: DECK[:CARD,CARD...][+DECK[:CARD,...]...])"),
     ('deck = "kot+origins:pizza"', "deck: no card 'pizza' in deck 'origins'"),

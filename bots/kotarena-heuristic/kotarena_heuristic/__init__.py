@@ -5,7 +5,8 @@ Each decision kind has its rules in a module of its own:
 * :mod:`kotarena_heuristic.rolls`: which dice to keep, toward goals chosen from the
   situation (claws, hearts, number triples, energy for a card);
 * :mod:`kotarena_heuristic.tokyo`: whether to yield Tokyo after an attack;
-* :mod:`kotarena_heuristic.cards`: which cards to buy, by their worth in energy.
+* :mod:`kotarena_heuristic.cards`: which cards to buy, by their worth in energy;
+* :mod:`kotarena_heuristic.duel`: King of Tokyo: Duel, which knows the tracks.
 
 Decisions of a kind the bot does not know (cards add kinds) get the first legal
 action, which by convention is the one that passes or declines.
@@ -22,6 +23,7 @@ from kotarena.engine.actions import Action
 from kotarena.games.kot.view import View
 from kotarena.hookspecs import hookimpl
 from kotarena_heuristic.cards import buy_action, energy_wanted, view_offers
+from kotarena_heuristic.duel import duel_action
 from kotarena_heuristic.rolls import roll_action
 from kotarena_heuristic.tokyo import yield_action
 
@@ -32,7 +34,7 @@ class HeuristicBot(Bot):
     """Keeps dice toward a goal chosen from its situation, yields Tokyo by health, buys cards by worth."""
 
     name = "heuristic"
-    games = frozenset({"kot", "origins"})  #: King of Tokyo and King of Tokyo: Origins
+    games = frozenset({"kot", "origins", "duel"})  #: King of Tokyo, Origins and Duel
     parameters = {}  # none
 
     def __init__(self, *, seed: int | None = None, **params: object) -> None:
@@ -43,6 +45,8 @@ class HeuristicBot(Bot):
         kind = view.kind
         me = view.player
         legal = view.legal
+        if view.game.partition(":")[0] == "duel":
+            return duel_action(view, me, legal)
         if kind == "roll":
             return roll_action(view, me, legal, energy_wanted(view, me, view_offers(view)))
         if kind == "yield":

@@ -53,7 +53,7 @@ class SearchBot(Bot):
     """Weighs each choice by short rollouts of sampled games, scored by a fitted win model."""
 
     name = "mcts"
-    games = frozenset({"kot", "origins"})  #: King of Tokyo and King of Tokyo: Origins
+    games = frozenset({"kot", "origins", "duel"})  #: King of Tokyo, Origins and Duel
     parameters = {"playouts": int, "horizon": int, "time_ms": float}
 
     def __init__(self, *, seed: int | None = None, **params: object) -> None:

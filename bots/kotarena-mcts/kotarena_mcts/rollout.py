@@ -15,12 +15,13 @@ whole game, and vary far less than a won-or-lost game does.
 from __future__ import annotations
 
 from kotarena_heuristic.cards import Offer, buy_action, energy_wanted
+from kotarena_heuristic.duel import duel_action
 from kotarena_heuristic.rolls import roll_action
 from kotarena_heuristic.tokyo import yield_action
 
 from kotarena.engine.actions import Action
 from kotarena.games.kot.state import State
-from kotarena_mcts.value import win_probability
+from kotarena_mcts.value import duel_win_probability, win_probability
 
 
 def state_offers(state: State) -> list[Offer]:
@@ -55,15 +56,16 @@ def rollout(state: State, me: int, horizon: int = 1) -> float:
     """
     state.pause_between_turns = True
     left = horizon
+    duel = state.game.partition(":")[0] == "duel"
     while state.outcome is None:
         if state.to_move < 0:  # between two turns
-            if not state.alive[me]:
+            if not duel and not state.alive[me]:
                 return 0.0
             if state.active == me and horizon:
                 left -= 1
                 if left == 0:
-                    return win_probability(state, me)
+                    return duel_win_probability(state, me) if duel else win_probability(state, me)
             state.next_turn()
             continue
-        state.apply(policy(state))
+        state.apply(duel_action(state, state.to_move, state.legal) if duel else policy(state))
     return 1.0 if state.outcome.winner == me else 0.0

@@ -77,3 +77,16 @@ def win_probability(state, me: int) -> float:
         if alive[p]:
             total += math.exp(score(state, p) - mine)
     return 1.0 / total
+
+
+def duel_win_probability(state, me: int) -> float:
+    """King of Tokyo: Duel: a hand-set logistic guess from health and the tracks (not
+    fitted): each point of health ahead, each space a marker stands toward our end,
+    and the farther marker's lead, push the chance up."""
+    from kotarena_heuristic.duel import progress
+
+    rival = 1 - me
+    health = state.health[me] / state.monsters[me].health - state.health[rival] / state.monsters[rival].health
+    pulls = [progress(state, me, track) for track in (0, 1)]
+    x = 3.0 * health + 0.35 * sum(pulls) + 0.25 * max(pulls, key=abs)
+    return 1.0 / (1.0 + math.exp(-x))

@@ -226,3 +226,15 @@ def test_plays_origins_and_wins_most_games_against_random_bots(players):
         play(state, bots)
         wins += state.outcome.winner == seat
     assert wins >= 4  # a fair share would be 3 (two players) or 1.5
+
+
+def test_search_bot_plays_duel_through_the_shared_determinization_and_beats_random():
+    wins = 0
+    for seed in range(4):
+        for hero in (0, 1):
+            state = new_game("duel", 2, seed=seed, record=False)
+            bots = [SearchBot(seed=bot_seed(seed, s), playouts=40) if s == hero else RandomBot(seed=bot_seed(seed, s))
+                    for s in (0, 1)]
+            play(state, bots)
+            wins += state.outcome.winner == hero
+    assert wins >= 7, f"the search bot won {wins} of 8 Duel games against random"

@@ -1,0 +1,130 @@
+"""Plain-text pictures of a Duel table: the monsters, both tracks, the market, the dice.
+
+The tracks are drawn from the first seat's end (left) to the second seat's (right),
+one column per space a marker can stand on::
+
+    fame           V   .   S   S   S   .   .   @   .   .   S   S   S   .   V
+                  -7  -6  -5  -4  -3  -2  -1   0   1   2   3   4   5   6   7
+
+``@`` is the marker, ``V`` a victory space, ``S`` a spotlight space; a hype token's
+spaces show their bonus (``x`` smash, ``X`` double smash, ``h`` heal, ``e`` energy,
+``d`` dice token, ``o`` none, ``K`` The King's block) and, under them, the printed
+space they lie on with a ``'``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from kotarena.cli.output import table_text
+from kotarena.games.duel.cards import BY_ID
+from kotarena.games.duel.faces import FACE_NAMES
+from kotarena.games.duel.monsters import BY_ID as MONSTERS
+from kotarena.games.duel.track import HYPE_TOKENS, TRACK_NAMES, in_zone
+from kotarena.games.duel.view import DuelView
+
+_BONUS_MARK = {"smash": "x", "smash2": "X", "heal": "h", "energy": "e", "dice": "d", None: "o"}
+LEGEND = ("@ marker, V victory space, S spotlight zone; hype spaces: x smash, X double smash, h heal, "
+          "e energy, d dice token, o no bonus, K The King's block")
+
+
+def track_lines(view: DuelView) -> list[str]:
+    """Both tracks, two lines each (the spaces, then where they lie)."""
+    board = view.board
+    lines = [f"tracks: {view.names[0]}'s end on the left, {view.names[1]}'s on the right"]
+    for track, name in enumerate(TRACK_NAMES):
+        spaces = board.spaces(track)
+        marks, numbers = [], []
+        for index, space in enumerate(spaces):
+            token, k = space
+            if space == board.markers[track]:
+                mark = "@"
+            elif index in (0, len(spaces) - 1):
+                mark = "V"
+            elif token:
+                mark = "K" if HYPE_TOKENS[token].blocks else _BONUS_MARK[board.bonus(space)]
+            elif any(in_zone(k, seat) for seat in (0, 1)):
+                mark = "S"
+            else:
+                mark = "."
+            marks.append(f"{mark:>4}")
+            cell = board.cells_of(space)[0]
+            numbers.append(f"{cell:>3}'" if token else f"{cell:>4}")
+        lines.append(f"{name:<12}" + "".join(marks))
+        lines.append(" " * 12 + "".join(numbers))
+    for token, track, low, _flipped in view.hype:
+        lines.append(f"  hype token {token} on {TRACK_NAMES[track]} from space {low}")
+    lines.append("  " + LEGEND)
+    return lines
+
+
+def render_duel(view: DuelView, me: int | None = None) -> str:
+    """The whole Duel table as text."""
+    rows = []
+    for seat in (0, 1):
+        monster = MONSTERS[view.monsters[seat]]
+        cards = ", ".join(BY_ID[c].name for c in view.keeps[seat]) or "-"
+        rows.append((view.names[seat] + (" (you)" if seat == me else ""), f"{view.health[seat]}/{view.max_health[seat]}",
+                     view.energy[seat], view.tokens[seat], monster.power, cards))
+    market = []
+    for slot, card in enumerate(view.market, start=1):
+        if card:
+            cost = BY_ID[card].cost - (1 if slot == len(view.market) else 0)
+            market.append(f"[{slot}] {BY_ID[card].name} ({cost})")
+        else:
+            market.append(f"[{slot}] empty")
+    lines = [
+        f"King of Tokyo: Duel, turn {view.turn}: {view.names[view.active]}'s turn",
+        table_text(("monster", "health", "energy", "dice tokens", "superpower", "cards"), rows),
+        *track_lines(view),
+        "market: " + "  ".join(market) + f"   (deck: {view.deck_size})",
+    ]
+    if view.dice:
+        lines.append("dice: " + "  ".join(f"[{i}] {FACE_NAMES[f]}" for i, f in enumerate(view.dice, start=1))
+                     + (f"   added: {' '.join(FACE_NAMES[f] for f in view.added)}" if view.added else "")
+                     + f"   rerolls left: {view.rolls_left}")
+    if view.outcome is None and view.kind:
+        lines.append(f"{view.names[view.to_move]} decides: {view.kind}")
+    return "\n".join(lines)
+
+
+def duel_help(view: DuelView) -> str:
+    """The legal actions of a Duel decision, rerolls summarised."""
+    lines = ["Legal actions:"]
+    rerolls = [a for a in view.legal if a.kind == "reroll"]
+    for action in view.legal:
+        if action.kind == "reroll":
+            continue
+        note = ""
+        if action.kind == "buy":
+            card = view.market[action.args[0] - 1]
+            note = f"buy {BY_ID[card].name}: {BY_ID[card].text}"
+        elif action.text == "done":
+            note = "end the buy step (1 energy if you bought nothing)"
+        elif action.text == "stop":
+            note = "keep the dice and resolve them"
+        lines.append(f"  {action.text:<24} {note}".rstrip())
+    if rerolls:
+        lines.append(f"  reroll P ...             roll the dice at positions P again, e.g. '{rerolls[0].text}'")
+    return "\n".join(lines)
+
+
+def duel_card_help(name: str) -> str:
+    """What the Duel card called ``name`` (its name or id) does: cost, type, hype token, effect."""
+    from kotarena.games.duel.cards import card_named
+
+    try:
+        card = card_named(name)
+    except KeyError:
+        return f"No Duel card is called {name!r} ('kotarena cards --game duel' lists them)."
+    hype = f", hype token: {card.hype}" if card.hype else ""
+    return f"{card.name} ({card.cost} energy, {card.type}{hype}): {card.text}"
+
+
+def duel_standings(state) -> str:
+    rows = [(state.outcome.ranks[seat] + 1, state.names[seat], state.health[seat], state.energy[seat])
+            for seat in sorted((0, 1), key=lambda s: state.outcome.ranks[s])]
+    return table_text(("place", "monster", "health", "energy"), rows)
+
+
+__all__: Sequence[str] = ("duel_card_help", "duel_help", "duel_standings", "render_duel", "track_lines")

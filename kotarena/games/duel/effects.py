@@ -1,0 +1,371 @@
+"""What each Duel card does, by the moment of the turn it acts at.
+
+The state and the turn call these functions at their moments; each looks at the cards
+a monster keeps (``state.keeps``) and acts through the state's effect API. A discard
+card acts once, when bought (``bought``). A card that offers a choice asks a ``card``
+decision (``use <card id> ...`` or ``pass``) through a queued ``effect`` step, and its
+answer comes back to ``decided``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from kotarena.engine.actions import PASS_ACTION, USE, Action
+from kotarena.games.duel.cards import BY_ID, DISCARD
+from kotarena.games.duel.faces import CLAW, FACE_NAMES, HEART, POWER
+from kotarena.games.duel.rulings import ADRENALINE_COUNTS_BOTH_SIDES, TESLA_ENERGY_WITHOUT_DISCARD
+from kotarena.games.duel.track import DESTRUCTION_TRACK, FAME_TRACK, HYPE_TOKENS, SMASH, SMASH2
+
+if TYPE_CHECKING:
+    from kotarena.games.duel.state import DuelState
+
+HIBERNATION_HEAL = 6
+
+
+def _queue(state: DuelState, *step: object) -> None:
+    state.todo.insert(0, ("effect", *step))
+
+
+def _ask(state: DuelState, seat: int, card: str, options: list[Action], *args: object) -> None:
+    state.ask(seat, "card", [PASS_ACTION, *options], ("card", card, *args))
+
+
+def use(card: str, *args: object) -> Action:
+    return Action.of(USE, card, *args)
+
+
+# ------------------------------------------------------------------ the turn's moments
+
+def start_of_turn(state: DuelState, seat: int) -> None:
+    if state.owns(seat, "hibernation"):
+        _queue(state, "hibernation", seat)
+    if f"dominate:{seat}" in state.marks:
+        state.marks.discard(f"dominate:{seat}")
+        _queue(state, "dominate", seat)
+    if state.owns(seat, "made_in_a_lab"):
+        _queue(state, "made_in_a_lab", seat)
+
+
+def extra_dice(state: DuelState, seat: int) -> int:
+    return state.owns(seat, "extra_head") + state.owns(seat, "natural_selection")
+
+
+def extra_rolls(state: DuelState, seat: int) -> int:
+    return int(state.owns(seat, "giant_brain"))
+
+
+def stopped_rolling(state: DuelState, seat: int) -> None:
+    if state.owns(seat, "eye_of_the_storm") and state.rolls_left > 0:
+        state.gain_energy(seat, state.rolls_left, "Eye of the Storm")
+    state.rolls_left = 0
+
+
+def before_resolving(state: DuelState, seat: int) -> None:
+    """Natural Selection's risk, then the choices to set dice aside or skip resolving."""
+    if not state.keeps[seat]:
+        return
+    if state.owns(seat, "natural_selection") and max(state.counts()) >= 4:
+        state.damage(seat, 10, "Natural Selection")
+    if state.owns(seat, "rebooting"):
+        _queue(state, "rebooting", seat)
+    if state.owns(seat, "titanic_batteries") and state.tokens[seat] < 2:
+        _queue(state, "titanic_batteries", seat)
+
+
+def roll_cards(state: DuelState, seat: int, counts: list[int]) -> None:
+    """The cards that read the roll's result, before the dice resolve."""
+    if not state.keeps[seat]:
+        return
+    if state.owns(seat, "antimatter_pellets") and max(counts) >= 5:
+        state.damage(1 - seat, 4, "Antimatter Pellets")
+        state.pull(seat, DESTRUCTION_TRACK, 2, "Antimatter Pellets")
+    if state.owns(seat, "utter_destruction") and min(counts) >= 1:
+        state.pull(seat, DESTRUCTION_TRACK, 2, "Utter Destruction")
+        state.pull(seat, FAME_TRACK, 2, "Utter Destruction")
+        state.damage(1 - seat, 2, "Utter Destruction")
+    if state.owns(seat, "signature_move") and counts[POWER] >= 3:
+        state.pull(seat, FAME_TRACK, counts[POWER] // 3, "Signature Move")
+
+
+def extra_claws(state: DuelState, seat: int, counts: list[int]) -> int:
+    if not state.keeps[seat]:
+        return 0
+    extra = int(state.owns(seat, "acid_attack"))
+    if state.owns(seat, "adrenaline_augment"):
+        sides = (0, 1) if ADRENALINE_COUNTS_BOTH_SIDES else (seat,)
+        extra += sum(1 for marker in state.board.markers
+                     if any(state.board.in_spotlight(marker, side) for side in sides))
+    return extra
+
+
+def after_resolving(state: DuelState, seat: int) -> None:
+    if state.owns(seat, "gentle_giant") and state.counts()[CLAW] == 0:
+        state.pull(seat, FAME_TRACK, 1, "Gentle Giant")
+
+
+def buy_step_actions(state: DuelState, seat: int) -> list[Action]:
+    if state.owns(seat, "alien_metabolism") and "alien_metabolism" not in state.flags:
+        return [use("alien_metabolism", slot) for slot in (1, 2, 3) if state.market[slot - 1]]
+    return []
+
+
+def use_in_buy_step(state: DuelState, seat: int, action: Action) -> None:
+    # Alien Metabolism: discard a face-up card; the row slides and refills
+    state.flags.add("alien_metabolism")
+    card = state.take_from_market(action.args[1])
+    state.gone.append(card)
+    state.say("discard_market", seat, card)
+
+
+def end_of_turn(state: DuelState, seat: int) -> None:
+    if state.owns(seat, "electrical_aura") and state.energy[seat] >= 7:
+        state.pull(seat, DESTRUCTION_TRACK, state.energy[seat] // 7, "Electrical Aura")
+    for owner in (0, 1):
+        if state.owns(owner, "in_shape") and state.taken[1 - owner] > 3 and state.energy[owner] > 0:
+            _queue(state, "in_shape", owner)
+
+
+# ------------------------------------------------------------------ watched changes
+
+def energy_gained(state: DuelState, seat: int, amount: int, why: str) -> None:
+    rival = 1 - seat
+    if "resolving" in state.flags and seat == state.active and state.owns(rival, "superconductor"):
+        _queue(state, "superconductor", rival, amount)
+
+
+def heal_bonus(state: DuelState, seat: int) -> int:
+    if state.owns(seat, "regeneration") and f"regenerated:{seat}" not in state.flags:
+        state.flags.add(f"regenerated:{seat}")
+        return 1
+    return 0
+
+
+def prevent_damage(state: DuelState, seat: int, amount: int) -> int:
+    """What is left of ``amount`` once the cards guarding ``seat`` took their share."""
+    if f"unstoppable:{seat}" in state.flags or not state.keeps[seat]:
+        return 0 if f"unstoppable:{seat}" in state.flags else amount
+    if state.owns(seat, "hibernation"):
+        return 0
+    rivals_turn = state.active != seat
+    if rivals_turn and state.owns(seat, "armor_plating") and f"armor:{seat}" not in state.flags and amount > 0:
+        state.flags.add(f"armor:{seat}")
+        amount -= 1
+    if (rivals_turn and state.owns(seat, "trend_setter") and f"trend:{seat}" not in state.flags and amount > 0
+            and state.board.on_token(FAME_TRACK)):
+        state.flags.add(f"trend:{seat}")
+        amount -= 1
+    if state.owns(seat, "camouflage") and amount > 0:
+        hearts = state.roll(amount).count(HEART)
+        state.say("camouflage", seat, hearts)
+        amount -= hearts
+    if state.owns(seat, "unstoppable") and amount >= state.health[seat] > 0:
+        state.discard_keep(seat, "unstoppable")
+        state.flags.add(f"unstoppable:{seat}")
+        amount = state.health[seat] - 1
+    return amount
+
+
+def damage_taken(state: DuelState, seat: int, amount: int) -> None:
+    if amount >= 3 and state.owns(seat, "unstable_dna") and state.keeps[1 - seat]:
+        _queue(state, "unstable_dna", seat)
+
+
+def pulled(state: DuelState, seat: int, track: int, moved: int, start: tuple[str, int], why: str) -> None:
+    """After ``seat`` pulled a marker (before the bonus of the space it reached)."""
+    if track == DESTRUCTION_TRACK:
+        if state.owns(seat, "spiked_tail"):
+            state.damage(1 - seat, moved, "Spiked Tail")
+        if (why == "dice" and state.owns(seat, "thunder_stomp") and "thunder_stomp" not in state.flags
+                and seat == state.active):
+            state.flags.add("thunder_stomp")
+            state.penalty[1 - seat] += 1
+    if start[0] and state.owns(seat, "scrappy"):
+        state.gain_tokens(seat, 1, "Scrappy")
+
+
+def empty_hype_space(state: DuelState, seat: int, space: tuple[str, int]) -> None:
+    if state.owns(seat, "lightning_speed") and not HYPE_TOKENS[space[0]].blocks:
+        state.damage(1 - seat, 1, "Lightning Speed")
+
+
+def replace_bonus(state: DuelState, seat: int, kind: str) -> str | None:
+    """The bonus ``seat`` gains instead of ``kind``; ``None`` when Unchained's owner
+    chooses first (a queued decision)."""
+    if kind not in (SMASH, SMASH2) and state.owns(seat, "unchained"):
+        _queue(state, "unchained", seat, kind)
+        return None
+    return kind
+
+
+# ------------------------------------------------------------------ buying
+
+def bought(state: DuelState, seat: int, card: str) -> None:
+    """A bought card acts (after its hype token is placed)."""
+    rival = 1 - seat
+    if state.owns(seat, "breaking_news"):
+        state.pull(seat, FAME_TRACK, 1, "Breaking News")
+    if BY_ID[card].type != DISCARD:
+        state.gain_card(seat, card)
+        if card == "natural_selection":
+            state.gain_energy(seat, 4, "Natural Selection")
+            state.heal(seat, 4, "Natural Selection")
+        return
+    state.say("play", seat, card)
+    state.gone.append(card)
+    if card == "cannonball":
+        state.pull(seat, FAME_TRACK, 1, "Cannonball!")
+        state.damage(rival, 1, "Cannonball!")
+        state.gain_energy(seat, 4, "Cannonball!")
+    elif card == "dominate":
+        state.marks.add(f"dominate:{rival}")
+    elif card == "energize":
+        state.gain_energy(seat, 8, "Energize")
+        state.gain_tokens(seat, 2, "Energize")
+    elif card == "frenzy":
+        state.extra_turn = True
+    elif card == "hors_doeuvre":
+        state.damage(seat, 3, "Hors d'Oeuvre")
+        state.pull(seat, DESTRUCTION_TRACK, 2, "Hors d'Oeuvre")
+    elif card == "jets_scrambled":
+        state.damage_both({rival: 5, seat: 5}, "Jets Scrambled")
+    elif card == "kaijutsu":
+        state.pull(seat, DESTRUCTION_TRACK, 1, "Kaijutsu")
+        state.damage(rival, 2, "Kaijutsu")
+    elif card == "moment_of_respite":
+        state.heal(seat, 2, "Moment of Respite")
+        state.gain_tokens(seat, 1, "Moment of Respite")
+    elif card == "monster_coaster":
+        state.pull(seat, DESTRUCTION_TRACK, 3, "Monster Coaster")
+    elif card == "monumental":
+        state.pull(seat, DESTRUCTION_TRACK, 1, "Monumental")
+        state.pull(seat, FAME_TRACK, 1, "Monumental")
+    elif card == "operation_media":
+        state.pull(seat, FAME_TRACK, claws_resolved(state), "Operation Media")
+    elif card == "photoshoot":
+        state.pull(seat, FAME_TRACK, 1, "Photoshoot")
+    elif card == "sack_the_stadium":
+        state.pull(seat, DESTRUCTION_TRACK, 2, "Sack the Stadium")
+        state.pull(seat, FAME_TRACK, 2, "Sack the Stadium")
+    elif card == "seismic_test":
+        state.pull(seat, DESTRUCTION_TRACK, 2, "Seismic Test")
+    elif card == "snack_time":
+        state.heal(seat, 3, "Snack Time")
+    elif card == "tesla_impulse":
+        if state.keeps[rival]:
+            _queue(state, "tesla_impulse", seat)
+        elif TESLA_ENERGY_WITHOUT_DISCARD:
+            state.gain_energy(seat, 2, "Tesla Impulse")
+    elif card == "the_party_is_over":
+        hit = {who: 4 for who in (0, 1) if any(state.board.in_spotlight(m, who) for m in state.board.markers)}
+        if hit:
+            state.damage_both(hit, "The Party Is Over!")
+    elif card == "thermonuclear_cooking":
+        state.pull(seat, DESTRUCTION_TRACK, 1, "Thermonuclear Cooking")
+        state.heal(seat, 2, "Thermonuclear Cooking")
+        state.gain_energy(seat, 2, "Thermonuclear Cooking")
+    elif card == "too_cute":
+        state.damage(rival, 2, "Too Cute")
+
+
+def claws_resolved(state: DuelState) -> int:
+    return state.claws_rolled
+
+
+# ------------------------------------------------------------------ card decisions
+
+def step(state: DuelState, card: str, seat: int, *args: object) -> None:
+    """A queued card moment that offers ``seat`` a choice (or acts at once)."""
+    if card == "hibernation":  # pass: keep it, heal and end the turn; use: discard it and play
+        if state.owns(seat, "hibernation"):
+            _ask(state, seat, card, [use(card)], seat)
+    elif card == "dominate":
+        options = [use(card, kept) for kept in dict.fromkeys(state.keeps[seat])]
+        if options:
+            _ask(state, seat, card, options, seat)
+    elif card == "made_in_a_lab":
+        options = [use(card, slot) for slot in (1, 2, 3)
+                   if state.market[slot - 1] and max(1, state.cost(slot) - 1) <= state.energy[seat]]
+        if options:
+            _ask(state, seat, card, options, seat)
+    elif card == "rebooting":
+        if state.owns(seat, "rebooting"):
+            _ask(state, seat, card, [use(card)], seat)
+    elif card == "titanic_batteries":
+        counts = state.counts()
+        faces = [f for f in range(6) if counts[f] > 0]
+        options = [use(card, FACE_NAMES[a], FACE_NAMES[b]) for i, a in enumerate(faces) for b in faces[i:]
+                   if a != b or counts[a] >= 2]
+        if options and state.tokens[seat] < 2:
+            _ask(state, seat, card, options, seat)
+    elif card == "in_shape":
+        most = min(state.taken[1 - seat] - 3, state.energy[seat])
+        _ask(state, seat, card, [use(card, k) for k in range(1, most + 1)], seat)
+    elif card == "superconductor":
+        if state.owns(seat, "superconductor"):
+            _ask(state, seat, card, [use(card)], seat, args[0])
+    elif card == "tesla_impulse":
+        options = [use(card, kept) for kept in dict.fromkeys(state.keeps[1 - seat])]
+        if options:  # a card must be chosen: no pass
+            state.ask(seat, "card", options, ("card", card, seat))
+    elif card == "unchained":
+        _ask(state, seat, card, [use(card)], seat, args[0])
+    elif card == "unstable_dna":
+        if state.owns(seat, "unstable_dna") and state.keeps[1 - seat]:
+            options = [use(card, kept) for kept in dict.fromkeys(state.keeps[1 - seat])]
+            _ask(state, seat, card, options, seat)
+
+
+def decided(state: DuelState, card: str, action: Action, args: tuple) -> None:
+    """The answer to a card decision."""
+    seat = args[0]
+    chosen = action is not PASS_ACTION
+    if card == "hibernation":
+        if chosen:
+            state.discard_keep(seat, card)
+        else:
+            state.heal(seat, HIBERNATION_HEAL, "Hibernation")
+            state.todo[:] = [("end",)]
+    elif card == "dominate":
+        if chosen:
+            state.discard_keep(seat, action.args[1])
+            _queue(state, "dominate", seat)
+        else:
+            state.penalty[seat] += len(state.keeps[seat])
+            state.say("dominated", seat, len(state.keeps[seat]))
+    elif card == "made_in_a_lab" and chosen:
+        from kotarena.games.duel.turn import buy_card
+
+        slot = action.args[1]
+        buy_card(state, seat, slot, max(1, state.cost(slot) - 1))
+    elif card == "rebooting" and chosen:
+        state.discard_keep(seat, card)
+        state.flags.add("skip_resolve")
+        state.gain_tokens(seat, 2, "Rebooting")
+        state.gain_energy(seat, 2, "Rebooting")
+    elif card == "titanic_batteries" and chosen:
+        state.aside.extend(FACE_NAMES.index(word) for word in action.args[1:])
+        state.gain_tokens(seat, 1, "Titanic Batteries")
+    elif card == "in_shape" and chosen:
+        count = action.args[1]
+        state.pay(seat, count)
+        state.pull(seat, FAME_TRACK, count, "In Shape")
+    elif card == "superconductor" and chosen:
+        state.discard_keep(seat, card)
+        state.gain_energy(seat, args[1], "Superconductor")
+    elif card == "tesla_impulse":
+        state.discard_keep(1 - seat, action.args[1])
+        state.gain_energy(seat, 2, "Tesla Impulse")
+    elif card == "unchained":
+        kind = SMASH if chosen else args[1]
+        state.apply_bonus(seat, kind)
+    elif card == "unstable_dna" and chosen:
+        theirs = action.args[1]
+        state.keeps[1 - seat].remove(theirs)
+        state.keeps[seat].remove(card)
+        state.keeps[seat].append(theirs)
+        state.keeps[1 - seat].append(card)
+        state.say("swap", seat, card, theirs)
+
+
+__all__ = ["HIBERNATION_HEAL", "use"]

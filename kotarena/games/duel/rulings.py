@@ -1,0 +1,49 @@
+"""Every fact of Duel the sources leave uncertain, each one named constant, in one place.
+
+``docs/duel.md`` (section "Rulings") gives the reason for each; the sources are the seed
+rulebook (002) and ``duel_components.md`` section 6. Change a ruling here and only here.
+"""
+
+from __future__ import annotations
+
+#: Special dice show the same six faces as the standard dice (Game Park and iello's
+#: "all dice identical"; no scan of a physical special die).
+SPECIAL_DICE_SAME_FACES = True
+
+#: A track space counts as inside a spotlight zone only if every printed space it
+#: touches lies in the zone (the seed's "entirely inside"). A space of a token that
+#: changes a track's length spans a fraction of the printed spaces under it; this rule
+#: decides the spaces that straddle the zone's border.
+SPOTLIGHT_DISTANCES = (3, 4, 5)
+
+#: Adrenaline Augment counts a marker in either player's spotlight zone (Game Park).
+ADRENALINE_COUNTS_BOTH_SIDES = True
+
+#: Tesla Impulse gives its 2 energy even when the rival has no keep card to discard.
+#: Game Park gives none then; the printed card makes no such condition.
+TESLA_ENERGY_WITHOUT_DISCARD = True
+
+#: Sweeping the market (2 energy) may be repeated in one turn while energy lasts: the
+#: seed sets no limit (Game Park allows one sweep a turn).
+SWEEPS_PER_TURN: int | None = None
+
+#: Energy is unlimited: the seed says to use a substitute when the bank runs out (the
+#: count of 25 cubes has one source only).
+ENERGY_BANK: int | None = None
+
+#: The other side of a monster board is unknown; only the superpower side is played.
+MONSTER_BOARD_SIDE = "superpower"
+
+#: A hype bonus is gained where a pull ends; a space the marker only passes over gives
+#: nothing. The King's blocking tokens stop a pull on any space it enters.
+BONUS_ON_SPACES_PASSED = False
+
+#: The second player's starting bonus (the seed's icon was lost; Game Park: 1 energy).
+SECOND_PLAYER_ENERGY = 1
+
+#: Both monsters at 0 health at once (Jets Scrambled, The Party Is Over!): nobody wins.
+BOTH_KNOCKED_OUT_IS_A_DRAW = True
+
+#: When the deck runs out, the cards out of play are shuffled into a new deck (the seed
+#: is silent; without it a long game ends with an empty market).
+RESHUFFLE_WHEN_DECK_RUNS_OUT = True

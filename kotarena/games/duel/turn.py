@@ -1,0 +1,427 @@
+"""The turn: roll (with dice tokens first), resolve (superpower, then the dice), buy
+cards or gain 1 energy, end. Each step is a function of ``STEPS``; ``advance`` plays
+the state's queue of steps until one asks a decision or the game ends, and the step
+named in ``state.answer`` reads the answer (``ANSWERS``).
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from kotarena.engine.actions import (
+    BLOCK,
+    BUY,
+    DONE_ACTION,
+    HYPE,
+    PASS_ACTION,
+    POWER,
+    REROLL,
+    SPEND,
+    STOP_ACTION,
+    SWEEP_ACTION,
+    Action,
+)
+from kotarena.games.duel import effects
+from kotarena.games.duel.cards import BY_ID
+from kotarena.games.duel.faces import ADDABLE, CLAW, DESTRUCTION, ENERGY, FACE_NAMES, FAME, HEART
+from kotarena.games.duel.faces import POWER as POWER_FACE
+from kotarena.games.duel.rulings import SWEEPS_PER_TURN
+from kotarena.games.duel.state import (
+    MARKET_SIZE,
+    MAX_DICE,
+    MAX_TOKENS,
+    ROLLS,
+    STANDARD_DICE,
+    SWEEP_COST,
+    DuelState,
+)
+from kotarena.games.duel.track import DESTRUCTION_TRACK, FAME_TRACK, HYPE_TOKENS, KING_TOKENS, TRACK_NAMES, Placement
+
+
+def advance(state: DuelState) -> None:
+    """Play queued steps until a decision is pending, the game is over, or (when asked)
+    the table pauses between turns."""
+    while state.outcome is None and state.to_move < 0 and not state.between_turns:
+        if not state.todo:
+            state.todo.append(("turn",))
+        step = state.todo.pop(0)
+        STEPS[step[0]](state, *step[1:])
+
+
+def answer(state: DuelState, step: tuple, action: Action) -> None:
+    ANSWERS[step[0]](state, action, *step[1:])
+
+
+def then(state: DuelState, *steps: tuple) -> None:
+    """Queue ``steps`` to come next, before the rest of the queue."""
+    state.todo[0:0] = list(steps)
+
+
+# ------------------------------------------------------------------ start of turn
+
+def start_turn(state: DuelState) -> None:
+    state.turn += 1
+    seat = state.active
+    state.dice, state.aside, state.added = [], [], []
+    state.rolls_left = state.rolls_used = state.power_left = 0
+    state.claws_times = 1
+    state.flags = set()
+    state.spent = state.claws_rolled = state.sweeps = 0
+    state.taken = [0, 0]
+    state.bought = False
+    state.extra_turn = False
+    state.say("turn", seat, state.turn)
+    state.todo[:] = [("start_cards",), ("tokens",), ("roll",), ("reroll",), ("resolve_start",), ("power",),
+                     ("resolve",), ("after_resolve",), ("buy",), ("end",)]
+
+
+def start_cards(state: DuelState) -> None:
+    effects.start_of_turn(state, state.active)
+
+
+def dice_count(state: DuelState) -> int:
+    """The dice the active monster rolls before spending tokens: 6 (5 on the first
+    player's very first turn), more with cards, fewer after Thunder Stomp or Dominate."""
+    seat = state.active
+    count = (STANDARD_DICE - 1 if state.turn == 1 else STANDARD_DICE) + effects.extra_dice(state, seat)
+    return max(1, min(MAX_DICE, count - state.penalty[seat]))
+
+
+def ask_tokens(state: DuelState) -> None:
+    seat = state.active
+    spendable = min(state.tokens[seat], MAX_DICE - dice_count(state))
+    if spendable > 0:
+        state.ask(seat, "tokens", [Action.of(SPEND, k) for k in range(spendable + 1)], ("tokens",))
+
+
+def spend_tokens(state: DuelState, action: Action) -> None:
+    count = action.args[0]
+    if count:
+        state.tokens[state.active] -= count
+        state.spent = count
+        state.say("spend", state.active, count)
+
+
+def first_roll(state: DuelState) -> None:
+    seat = state.active
+    count = min(MAX_DICE, dice_count(state) + state.spent)
+    state.penalty[seat] = 0
+    state.rolls_used = 0
+    state.dice = state.turn_dice(range(1, count + 1))
+    state.rolls_used = 1
+    state.rolls_left = ROLLS - 1 + effects.extra_rolls(state, seat)
+    state.say("roll", seat, tuple(state.dice))
+
+
+_REROLLS: dict[int, tuple[Action, ...]] = {}
+
+
+def _subsets(positions: list[int]) -> list[Action]:
+    return [Action.of(REROLL, *combo) for size in range(1, len(positions) + 1)
+            for combo in combinations(positions, size)]
+
+
+def ask_reroll(state: DuelState) -> None:
+    seat = state.active
+    if state.rolls_left > 0:
+        legal = _REROLLS.get(len(state.dice))
+        if legal is None:
+            legal = _REROLLS[len(state.dice)] = (STOP_ACTION, *_subsets(list(range(1, len(state.dice) + 1))))
+        state.ask(seat, "roll", legal, ("reroll",))
+        return
+    fame = [i + 1 for i, face in enumerate(state.dice) if face == FAME]
+    if fame and state.owns(seat, "in_the_shadows"):
+        state.ask(seat, "roll", [STOP_ACTION, *_subsets(fame)], ("reroll",))
+
+
+def reroll(state: DuelState, action: Action) -> None:
+    seat = state.active
+    if action is STOP_ACTION:
+        effects.stopped_rolling(state, seat)
+        return
+    faces = state.turn_dice(action.args)
+    for position, face in zip(action.args, faces):
+        state.dice[position - 1] = face
+    if state.rolls_left > 0:
+        state.rolls_left -= 1
+    state.rolls_used += 1
+    state.say("reroll", seat, tuple(action.args), tuple(state.dice))
+    then(state, ("reroll",))
+
+
+# ------------------------------------------------------------------ resolving
+
+def resolve_start(state: DuelState) -> None:
+    effects.before_resolving(state, state.active)
+
+
+def power(state: DuelState) -> None:
+    """The superpower, played before the dice: how many power faces the roll holds."""
+    seat = state.active
+    if "skip_resolve" in state.flags:
+        return
+    count = state.counts()[POWER_FACE]
+    monster = state.monsters[seat].id
+    state.power_left = count
+    if count == 0:
+        return
+    if monster == "space_penguin":
+        state.gain_tokens(seat, count, "Cryo-Gadgets")
+    elif monster == "mekadragon":
+        state.claws_times = count
+    elif monster == "cyber_kitty":
+        state.gain_energy(seat, kitty_energy(count), "Cat-astrophic Power")
+    else:
+        then(state, ("power_choice",))
+
+
+def kitty_energy(power_faces: int) -> int:
+    """Cyber Kitty's energy: each activation takes 2 power faces for 2 energy, or 3 for 4;
+    the best split of the roll's power faces."""
+    best = 0
+    for triples in range(power_faces // 3 + 1):
+        best = max(best, 4 * triples + 2 * ((power_faces - 3 * triples) // 2))
+    return best
+
+
+def ask_power(state: DuelState) -> None:
+    seat = state.active
+    if state.power_left < 2:
+        return
+    monster = state.monsters[seat].id
+    legal = [PASS_ACTION]
+    if monster == "gigazaur":
+        legal += [Action.of(POWER, "fame"), Action.of(POWER, "destruction")]
+    elif monster == "xenoid":
+        legal += [Action.of(POWER, FACE_NAMES[f]) for f in ADDABLE]
+        if state.power_left >= 3:
+            legal += [Action.of(POWER, FACE_NAMES[f], FACE_NAMES[f]) for f in ADDABLE]
+    elif monster == "the_king":
+        legal += king_moves(state)
+    if len(legal) > 1:
+        state.ask(seat, "power", legal, ("power_choice",))
+
+
+def king_moves(state: DuelState) -> list[Action]:
+    """Where The King may put a blocking token: the first one not yet placed anywhere
+    free, or one on the board (no marker on it) anywhere else free."""
+    board = state.board
+    moves: list[Action] = []
+    unplaced_offered = False
+    for number, token in enumerate(KING_TOKENS, start=1):
+        if token in board.placed:
+            if not board.movable(token):
+                continue
+        elif unplaced_offered:
+            continue
+        else:
+            unplaced_offered = True
+        moves += [Action.of(BLOCK, number, TRACK_NAMES[track], low) for track, low, _ in board.placements(token)]
+    return moves
+
+
+def use_power(state: DuelState, action: Action) -> None:
+    seat = state.active
+    if action is PASS_ACTION:
+        state.power_left = 0
+        return
+    then(state, ("power_choice",))  # first: what the activation queues comes before the next one
+    if action.kind == BLOCK:
+        number, track, cell = action.args
+        token = KING_TOKENS[number - 1]
+        state.board.place(token, (TRACK_NAMES.index(track), cell, False))
+        state.power_left -= 2
+        state.say("block", seat, number, track, cell)
+    elif state.monsters[seat].id == "gigazaur":
+        state.power_left -= 2
+        state.pull(seat, TRACK_NAMES.index(action.args[0]), 1, "Blockbuster")
+    else:
+        faces = [FACE_NAMES.index(word) for word in action.args]
+        state.power_left -= len(faces) + 1
+        state.added.extend(faces)
+        state.say("add", seat, tuple(action.args))
+
+
+def resolve(state: DuelState) -> None:
+    """The dice, in this order (docs/duel.md): the cards that read the roll, fame,
+    destruction, energy, hearts, claws."""
+    seat = state.active
+    if "skip_resolve" in state.flags:
+        return
+    counts = state.counts()
+    rival = 1 - seat
+    effects.roll_cards(state, seat, counts)
+    for track, face in ((FAME_TRACK, FAME), (DESTRUCTION_TRACK, DESTRUCTION)):
+        if counts[face] >= 3:
+            state.flags.add("resolving")
+            state.pull(seat, track, counts[face] - 2, "dice")
+            state.flags.discard("resolving")
+    state.flags.add("resolving")
+    state.gain_energy(seat, counts[ENERGY], "dice")
+    state.flags.discard("resolving")
+    state.heal(seat, counts[HEART], "dice")
+    claws = counts[CLAW] + effects.extra_claws(state, seat, counts)
+    state.claws_rolled = counts[CLAW]
+    if claws > 0:
+        state.damage(rival, claws * state.claws_times, "claws")
+
+
+def after_resolve(state: DuelState) -> None:
+    if "skip_resolve" not in state.flags:
+        effects.after_resolving(state, state.active)
+
+
+# ------------------------------------------------------------------ buying
+
+def ask_buy(state: DuelState) -> None:
+    seat = state.active
+    legal = [DONE_ACTION]
+    for slot in range(1, MARKET_SIZE + 1):
+        if state.market[slot - 1] and state.cost(slot) <= state.energy[seat]:
+            legal.append(Action.of(BUY, slot))
+    if (state.energy[seat] >= SWEEP_COST and (SWEEPS_PER_TURN is None or state.sweeps < SWEEPS_PER_TURN)
+            and (state.deck or state.gone)):
+        legal.append(SWEEP_ACTION)
+    legal += effects.buy_step_actions(state, seat)
+    state.ask(seat, "buy", legal, ("buy",))
+
+
+def buy(state: DuelState, action: Action) -> None:
+    seat = state.active
+    if action is DONE_ACTION:
+        if not state.bought:
+            state.gain_energy(seat, 1, "bought nothing")
+        return
+    then(state, ("buy",))  # first: the card's token and effect are queued before it
+    if action is SWEEP_ACTION:
+        state.pay(seat, SWEEP_COST)
+        state.sweeps += 1
+        state.say("sweep", seat, tuple(state.market))
+        swept = [card for card in state.market if card]
+        state.market = [state.draw() for _ in range(MARKET_SIZE)]
+        state.gone.extend(swept)  # after the new cards: the swept ones are not dealt again at once
+        state.say("market", tuple(state.market))
+    elif action.kind == BUY:
+        slot = action.args[0]
+        buy_card(state, seat, slot, state.cost(slot))
+        state.bought = True
+    else:
+        effects.use_in_buy_step(state, seat, action)
+
+
+def buy_card(state: DuelState, seat: int, slot: int, price: int) -> None:
+    """Pay for the card of ``slot`` and take it; its hype token is placed before its effect."""
+    state.pay(seat, price)
+    card = state.take_from_market(slot)
+    state.say("buy", seat, card, price)
+    steps: list[tuple] = []
+    if BY_ID[card].hype is not None:
+        steps.append(("hype", seat, BY_ID[card].hype))
+    steps.append(("card", seat, card))
+    then(state, *steps)
+
+
+def placement_action(token: str, placement: Placement) -> Action:
+    """``hype TRACK A [B]``: the printed spaces the token covers, its first bonus on A."""
+    track, low, flipped = placement
+    high = low + HYPE_TOKENS[token].covers - 1
+    if high == low:
+        return Action.of(HYPE, TRACK_NAMES[track], low)
+    return Action.of(HYPE, TRACK_NAMES[track], *((high, low) if flipped else (low, high)))
+
+
+def action_placement(action: Action) -> Placement:
+    track, *cells = action.args
+    low = min(cells)
+    return TRACK_NAMES.index(track), low, len(cells) == 2 and cells[0] > cells[1]
+
+
+def ask_hype(state: DuelState, seat: int, token: str) -> None:
+    board = state.board
+    if token in board.placed and not board.movable(token):
+        return
+    legal = [placement_action(token, placement) for placement in board.placements(token)]
+    if token in board.placed:
+        legal.insert(0, PASS_ACTION)  # the token may stay where it is
+    if legal:
+        state.ask(seat, "hype", legal, ("hype", token))
+
+
+def place_hype(state: DuelState, action: Action, token: str) -> None:
+    if action is not PASS_ACTION:
+        state.board.place(token, action_placement(action))
+        state.say("hype", state.to_move if state.to_move >= 0 else state.active, token, action.text)
+
+
+def play_card(state: DuelState, seat: int, card: str) -> None:
+    effects.bought(state, seat, card)
+
+
+# ------------------------------------------------------------------ the end of a turn
+
+def end_turn(state: DuelState) -> None:
+    then(state, ("pass_dice",))  # first: end-of-turn choices come before it
+    effects.end_of_turn(state, state.active)
+
+
+def pass_dice(state: DuelState) -> None:
+    if not state.extra_turn:
+        state.active = 1 - state.active
+    if state.pause_between_turns:
+        state.between_turns = True
+
+
+def card_decision(state: DuelState, action: Action, card: str, *args: object) -> None:
+    effects.decided(state, card, action, args)
+
+
+def _begin(state: DuelState, first: int) -> None:
+    from kotarena.games.duel.game import begin
+
+    begin(state, first)
+
+
+def _ask_pick(state: DuelState, seat: int) -> None:
+    from kotarena.games.duel.game import ask_pick
+
+    ask_pick(state, seat)
+
+
+def _pick(state: DuelState, action: Action, seat: int) -> None:
+    from kotarena.games.duel.game import pick
+
+    pick(state, action, seat)
+
+
+STEPS = {
+    "pick": _ask_pick,
+    "begin": _begin,
+    "turn": start_turn,
+    "start_cards": start_cards,
+    "tokens": ask_tokens,
+    "roll": first_roll,
+    "reroll": ask_reroll,
+    "resolve_start": resolve_start,
+    "power": power,
+    "power_choice": ask_power,
+    "resolve": resolve,
+    "after_resolve": after_resolve,
+    "buy": ask_buy,
+    "hype": ask_hype,
+    "card": play_card,
+    "end": end_turn,
+    "pass_dice": pass_dice,
+    "effect": effects.step,
+}
+
+ANSWERS = {
+    "pick": _pick,
+    "tokens": spend_tokens,
+    "reroll": reroll,
+    "power_choice": use_power,
+    "buy": buy,
+    "hype": place_hype,
+    "card": card_decision,
+}
+
+__all__ = ["MAX_TOKENS", "advance", "answer", "dice_count", "kitty_energy"]

@@ -1,0 +1,144 @@
+"""DuelView: what one seat sees of a Duel table, and the sampled game a search bot plays.
+
+Everything on a Duel table is public but the order of the deck (and the dice to come),
+so a view holds the whole table but those; the turn's queue of steps is part of it (it
+is the rules' procedure, not a secret), which is what lets ``sample_game`` rebuild a
+playable game from a view alone.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import NamedTuple
+
+from kotarena.engine.actions import Action
+from kotarena.engine.outcome import Outcome
+
+
+class DuelView(NamedTuple):
+    """One seat's view of a Duel game (seat 0 owns the tracks' negative end)."""
+
+    player: int
+    game: str
+    names: tuple[str, ...]
+    monsters: tuple[str, ...]      #: monster ids, by seat
+    health: tuple[int, ...]
+    max_health: tuple[int, ...]
+    energy: tuple[int, ...]
+    tokens: tuple[int, ...]        #: dice tokens held
+    keeps: tuple[tuple[str, ...], ...]
+    market: tuple[str, ...]        #: slot 1 (nearest the deck) to slot 3 (1 energy cheaper); "" empty
+    deck_size: int
+    gone: tuple[str, ...]          #: cards out of play
+    markers: tuple[tuple[str, int], ...]   #: fame, destruction: ("", cell) or (hype token, k)
+    hype: tuple[tuple[str, int, int, bool], ...]  #: token, track, lowest printed space, turned
+    turn: int
+    active: int
+    first_player: int
+    dice: tuple[int, ...]
+    aside: tuple[int, ...]
+    added: tuple[int, ...]
+    rolls_left: int
+    rolls_used: int
+    power_left: int
+    claws_times: int
+    penalty: tuple[int, ...]
+    flags: tuple[str, ...]
+    spent: int
+    claws_rolled: int
+    sweeps: int
+    marks: tuple[str, ...]
+    taken: tuple[int, ...]
+    bought: bool
+    extra_turn: bool
+    todo: tuple[tuple, ...]
+    answer: tuple
+    to_move: int
+    kind: str | None
+    legal: tuple[Action, ...]
+    outcome: Outcome | None
+
+    def to_json(self) -> dict:
+        data = self._asdict()
+        data["legal"] = [action.text for action in self.legal]
+        data["outcome"] = None if self.outcome is None else self.outcome.to_json()
+        data["markers"] = [list(marker) for marker in self.markers]
+        data["hype"] = [list(item) for item in self.hype]
+        data["todo"] = [list(step) for step in self.todo]
+        data["answer"] = list(self.answer)
+        data["keeps"] = [list(kept) for kept in self.keeps]
+        return data
+
+    @property
+    def board(self):
+        """The tracks as a :class:`~kotarena.games.duel.track.Board` (a state has the same
+        attribute), for bots that ask where spaces, bonuses and zones are."""
+        from kotarena.games.duel.track import Board
+
+        board = Board()
+        board.markers = list(self.markers)
+        board.placed = {token: (track, low, flipped) for token, track, low, flipped in self.hype}
+        return board
+
+    def sample_game(self, seed: int | None = None):
+        """A playable game consistent with this view: the unseen cards dealt into the
+        deck in an order drawn from ``seed``, and fresh dice."""
+        from kotarena.games import get_game
+
+        return get_game(self.game).sample(self, seed)
+
+
+def view_of(state, player: int) -> DuelView:
+    board = state.board
+    return DuelView(
+        player, state.game, state.names, tuple(m.id for m in state.monsters), tuple(state.health),
+        tuple(m.health for m in state.monsters), tuple(state.energy), tuple(state.tokens),
+        (tuple(state.keeps[0]), tuple(state.keeps[1])), tuple(state.market), len(state.deck), tuple(state.gone),
+        tuple(board.markers), tuple((token, *where) for token, where in sorted(board.placed.items())),
+        state.turn, state.active, state.first_player, tuple(state.dice), tuple(state.aside), tuple(state.added),
+        state.rolls_left, state.rolls_used, state.power_left, state.claws_times, tuple(state.penalty),
+        tuple(sorted(state.flags)), state.spent, state.claws_rolled, state.sweeps, tuple(sorted(state.marks)), tuple(state.taken), state.bought,
+        state.extra_turn, tuple(state.todo), state.answer, state.to_move, state.kind,
+        state.legal if player == state.to_move else (), state.outcome)
+
+
+def sample_state(game, view: DuelView, seed: int | None):
+    """The state ``view`` shows, with the deck dealt from the unseen cards by ``seed``."""
+    from kotarena.games.duel.cards import CARDS
+    from kotarena.games.duel.monsters import BY_ID
+    from kotarena.games.duel.state import DuelState
+
+    rng = random.Random(seed)
+    seen = [card for card in view.market if card] + list(view.gone) + [c for kept in view.keeps for c in kept]
+    unseen = [card.id for card in CARDS if card.id not in seen] if view.deck_size else []
+    rng.shuffle(unseen)
+    state = DuelState(view.names, [BY_ID[m] for m in view.monsters], seed=rng.randrange(2**63),
+                      deck=unseen[:view.deck_size], record=False, game=view.game)
+    state.deck_name = "duel"
+    state.health, state.energy, state.tokens = list(view.health), list(view.energy), list(view.tokens)
+    state.keeps = [list(view.keeps[0]), list(view.keeps[1])]
+    state.market, state.gone = list(view.market), list(view.gone)
+    state.board = view.board
+    state.turn, state.active, state.first_player = view.turn, view.active, view.first_player
+    state.dice, state.aside, state.added = list(view.dice), list(view.aside), list(view.added)
+    state.rolls_left, state.rolls_used, state.power_left = view.rolls_left, view.rolls_used, view.power_left
+    state.claws_times, state.penalty = view.claws_times, list(view.penalty)
+    state.flags, state.marks, state.taken = set(view.flags), set(view.marks), list(view.taken)
+    state.spent, state.claws_rolled, state.sweeps = view.spent, view.claws_rolled, view.sweeps
+    state.bought, state.extra_turn = view.bought, view.extra_turn
+    state.todo, state.answer = list(view.todo), view.answer
+    state.outcome = view.outcome
+    if view.outcome is None and view.to_move >= 0:
+        from kotarena.games.duel import turn
+
+        # The pending decision is asked again from the step that asked it.
+        state.todo.insert(0, _asking_step(view.answer, view.to_move))
+        turn.advance(state)
+    return state
+
+
+def _asking_step(answer: tuple, seat: int) -> tuple:
+    """The step that asks the decision ``answer`` reads."""
+    name = answer[0]
+    return {"tokens": ("tokens",), "reroll": ("reroll",), "power_choice": ("power_choice",),
+            "buy": ("buy",), "pick": ("pick", seat)}.get(name) or (("hype", seat, answer[1]) if name == "hype" else ("effect", *answer[1:]))

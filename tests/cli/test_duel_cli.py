@@ -1,0 +1,121 @@
+"""Everything that takes a game takes Duel: games, play (tracks drawn in text), match,
+cards, bench, scenario run, replay; bad input is a one-line error."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from kotarena.cli import cli
+from kotarena.cli.render_duel import track_lines
+from kotarena.games.duel.position import build_position, duel_dice
+
+SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios" / "duel"
+ANSWERS = "spend 0\nstop\npass\ndone\n" * 400  # whatever is legal: no tokens, keep the dice, decline, buy nothing
+
+
+def invoke(args, **kwargs):
+    return CliRunner().invoke(cli, args, catch_exceptions=False, **kwargs)
+
+
+def one_line_error(result) -> str:
+    assert result.exit_code != 0
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("Error: ")
+    return lines[0]
+
+
+def test_games_lists_duel_for_two_players():
+    data = json.loads(invoke(["games", "--json"]).stdout)
+    duel = next(g for g in data["games"] if g["name"] == "duel")
+    assert (duel["min_players"], duel["max_players"], duel["title"]) == (2, 2, "King of Tokyo: Duel")
+
+
+def test_a_person_plays_a_whole_duel_at_the_terminal(monkeypatch):
+    monkeypatch.setenv("KOTARENA_ASSUME_TTY", "1")
+    result = invoke(["play", "--game", "duel", "--bot", "random", "--seed", "6", "--monster", "The King"],
+                    input="?\n" + ANSWERS)
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "You are The King (seat 1)" in out
+    assert "Legal actions:" in out  # the ? answer
+    assert "fame           V   .   S   S   S   .   .   @" in out
+    assert "wins" in out.splitlines()[-1] and "(seed 6)" in out.splitlines()[-1]
+
+
+def test_a_person_asks_what_a_duel_card_does_by_its_name(monkeypatch):
+    from kotarena.games.duel.cards import CARDS
+
+    card = CARDS[0]
+    monkeypatch.setenv("KOTARENA_ASSUME_TTY", "1")
+    result = invoke(["play", "--game", "duel", "--bot", "random", "--seed", "6"],
+                    input=f"? {card.name}\n? no such card\n" + ANSWERS)
+    assert result.exit_code == 0, result.output
+    assert f"{card.name} ({card.cost} energy, {card.type}" in result.stdout and card.text in result.stdout
+    assert "No Duel card is called 'no such card'" in result.stdout
+
+
+def test_the_tracks_are_drawn_with_markers_tokens_and_printed_spaces():
+    state = build_position(["Gigazaur", "The King"], markers=(-2, "king_block_1"),
+                           hype={"fish_heal": "fame 4", "alien_shortcut": "fame -7 -5", "king_block_1": "destruction 1"},
+                           dice=duel_dice("heart heart heart heart heart heart"))
+    lines = track_lines(state.view(0))
+    assert lines[1] == "fame           V   o   S   S   @   .   .   .   .   S   h   S   .   V"  # the shortcut: 14 spaces
+    assert lines[2] == "             -7' -6'  -4  -3  -2  -1   0   1   2   3  4'   5   6   7"
+    assert lines[3] == "destruction    V   .   S   S   S   .   .   .   @   .   S   S   S   .   V"
+    assert lines[4] == "              -7  -6  -5  -4  -3  -2  -1   0  1'   2   3   4   5   6   7"
+
+
+def test_match_and_replay_of_a_duel(tmp_path):
+    path = tmp_path / "duel.replay"
+    result = invoke(["match", "--game", "duel", "--bot", "heuristic", "--bot", "random", "--seed", "2",
+                     "--replay", str(path)])
+    assert result.exit_code == 0, result.output
+    replayed = invoke(["replay", str(path)])
+    assert replayed.exit_code == 0, replayed.output
+    assert "reproduced: yes" in replayed.stdout
+
+
+def test_cards_lists_the_fifty_duel_cards_with_their_hype_tokens():
+    data = json.loads(invoke(["cards", "--game", "duel", "--json"]).stdout)
+    assert len(data["cards"]) == 50
+    assert sum(1 for c in data["cards"] if c["hype"]) == 33  # duel_components.md: 33 carry a hype symbol
+
+
+def test_bench_engine_times_duel():
+    result = invoke(["bench", "engine", "--game", "duel", "--players", "2", "--games", "3", "--warmup", "0",
+                     "--deck"])
+    assert result.exit_code == 0, result.output
+    assert "King of Tokyo: Duel" in result.output
+
+
+def test_the_duel_scenarios_pass():
+    result = invoke(["scenario", "run", str(SCENARIOS)])
+    assert result.exit_code == 0, result.output
+    assert "0 failed, 0 errors" in result.stdout
+
+
+def test_three_players_for_duel_is_a_one_line_error():
+    line = one_line_error(invoke(["match", "--game", "duel", "--bot", "random", "--bot", "random", "--bot", "random"]))
+    assert "2 to 2 players" in line
+
+
+def test_an_impossible_track_position_is_a_one_line_error(tmp_path):
+    path = tmp_path / "bad.toml"
+    path.write_text('game = "duel"\n[[monster]]\nname = "Gigazaur"\n[[monster]]\nname = "Xenoid"\n'
+                    '[track]\nfame = 9\n[[turn]]\ndice = ["claw claw claw claw claw claw"]\nactions = ["stop"]\n')
+    result = invoke(["scenario", "run", str(path)])
+    assert result.exit_code == 1
+    assert "ERROR bad: the fame marker cannot stand on space 9" in result.stdout
+
+
+def test_a_duel_card_in_a_classic_scenario_is_a_one_line_error(tmp_path):
+    path = tmp_path / "bad.toml"
+    path.write_text('deck = "kot"\nfirst = "Gigazaur"\n[[monster]]\nname = "Gigazaur"\ncards = ["photoshoot"]\n'
+                    '[[monster]]\nname = "Alienoid"\n[[turn]]\ndice = ["1 1 1 2 2 2"]\nactions = ["stop"]\n')
+    result = invoke(["scenario", "run", str(path)])
+    assert result.exit_code == 1
+    assert "no card 'photoshoot' in deck 'kot'" in result.stdout
