@@ -101,7 +101,7 @@ def test_the_layouts_fields_cover_the_vector_end_to_end():
 
 def test_a_game_without_an_encoder_is_refused_by_name():
     other = KingOfTokyo(GameSpec("chess", "Chess", 2, 2, None, rules_version=1))  # registered nowhere
-    with pytest.raises(EncoderError, match="no PettingZoo encoder for the game 'chess' \\(encoded: kot, origins\\)"):
+    with pytest.raises(EncoderError, match="no PettingZoo encoder for the game 'chess' \\(encoded: duel, kot, origins\\)"):
         encoder_for(other, 2)
 
 
