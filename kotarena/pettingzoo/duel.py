@@ -13,8 +13,8 @@ the ``monsters`` option, in this order:
    track, both ways round;
 5. ``pick MONSTER`` for the six monsters (``duel:monsters=choice``);
 6. with the deck, each card that offers a choice, in the deck's order, with every
-   argument its :data:`CARD_ARGUMENTS` allow: market slots, faces, keep cards, or
-   marker pulls up to :data:`MAX_PULL`.
+   argument its :data:`CARD_ARGUMENTS` allow: market slots, faces, keep cards (but
+   the card itself), or marker pulls up to :data:`MAX_PULL`.
 
 The only legal actions without an index are ``use in_shape N`` above :data:`MAX_PULL`:
 no marker can move that far, so the smaller amounts, which stay legal, do as much.
@@ -26,6 +26,8 @@ seat 2 the printed spaces are mirrored). Actions keep the printed spaces (``hype
 """
 
 from __future__ import annotations
+
+import functools
 
 import numpy as np
 
@@ -59,6 +61,7 @@ from kotarena.games.duel.track import (
     SMASH,
     SMASH2,
     TRACK_NAMES,
+    Board,
 )
 from kotarena.games.duel.view import DuelView
 from kotarena.pettingzoo.encoder import Encoder, Layout
@@ -138,7 +141,8 @@ def action_table(with_cards: bool) -> list[Action]:
             arguments: list[tuple] = [()]
             for kind in kinds:
                 arguments = [(*done, *value) for done in arguments for value in domains[kind]]
-            actions += [Action.of(USE, card.id, *args) for args in arguments]
+            # No card names itself: Unstable DNA is never swapped for Unstable DNA.
+            actions += [Action.of(USE, card.id, *args) for args in arguments if card.id not in args]
     return actions
 
 
@@ -181,6 +185,30 @@ def layout(with_cards: bool) -> Layout:
         fields.add("keeps", 2 * len(CARDS), "keep cards: per relative seat, each card id owned")
         fields.add("gone", len(CARDS), "the cards out of play, by card id")
     return fields
+
+
+@functools.lru_cache(maxsize=4096)
+def _track_rows(me: int, track: int, tokens: tuple[tuple[str, int, int, bool], ...]) -> tuple[list, np.ndarray]:
+    """One track's spaces from ``me``'s victory space, and their features but the
+    marker's, for the hype tokens lying on it (the same few layouts recur all game,
+    so they are worked out once)."""
+    board = Board()
+    board.placed = {token: (where, low, turned) for token, where, low, turned in tokens}
+    spaces = board.spaces(track)
+    if me == 1:
+        spaces = spaces[::-1]
+    rows = np.zeros((len(spaces), len(_SPACE_FEATURES)), dtype=np.float32)
+    for i, space in enumerate(spaces):
+        rows[i, 0] = 1
+        rows[i, 2] = board.in_spotlight(space, me)
+        rows[i, 3] = board.in_spotlight(space, 1 - me)
+        bonus = board.bonus(space)
+        if bonus is not None:
+            rows[i, 4 + BONUSES.index(bonus)] = 1
+        if space[0] and HYPE_TOKENS[space[0]].blocks:
+            rows[i, 4 + len(BONUSES)] = 1
+    rows.flags.writeable = False
+    return spaces, rows.reshape(-1)
 
 
 class DuelEncoder(Encoder):
@@ -235,27 +263,16 @@ class DuelEncoder(Encoder):
 
     def _encode_tracks(self, view: DuelView, out: np.ndarray) -> None:
         slots, me = self._slots, view.player
-        board = view.board
         width = len(_SPACE_FEATURES)
         for track, name in enumerate(TRACK_NAMES):
-            spaces = board.spaces(track)
-            if me == 1:
-                spaces = spaces[::-1]
-            where = spaces.index(board.markers[track])
+            on_track = tuple(item for item in view.hype if item[1] == track)
+            spaces, rows = _track_rows(me, track, on_track)
+            where = spaces.index(view.markers[track])
             out[slots[f"{name}_to_me"]] = where
             out[slots[f"{name}_to_rival"]] = len(spaces) - 1 - where
             start = slots[f"{name}_spaces"].start
-            for i, space in enumerate(spaces):
-                row = start + i * width
-                out[row] = 1
-                out[row + 1] = i == where
-                out[row + 2] = board.in_spotlight(space, me)
-                out[row + 3] = board.in_spotlight(space, 1 - me)
-                bonus = board.bonus(space)
-                if bonus is not None:
-                    out[row + 4 + BONUSES.index(bonus)] = 1
-                if space[0] and HYPE_TOKENS[space[0]].blocks:
-                    out[row + 4 + len(BONUSES)] = 1
+            out[start:start + rows.size] = rows
+            out[start + where * width + 1] = 1
         track_start, at_start = slots["hype_track"].start, slots["hype_at"].start
         for token, track, low, _turned in view.hype:
             i = TOKENS.index(token)
