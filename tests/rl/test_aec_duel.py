@@ -142,3 +142,10 @@ def test_a_seed_deals_the_engines_duel_of_that_seed():
         engine.apply(environment.unwrapped.actions[index])
     assert engine.outcome == environment.unwrapped.state.outcome and engine.history == environment.unwrapped.state.history
     assert "wins" in environment.render() or "nobody wins" in environment.render()
+
+
+def test_duels_page_gives_the_sizes_of_its_environment():
+    cards, bare = encoder_for(get_game("duel"), 2), encoder_for(get_game("duel"), 2, None)
+    page = " ".join(DUEL_DOCS.read_text(encoding="utf-8").split())
+    assert (f"table of {len(cards.actions)} actions ({len(bare.actions)} without cards) and a "
+            f"{cards.layout.size}-entry observation") in page
