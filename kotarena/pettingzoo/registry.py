@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from kotarena.engine.game import Game
+from kotarena.pettingzoo.duel import DuelEncoder
 from kotarena.pettingzoo.encoder import Encoder, EncoderError
 from kotarena.pettingzoo.kot import KingOfTokyoEncoder
 
@@ -23,6 +24,7 @@ EncoderFactory = Callable[[Game, int, "str | None"], Encoder]
 ENCODERS: dict[str, EncoderFactory] = {
     "kot": KingOfTokyoEncoder,  # type: ignore[dict-item]
     "origins": KingOfTokyoEncoder,  # type: ignore[dict-item]
+    "duel": DuelEncoder,  # type: ignore[dict-item]
 }
 
 

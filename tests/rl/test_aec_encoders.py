@@ -101,7 +101,7 @@ def test_the_layouts_fields_cover_the_vector_end_to_end():
 
 def test_a_game_without_an_encoder_is_refused_by_name():
     other = KingOfTokyo(GameSpec("chess", "Chess", 2, 2, None, rules_version=1))  # registered nowhere
-    with pytest.raises(EncoderError, match="no PettingZoo encoder for the game 'chess' \\(encoded: kot, origins\\)"):
+    with pytest.raises(EncoderError, match="no PettingZoo encoder for the game 'chess' \\(encoded: duel, kot, origins\\)"):
         encoder_for(other, 2)
 
 
@@ -154,12 +154,13 @@ DOCS = Path(__file__).parents[2] / "docs" / "pettingzoo.md"
 
 def test_the_docs_give_every_games_table_sizes_and_the_fields_they_print():
     page = DOCS.read_text(encoding="utf-8")
-    for game in KOT_GAMES:
+    for game in (*KOT_GAMES, "duel"):
         spec = get_game(game).spec
         for players in range(spec.min_players, spec.max_players + 1):
             cards, bare = encoder_for(get_game(game), players), encoder_for(get_game(game), players, None)
             row = (f"| `{game}` | {players} | {len(cards.actions)} | {cards.layout.size} | {len(bare.actions)} | "
                    f"{bare.layout.size} |")
             assert row in page
-    for field in encoder_for(get_game("kot"), 4).layout.fields:
-        assert f"| `{field.name}` | {field.start} | {field.size} | {field.help} |" in page
+    for game, players in (("kot", 4), ("duel", 2)):
+        for field in encoder_for(get_game(game), players).layout.fields:
+            assert f"| `{field.name}` | {field.start} | {field.size} | {field.help} |" in page
