@@ -7,10 +7,12 @@ from __future__ import annotations
 import random as _random_module
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from typing import Any
 
 from kotarena.engine.actions import PICK, Action
 from kotarena.engine.game import Game, GameOption, GameSpec, UnknownDeckError, configured_name
 from kotarena.engine.outcome import PositionError
+from kotarena.games.duel import display as _display
 from kotarena.games.duel import events as _events
 from kotarena.games.duel import invariants as _invariants
 from kotarena.games.duel.cards import CARDS
@@ -173,6 +175,18 @@ class Duel(Game):
 
     def event_text(self, event: tuple, names: Sequence[str]) -> str:
         return _events.event_text(event, names)
+
+    def event_lines(self, events: Sequence[tuple], names: Sequence[str]) -> list[str]:
+        return _events.event_lines(events, names)
+
+    def event_data(self, event: tuple) -> list:
+        return _events.event_data(event)
+
+    def snapshot(self, state) -> dict[str, Any]:
+        return _display.snapshot(state)
+
+    def purchases(self, events: Sequence[tuple]) -> list[tuple[int, str]]:
+        return _display.purchases(events)
 
     def scenario_format(self):
         from kotarena.games.duel.scenario import DUEL_SCENARIOS

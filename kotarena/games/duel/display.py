@@ -1,0 +1,84 @@
+"""What people are shown of a Duel table (the site's replay viewer): a snapshot of the
+tracks, markers, hype tokens, monsters, dice and market, and the cards each seat bought."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from kotarena.games.duel.cards import BY_ID
+from kotarena.games.duel.events import token_words
+from kotarena.games.duel.faces import format_faces
+from kotarena.games.duel.track import HYPE_TOKENS, TRACK_NAMES, Board
+
+if TYPE_CHECKING:
+    from kotarena.games.duel.state import DuelState
+
+#: How a track is drawn: the marker, a printed space, a space of a hype token.
+MARKER, EMPTY = "●", "·"
+
+
+def draw_track(board: Board, track: int) -> str:
+    """A track as one line, from the first seat's victory space to the second seat's:
+    ``·`` a printed space, a hype token's spaces in brackets (its bonuses' initials,
+    ``-`` for none), ``●`` the marker: ``· · [E S H] · ● · · ...``."""
+    marker = board.markers[track]
+    parts: list[str] = []
+    token_open = ""
+    for space in board.spaces(track):
+        token, _ = space
+        shown = MARKER if space == marker else EMPTY if not token else (board.bonus(space) or "-")[0].upper()
+        if token != token_open:
+            if token_open:
+                parts[-1] += "]"
+            if token:
+                shown = "[" + shown
+            token_open = token
+        parts.append(shown)
+    if token_open:
+        parts[-1] += "]"
+    return " ".join(parts)
+
+
+def marker_words(board: Board, track: int, names: Sequence[str]) -> str:
+    """How far a track's marker stands from each victory space, in spaces."""
+    where = board.index(track)
+    last = len(board.spaces(track)) - 1
+    return f"{where} from {names[0]}'s victory space, {last - where} from {names[1]}'s"
+
+
+def snapshot(state: DuelState) -> dict[str, Any]:
+    """Each monster's health, energy, dice tokens and cards; both tracks drawn with their
+    marker and hype tokens, where each marker stands, the dice as last rolled and the
+    market (see ``Game.snapshot``)."""
+    board = state.board
+    seats = [{"monster": state.monsters[seat].name, "health": state.health[seat],
+              "max health": state.monsters[seat].health, "energy": state.energy[seat],
+              "dice tokens": state.tokens[seat], "cards": [BY_ID[card].name for card in state.keeps[seat]]}
+             for seat in (0, 1)]
+    table: dict[str, Any] = {}
+    for track, name in enumerate(TRACK_NAMES):
+        table[f"{name} track"] = draw_track(board, track)
+        table[f"{name} marker"] = marker_words(board, track, state.names)
+    table["hype tokens"] = [f"{token_words(token)}: {TRACK_NAMES[track]} {_span(low, HYPE_TOKENS[token].covers)}"
+                            for token, (track, low, _flipped) in sorted(board.placed.items(),
+                                                                        key=lambda item: (item[1][0], item[1][1]))]
+    table["dice"] = format_faces(state.dice)
+    if state.deck_name is not None:
+        table["market"] = [BY_ID[card].name if card else "(empty slot)" for card in state.market]
+        table["deck"] = len(state.deck)
+    return {"seats": seats, "table": table, "active": None if state.outcome is not None else state.active,
+            "out": [seat for seat in (0, 1) if state.health[seat] == 0]}
+
+
+def _span(low: int, covers: int) -> str:
+    return f"space {low}" if covers == 1 else f"spaces {low} to {low + covers - 1}"
+
+
+def purchases(events: Sequence[tuple]) -> list[tuple[int, str]]:
+    """``(seat, card name)`` of every ``buy`` event, in order."""
+    return [(event[1], BY_ID[event[2]].name if event[2] in BY_ID else str(event[2]))
+            for event in events if event[0] == "buy" and len(event) == 4]
+
+
+__all__ = ["draw_track", "marker_words", "purchases", "snapshot"]
