@@ -54,8 +54,12 @@ def game_frames(replay: Replay) -> tuple[list[dict[str, Any]], list[tuple[int, s
         # Whose turn it was: the first to act in it (between turns the game may already
         # name the next player as its active one).
         player = next((event[1] for event in events if event[0] == "act"), None)
-        frames.append({"title": f"Turn {number}", "player": player, "lines": game.event_lines(events, names),
-                       "state": game.snapshot(state)})
+        if number < 1:  # decisions before the first turn (Duel's monster choice) are the setup's
+            frames[0]["lines"] += game.event_lines(events, names)
+            frames[0]["state"] = game.snapshot(state)
+        else:
+            frames.append({"title": f"Turn {number}", "player": player, "lines": game.event_lines(events, names),
+                           "state": game.snapshot(state)})
         done = len(log)
 
     problem = None

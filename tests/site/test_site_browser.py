@@ -104,7 +104,7 @@ def test_the_leaderboard_lists_every_entrant_in_rank_order_with_its_interval_and
     assert console_errors(browser) == []
 
 
-@pytest.mark.parametrize("ladder", ["four", "duo"])
+@pytest.mark.parametrize("ladder", ["four", "duo", "duel"])
 def test_the_viewer_steps_forward_and_back_through_a_game_showing_the_health_after_each_turn(
         browser, built_site, season_db, ladder):
     from selenium.webdriver.common.by import By
@@ -132,6 +132,10 @@ def test_the_viewer_steps_forward_and_back_through_a_game_showing_the_health_aft
     assert title() == "Turn 3" and health() == expected[2]
     press("back")
     assert title() == "Turn 2" and health() == expected[1]
+    if ladder == "duel":  # the tracks, each with its marker, and the hype tokens beside them
+        facts = {dd.get_attribute("data-key"): dd.text for dd in browser.find_elements(By.CSS_SELECTOR, "#table-facts dd")}
+        assert facts["fame track"].count("●") == facts["destruction track"].count("●") == 1
+        assert {"fame marker", "hype tokens", "dice", "market"} <= set(facts)
     assert browser.find_elements(By.CSS_SELECTOR, "#lines li")[0].text  # the turn in words
     press("last")
     assert title() == f"Turn {match['turns']}" and health() == expected[-1]

@@ -52,7 +52,8 @@ def snapshot(state: DuelState) -> dict[str, Any]:
     marker and hype tokens, where each marker stands, the dice as last rolled and the
     market (see ``Game.snapshot``)."""
     board = state.board
-    seats = [{"monster": state.monsters[seat].name, "health": state.health[seat],
+    # (The monster is the seat's name, which the viewer shows already.)
+    seats = [{"health": state.health[seat],
               "max health": state.monsters[seat].health, "energy": state.energy[seat],
               "dice tokens": state.tokens[seat], "cards": [BY_ID[card].name for card in state.keeps[seat]]}
              for seat in (0, 1)]

@@ -70,12 +70,16 @@ def begin(state: DuelState, first: int) -> None:
     state.energy[1 - first] += SECOND_PLAYER_ENERGY
 
 
-def ask_pick(state: DuelState, seat: int) -> None:
+def ask_pick(state: DuelState, seat: int, named: str = "") -> None:
+    """Ask ``seat`` for its monster: any the other seat has not taken, or only ``named``
+    (the monster a table given by names seats there, so that a replay, which names the
+    monsters the seats picked, asks the same decisions again)."""
     taken = state.monsters[0].id if seat == 1 else None
-    state.ask(seat, "monster", [Action.of(PICK, m.id) for m in MONSTERS if m.id != taken], ("pick", seat))
+    offered = [named] if named else [m.id for m in MONSTERS if m.id != taken]
+    state.ask(seat, "monster", [Action.of(PICK, monster) for monster in offered], ("pick", seat, named))
 
 
-def pick(state: DuelState, action: Action, seat: int) -> None:
+def pick(state: DuelState, action: Action, seat: int, named: str = "") -> None:
     """A seat's monster: its name and health follow."""
     monster = find_monster(action.args[0])
     monsters = list(state.monsters)
@@ -143,8 +147,9 @@ class Duel(Game):
         if first_player is not None and first_player not in (0, 1):
             raise PositionError(f"first_player is seat 0 or 1, not {first_player}")
         first = -1 if first_player is None else first_player
-        if self.monsters == CHOICE and isinstance(players, int):
-            state.todo = [("pick", 0), ("pick", 1), ("begin", first)]
+        if self.monsters == CHOICE:
+            named = ("", "") if isinstance(players, int) else tuple(m.id for m in monsters)
+            state.todo = [("pick", 0, named[0]), ("pick", 1, named[1]), ("begin", first)]
         else:
             begin(state, first)
         advance(state)
