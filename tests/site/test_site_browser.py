@@ -127,6 +127,8 @@ def test_the_viewer_steps_forward_and_back_through_a_game_showing_the_health_aft
             browser.find_element(By.ID, button).click()
 
     assert browser.find_element(By.ID, "heading").text.startswith(f"Match {match['id']}")
+    # The seed exactly (seeds are larger than JavaScript's numbers hold exactly).
+    assert f"Seed {replay_from_text(match['replay']).seed}," in browser.find_element(By.ID, "about").text
     assert title() == "Setup" and browser.find_element(By.ID, "back").get_attribute("disabled")
     press("forward", 3)
     assert title() == "Turn 3" and health() == expected[2]
@@ -134,7 +136,7 @@ def test_the_viewer_steps_forward_and_back_through_a_game_showing_the_health_aft
     assert title() == "Turn 2" and health() == expected[1]
     if ladder == "duel":  # the tracks, each with its marker, and the hype tokens beside them
         facts = {dd.get_attribute("data-key"): dd.text for dd in browser.find_elements(By.CSS_SELECTOR, "#table-facts dd")}
-        assert facts["fame track"].count("●") == facts["destruction track"].count("●") == 1
+        assert facts["fame track"].split().count("@") == facts["destruction track"].split().count("@") == 1
         assert {"fame marker", "hype tokens", "dice", "market"} <= set(facts)
     assert browser.find_elements(By.CSS_SELECTOR, "#lines li")[0].text  # the turn in words
     press("last")

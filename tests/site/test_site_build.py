@@ -95,9 +95,11 @@ def test_a_duel_is_shown_with_its_tracks_markers_hype_tokens_and_market_after_ev
                          first_player=replay.first_player)
         state.pause_between_turns = True
         frames = games[match["id"]]["frames"]
-        # The seats' monster choice is the setup's; then one frame per turn.
+        # The seats' monster choice is the setup's; then one frame per turn, from its start.
         assert [frame["title"] for frame in frames] == ["Setup", *(f"Turn {n}" for n in range(1, match["turns"] + 1))]
         assert sum(line.endswith(" seat picks " + name) for line in frames[0]["lines"] for name in replay.players) == 2
+        first = replay.players[frames[1]["player"]]
+        assert frames[1]["lines"][0] == f"-- turn 1: {first}" and frames[1]["lines"][1].startswith(f"{first} rolls ")
         at = 1
         for _, action in replay.actions:
             if state.between_turns:
@@ -119,7 +121,7 @@ def check_duel_frame(frame: dict, state) -> None:
     for track, name in enumerate(("fame", "destruction")):
         drawn = table[f"{name} track"].split()
         assert len(drawn) == len(state.board.spaces(track))
-        assert [at for at, space in enumerate(drawn) if "●" in space] == [state.board.index(track)]
+        assert [at for at, mark in enumerate(drawn) if mark == "@"] == [state.board.index(track)]
     assert len(table["hype tokens"]) == len(state.board.placed)
     assert table["dice"].split() == [("claw", "heart", "energy", "fame", "destruction", "power")[f] for f in state.dice]
     assert len(table["market"]) == 3 and table["deck"] == len(state.deck)

@@ -9,35 +9,36 @@ from typing import TYPE_CHECKING, Any
 from kotarena.games.duel.cards import BY_ID
 from kotarena.games.duel.events import token_words
 from kotarena.games.duel.faces import format_faces
-from kotarena.games.duel.track import HYPE_TOKENS, TRACK_NAMES, Board
+from kotarena.games.duel.track import HYPE_TOKENS, TRACK_NAMES, Board, in_zone
 
 if TYPE_CHECKING:
     from kotarena.games.duel.state import DuelState
 
-#: How a track is drawn: the marker, a printed space, a space of a hype token.
-MARKER, EMPTY = "●", "·"
+_BONUS_MARK = {"smash": "x", "smash2": "X", "heal": "h", "energy": "e", "dice": "d", None: "o"}
+#: What the marks of a drawn track mean (``kotarena play`` prints it under the tracks too).
+LEGEND = ("@ marker, V victory space, S spotlight zone; hype spaces: x smash, X double smash, h heal, "
+          "e energy, d dice token, o no bonus, K The King's block")
 
 
-def draw_track(board: Board, track: int) -> str:
-    """A track as one line, from the first seat's victory space to the second seat's:
-    ``·`` a printed space, a hype token's spaces in brackets (its bonuses' initials,
-    ``-`` for none), ``●`` the marker: ``· · [E S H] · ● · · ...``."""
-    marker = board.markers[track]
-    parts: list[str] = []
-    token_open = ""
-    for space in board.spaces(track):
-        token, _ = space
-        shown = MARKER if space == marker else EMPTY if not token else (board.bonus(space) or "-")[0].upper()
-        if token != token_open:
-            if token_open:
-                parts[-1] += "]"
-            if token:
-                shown = "[" + shown
-            token_open = token
-        parts.append(shown)
-    if token_open:
-        parts[-1] += "]"
-    return " ".join(parts)
+def space_marks(board: Board, track: int) -> list[str]:
+    """One mark per space of a track, from the first seat's victory space to the
+    second seat's (:data:`LEGEND`): ``V . S S S . . @ . . S S o x o V``."""
+    spaces = board.spaces(track)
+    marks = []
+    for index, space in enumerate(spaces):
+        token, k = space
+        if space == board.markers[track]:
+            mark = "@"
+        elif index in (0, len(spaces) - 1):
+            mark = "V"
+        elif token:
+            mark = "K" if HYPE_TOKENS[token].blocks else _BONUS_MARK[board.bonus(space)]
+        elif any(in_zone(k, seat) for seat in (0, 1)):
+            mark = "S"
+        else:
+            mark = "."
+        marks.append(mark)
+    return marks
 
 
 def marker_words(board: Board, track: int, names: Sequence[str]) -> str:
@@ -59,8 +60,9 @@ def snapshot(state: DuelState) -> dict[str, Any]:
              for seat in (0, 1)]
     table: dict[str, Any] = {}
     for track, name in enumerate(TRACK_NAMES):
-        table[f"{name} track"] = draw_track(board, track)
+        table[f"{name} track"] = " ".join(space_marks(board, track))
         table[f"{name} marker"] = marker_words(board, track, state.names)
+    table["tracks"] = f"{state.names[0]}'s end on the left, {state.names[1]}'s on the right; {LEGEND}"
     table["hype tokens"] = [f"{token_words(token)}: {TRACK_NAMES[track]} {_span(low, HYPE_TOKENS[token].covers)}"
                             for token, (track, low, _flipped) in sorted(board.placed.items(),
                                                                         key=lambda item: (item[1][0], item[1][1]))]
@@ -82,4 +84,4 @@ def purchases(events: Sequence[tuple]) -> list[tuple[int, str]]:
             for event in events if event[0] == "buy" and len(event) == 4]
 
 
-__all__ = ["draw_track", "marker_words", "purchases", "snapshot"]
+__all__ = ["LEGEND", "marker_words", "purchases", "snapshot", "space_marks"]

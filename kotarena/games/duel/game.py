@@ -23,7 +23,7 @@ from kotarena.games.duel.state import MARKET_SIZE, STANDARD_DICE, DuelState
 from kotarena.games.duel.turn import advance
 from kotarena.games.duel.view import DuelView, sample_state
 
-SPEC = GameSpec("duel", "King of Tokyo: Duel", 2, 2, "duel", rules_version=1,
+SPEC = GameSpec("duel", "King of Tokyo: Duel", 2, 2, "duel", rules_version=2,
                 aliases=("kot-duel", "king-of-tokyo-duel"), decks=("duel",))
 
 DECISION_KINDS = {
