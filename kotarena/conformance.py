@@ -512,9 +512,9 @@ def _decision_kinds(cls: type[Bot], time_limit: float, seed: int) -> Check:
         searched += played
         missing += [f"{game} {kind}" for kind in get_game(game).decision_kinds if kind not in positions]
         for kind, position in positions.items():
-            table = _Table(-1, game, position.players, True, position.seed, position.seat, position.deck)
+            table = _Table(-1, position.game, position.players, True, position.seed, position.seat, position.deck)
             if not run.hung and run.play(table, state=position.state.clone()):
-                asked.append(f"{game} {kind}")
+                asked.append(f"{position.game} {kind}")
     if run.problems:
         first = run.problems[0]
         return Check("decision kinds", False, f"{len(run.problems)} problem(s); first: {first.where}: {first.detail}")

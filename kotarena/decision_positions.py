@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kotarena.bots.random_bot import RandomBot
+from kotarena.engine.game import split_game_name
 from kotarena.games import get_game, get_spec, new_game
 from kotarena.match import bot_seed
 
@@ -26,7 +27,8 @@ SEARCH_GAMES = 400
 
 @dataclass(frozen=True)
 class Position:
-    """A game paused at a decision of ``kind`` (``state`` is a copy: play it on freely)."""
+    """A game paused at a decision of ``kind`` (``state`` is a copy: play it on freely);
+    ``game`` names its options where only an option brings the kind."""
 
     game: str
     kind: str
@@ -43,14 +45,43 @@ class Position:
 
 def find_positions(game: str, *, seed: int = 0, search_games: int = SEARCH_GAMES) -> tuple[dict[str, Position], int]:
     """The first position of each decision kind of ``game`` that random play reaches,
-    and how many games were played looking."""
+    and how many games were played looking.
+
+    A kind that only a game option brings (Duel's ``monster`` decision comes with
+    ``duel:monsters=choice``) is looked for next in the game with each other value of
+    each of its options, in the order the option lists them, with a smaller budget each
+    (``search_games // 8``); its position's ``game`` is then that configured game."""
     kinds = set(get_game(game).decision_kinds)
+    found: dict[str, Position] = {}
+    played = _search(game, kinds, found, seed, search_games)
+    for variant in option_variants(game):
+        if kinds <= set(found):
+            break
+        played += _search(variant, kinds, found, seed, max(1, search_games // 8))
+    return found, played
+
+
+def option_variants(game: str) -> list[str]:
+    """The names of ``game`` with one of its options set to another value, each option's
+    values in their order (``duel:monsters=choice``, ``duel:monsters=gigazaur/xenoid``, ...)."""
+    name, chosen = split_game_name(game)
+    base = get_game(name)
+    variants = []
+    for option in base.options.values():
+        now = chosen.get(option.name, option.default)
+        variants += [base.configured({**chosen, option.name: value}).spec.name
+                     for value in option.values if value != now]
+    return variants
+
+
+def _search(game: str, kinds: set[str], found: dict[str, Position], seed: int, budget: int) -> int:
+    """Play up to ``budget`` random games of ``game`` until every kind is in ``found``,
+    adding the first position of each new kind; how many games were played."""
     spec = get_spec(game)
     decks = ["default", *[d for d in spec.decks if d != spec.deck]]
     counts = range(spec.min_players, spec.max_players + 1)
-    found: dict[str, Position] = {}
     played = 0
-    while played < search_games and not kinds <= set(found):
+    while played < budget and not kinds <= set(found):
         deck = decks[played % len(decks)]
         players = counts[(played // len(decks)) % len(counts)]
         game_seed = seed * 100_000 + played
@@ -63,7 +94,7 @@ def find_positions(game: str, *, seed: int = 0, search_games: int = SEARCH_GAMES
             player = state.to_move
             state.apply(bots[player].choose(state.view(player)))
         played += 1
-    return found, played
+    return played
 
 
-__all__ = ["SEARCH_GAMES", "Position", "find_positions"]
+__all__ = ["SEARCH_GAMES", "Position", "find_positions", "option_variants"]

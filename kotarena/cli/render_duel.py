@@ -18,14 +18,12 @@ from collections.abc import Sequence
 
 from kotarena.cli.output import table_text
 from kotarena.games.duel.cards import BY_ID
+from kotarena.games.duel.display import LEGEND, space_marks
+from kotarena.games.duel.events import token_words
 from kotarena.games.duel.faces import FACE_NAMES
 from kotarena.games.duel.monsters import BY_ID as MONSTERS
-from kotarena.games.duel.track import HYPE_TOKENS, TRACK_NAMES, in_zone
+from kotarena.games.duel.track import TRACK_NAMES
 from kotarena.games.duel.view import DuelView
-
-_BONUS_MARK = {"smash": "x", "smash2": "X", "heal": "h", "energy": "e", "dice": "d", None: "o"}
-LEGEND = ("@ marker, V victory space, S spotlight zone; hype spaces: x smash, X double smash, h heal, "
-          "e energy, d dice token, o no bonus, K The King's block")
 
 
 def track_lines(view: DuelView) -> list[str]:
@@ -33,27 +31,15 @@ def track_lines(view: DuelView) -> list[str]:
     board = view.board
     lines = [f"tracks: {view.names[0]}'s end on the left, {view.names[1]}'s on the right"]
     for track, name in enumerate(TRACK_NAMES):
-        spaces = board.spaces(track)
-        marks, numbers = [], []
-        for index, space in enumerate(spaces):
-            token, k = space
-            if space == board.markers[track]:
-                mark = "@"
-            elif index in (0, len(spaces) - 1):
-                mark = "V"
-            elif token:
-                mark = "K" if HYPE_TOKENS[token].blocks else _BONUS_MARK[board.bonus(space)]
-            elif any(in_zone(k, seat) for seat in (0, 1)):
-                mark = "S"
-            else:
-                mark = "."
-            marks.append(f"{mark:>4}")
+        marks = [f"{mark:>4}" for mark in space_marks(board, track)]
+        numbers = []
+        for space in board.spaces(track):
             cell = board.cells_of(space)[0]
-            numbers.append(f"{cell:>3}'" if token else f"{cell:>4}")
+            numbers.append(f"{cell:>3}'" if space[0] else f"{cell:>4}")
         lines.append(f"{name:<12}" + "".join(marks))
         lines.append(" " * 12 + "".join(numbers))
     for token, track, low, _flipped in view.hype:
-        lines.append(f"  hype token {token} on {TRACK_NAMES[track]} from space {low}")
+        lines.append(f"  {token_words(token)} on {TRACK_NAMES[track]} from space {low}")
     lines.append("  " + LEGEND)
     return lines
 

@@ -54,6 +54,14 @@ def game_frames(replay: Replay) -> tuple[list[dict[str, Any]], list[tuple[int, s
         # Whose turn it was: the first to act in it (between turns the game may already
         # name the next player as its active one).
         player = next((event[1] for event in events if event[0] == "act"), None)
+        if number < 1:
+            # Decisions before the first turn (Duel's monster choice) are the setup's, as
+            # is the table at the first turn's first decision; the turn's events are its own.
+            first_turn = next((at for at, event in enumerate(events) if event[0] == "turn"), len(events))
+            frames[0]["lines"] += game.event_lines(events[:first_turn], names)
+            frames[0]["state"] = game.snapshot(state)
+            done += first_turn
+            return
         frames.append({"title": f"Turn {number}", "player": player, "lines": game.event_lines(events, names),
                        "state": game.snapshot(state)})
         done = len(log)
@@ -100,5 +108,7 @@ def viewer_data(match_id: int, replay_text: str, entrants: list[str]) -> tuple[d
         title = get_game(replay.game).spec.title
     except (EngineError, ValueError):
         title = replay.game
-    return {"match": match_id, "game": title, "seed": replay.seed, "deck": replay.deck,
+    # The seed as text: a JavaScript number holds whole numbers exactly only up to 2**53,
+    # and seeds go up to 2**63.
+    return {"match": match_id, "game": title, "seed": str(replay.seed), "deck": replay.deck,
             "players": list(replay.players), "entrants": entrants, "frames": frames, "error": problem}, bought

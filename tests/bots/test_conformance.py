@@ -19,6 +19,8 @@ from kotarena.bots.random_bot import RandomBot
 from kotarena.bots.registry import UnknownBotError
 from kotarena.cli import cli
 from kotarena.conformance import CHECK_NAMES, check_bot
+from kotarena.decision_positions import find_positions, option_variants
+from kotarena.games import get_game
 from kotarena.hookspecs import hookimpl
 
 
@@ -315,6 +317,20 @@ def test_the_decision_kinds_check_names_each_kind_answered(quick):
     assert kinds.passed
     for kind in ("kot roll", "kot yield", "kot buy", "kot probe", "origins start"):
         assert kind in kinds.detail
+    # Every kind of Duel, the monster choice from the game with its option monsters=choice.
+    for kind in get_game("duel").decision_kinds:
+        assert f"duel {kind}" in kinds.detail or kind == "monster"
+    assert "duel:monsters=choice monster" in kinds.detail and "duel" not in kinds.detail.partition("never arose")[2]
+
+
+def test_a_kind_only_an_option_brings_is_looked_for_in_the_game_with_that_option():
+    assert option_variants("duel")[0] == "duel:monsters=choice"
+    assert option_variants("origins") == ["origins:two-player-variant=off"]
+    assert option_variants("kot") == []
+    positions, played = find_positions("duel", search_games=40)
+    assert set(positions) == set(get_game("duel").decision_kinds)
+    assert positions["monster"].game == "duel:monsters=choice" and positions["roll"].game == "duel"
+    assert played == 40 + 1  # the whole budget without the option, then one game with it
 
 
 def test_report_text_has_one_line_per_check_and_a_summary(quick):

@@ -1,6 +1,7 @@
 """A small results database for the site and export tests: two nights of a
-four-player ladder with cards, a night of Origins for two, all random bots, and a short
-night where a bot forfeits (a few seconds to play; built once for the session)."""
+four-player ladder with cards, a night of Origins for two, a night of Duel, all random
+bots, and a short night where a bot forfeits (a few seconds to play; built once for the
+session)."""
 
 from __future__ import annotations
 
@@ -62,6 +63,24 @@ name = "random"
 label = "right"
 """
 
+#: Duel in duplicate pairs, the seats choosing their monsters (a "monster" decision
+#: before the first turn, which the viewer shows in the setup).
+DUEL = """
+name = "duel"
+game = "duel:monsters=choice"
+players = 2
+games = 4
+seed = 6
+duplicate = true
+
+[[bots]]
+name = "random"
+label = "north"
+
+[[bots]]
+name = "random"
+label = "south"
+"""
 
 #: The failbots' bot that raises (tests/fixtures/failbots), trusted so that it plays in
 #: the night's own process and needs no sandbox.
@@ -86,8 +105,8 @@ params = { fail_on = 4 }
 
 @pytest.fixture(scope="session")
 def season_db(tmp_path_factory) -> str:
-    """The path of a database holding nights 1 and 2 of ladder 'four', night 1 of 'duo'
-    and night 1 of 'forfeits'."""
+    """The path of a database holding nights 1 and 2 of ladder 'four', night 1 of 'duo',
+    'duel' and 'forfeits'."""
     folder = tmp_path_factory.mktemp("season")
     db = str(folder / "season.db")
     # A night seals the bot registry through KOTARENA_LOAD_PLUGINS (see the top conftest's
@@ -97,7 +116,8 @@ def season_db(tmp_path_factory) -> str:
         patch.syspath_prepend(str(FAILBOTS))
         plugins.reset()
         try:
-            for name, text, nights in (("four", FOUR, 2), ("duo", TWO, 1), ("forfeits", FORFEITS, 1)):
+            for name, text, nights in (("four", FOUR, 2), ("duo", TWO, 1), ("duel", DUEL, 1),
+                                        ("forfeits", FORFEITS, 1)):
                 path = folder / f"{name}.toml"
                 path.write_text(text)
                 for _ in range(nights):

@@ -58,7 +58,7 @@ def test_without_replays_into_a_file_and_every_ladder_when_none_is_named(season_
     result = export("--no-replays", "-o", str(out), "--db", season_db)
     assert result.exit_code == 0 and result.stdout == ""
     lines = records(out.read_text())
-    assert {line["ladder"] for line in lines} == {"four", "duo", "forfeits"}
+    assert {line["ladder"] for line in lines} == {"four", "duo", "duel", "forfeits"}
     assert not any("replay" in line for line in lines)
 
 

@@ -104,7 +104,7 @@ def test_the_leaderboard_lists_every_entrant_in_rank_order_with_its_interval_and
     assert console_errors(browser) == []
 
 
-@pytest.mark.parametrize("ladder", ["four", "duo"])
+@pytest.mark.parametrize("ladder", ["four", "duo", "duel"])
 def test_the_viewer_steps_forward_and_back_through_a_game_showing_the_health_after_each_turn(
         browser, built_site, season_db, ladder):
     from selenium.webdriver.common.by import By
@@ -127,11 +127,17 @@ def test_the_viewer_steps_forward_and_back_through_a_game_showing_the_health_aft
             browser.find_element(By.ID, button).click()
 
     assert browser.find_element(By.ID, "heading").text.startswith(f"Match {match['id']}")
+    # The seed exactly (seeds are larger than JavaScript's numbers hold exactly).
+    assert f"Seed {replay_from_text(match['replay']).seed}," in browser.find_element(By.ID, "about").text
     assert title() == "Setup" and browser.find_element(By.ID, "back").get_attribute("disabled")
     press("forward", 3)
     assert title() == "Turn 3" and health() == expected[2]
     press("back")
     assert title() == "Turn 2" and health() == expected[1]
+    if ladder == "duel":  # the tracks, each with its marker, and the hype tokens beside them
+        facts = {dd.get_attribute("data-key"): dd.text for dd in browser.find_elements(By.CSS_SELECTOR, "#table-facts dd")}
+        assert facts["fame track"].split().count("@") == facts["destruction track"].split().count("@") == 1
+        assert {"fame marker", "hype tokens", "dice", "market"} <= set(facts)
     assert browser.find_elements(By.CSS_SELECTOR, "#lines li")[0].text  # the turn in words
     press("last")
     assert title() == f"Turn {match['turns']}" and health() == expected[-1]

@@ -8,9 +8,12 @@ import gzip
 import json
 import re
 
+import pytest
 from click.testing import CliRunner
 
 from kotarena.cli import cli
+from kotarena.games import new_game
+from kotarena.games.duel.cards import CARDS as DUEL_CARDS
 from kotarena.replay import replay_from_text, reproduce
 from kotarena.storage import open_db, season
 from kotarena.storage.queries import leaderboard
@@ -32,7 +35,7 @@ def viewer_games(site) -> dict[int, dict]:
 
 def test_the_index_lists_every_ladder_and_each_ladder_page_its_leaderboard_in_order(built_site, season_db):
     index = (built_site / "index.html").read_text()
-    for ladder in ("four", "duo", "forfeits"):
+    for ladder in ("four", "duo", "duel", "forfeits"):
         assert f'href="{ladder}/index.html"' in index
         page = (built_site / ladder / "index.html").read_text()
         table = page.split('class="leaderboard"')[1].split("</table>")[0]
@@ -53,7 +56,7 @@ def test_every_stored_game_is_linked_from_its_night_and_in_the_viewer_where_the_
 
 def test_the_viewer_ends_each_game_with_the_health_and_places_stored_for_it(built_site, season_db):
     games = viewer_games(built_site)
-    for ladder in ("four", "duo", "forfeits"):
+    for ladder in ("four", "duo", "duel", "forfeits"):
         for match in stored_games(season_db, ladder):
             game = games[match["id"]]
             assert game["error"] is None
@@ -63,17 +66,65 @@ def test_the_viewer_ends_each_game_with_the_health_and_places_stored_for_it(buil
             assert game["entrants"] == [seat["entrant"] for seat in match["seats"]]
 
 
-def test_card_statistics_count_every_card_bought(built_site, season_db):
+def card_names(state) -> dict[str, str]:
+    """Card names by id, in the deck of the game ``state`` plays."""
+    cards = DUEL_CARDS if state.game.startswith("duel") else state.cards_info
+    return {card.id: card.name for card in cards}
+
+
+@pytest.mark.parametrize("ladder", ["four", "duel"])
+def test_card_statistics_count_every_card_bought(built_site, season_db, ladder):
     bought: dict[str, int] = {}
-    for match in stored_games(season_db, "four"):
+    for match in stored_games(season_db, ladder):
         state = reproduce(replay_from_text(match["replay"]))
-        names = {card.id: card.name for card in state.cards_info}
+        names = card_names(state)
         for event in state.log:
             if event[0] == "buy":
                 bought[names[event[2]]] = bought.get(names[event[2]], 0) + 1
-    page = (built_site / "four" / "cards.html").read_text()
+    page = (built_site / ladder / "cards.html").read_text()
     rows = re.findall(r"<tr><td>([^<]+)</td><td>(\d+)</td>", page)
     assert {card: int(count) for card, count in rows} == bought
+    assert bought
+
+
+def test_a_duel_is_shown_with_its_tracks_markers_hype_tokens_and_market_after_every_turn(built_site, season_db):
+    games = viewer_games(built_site)
+    for match in stored_games(season_db, "duel"):
+        replay = replay_from_text(match["replay"])
+        state = new_game(replay.game, list(replay.players), seed=replay.seed, deck=replay.deck,
+                         first_player=replay.first_player)
+        state.pause_between_turns = True
+        frames = games[match["id"]]["frames"]
+        # The seats' monster choice is the setup's; then one frame per turn, from its start.
+        assert [frame["title"] for frame in frames] == ["Setup", *(f"Turn {n}" for n in range(1, match["turns"] + 1))]
+        assert sum(line.endswith(" seat picks " + name) for line in frames[0]["lines"] for name in replay.players) == 2
+        first = replay.players[frames[1]["player"]]
+        assert frames[1]["lines"][0] == f"-- turn 1: {first}" and frames[1]["lines"][1].startswith(f"{first} rolls ")
+        at = 1
+        for _, action in replay.actions:
+            if state.between_turns:
+                check_duel_frame(frames[at], state)
+                at += 1
+                state.next_turn()
+            state.apply(action)
+        check_duel_frame(frames[at], state)
+        assert at == len(frames) - 1
+
+
+def check_duel_frame(frame: dict, state) -> None:
+    """A frame pictures the table as the engine holds it when its turn is over."""
+    seats, table = frame["state"]["seats"], frame["state"]["table"]
+    assert [seat["health"] for seat in seats] == state.health
+    assert [seat["energy"] for seat in seats] == state.energy
+    assert [seat["dice tokens"] for seat in seats] == state.tokens
+    assert [len(seat["cards"]) for seat in seats] == [len(kept) for kept in state.keeps]
+    for track, name in enumerate(("fame", "destruction")):
+        drawn = table[f"{name} track"].split()
+        assert len(drawn) == len(state.board.spaces(track))
+        assert [at for at, mark in enumerate(drawn) if mark == "@"] == [state.board.index(track)]
+    assert len(table["hype tokens"]) == len(state.board.placed)
+    assert table["dice"].split() == [("claw", "heart", "energy", "fame", "destruction", "power")[f] for f in state.dice]
+    assert len(table["market"]) == 3 and table["deck"] == len(state.deck)
 
 
 def test_a_bots_page_shows_its_forfeits_with_what_happened(built_site):

@@ -39,7 +39,7 @@ def health_after_each_turn(replay: Replay) -> list[list[int]]:
     return seen
 
 
-@pytest.mark.parametrize(("game", "players", "seed"), [("kot", 4, 11), ("kot", 6, 12), ("origins", 2, 13)])
+@pytest.mark.parametrize(("game", "players", "seed"), [("kot", 4, 11), ("kot", 6, 12), ("origins", 2, 13), ("duel", 2, 14), ("duel:monsters=choice", 2, 15)])
 def test_each_turn_is_a_frame_showing_the_health_left_as_it_ended(game, players, seed):
     replay = played(game, players, seed)
     frames, _, problem = game_frames(replay)

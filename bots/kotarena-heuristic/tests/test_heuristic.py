@@ -53,6 +53,10 @@ def test_is_registered_through_its_entry_point():
 def test_passes_the_conformance_check():
     report = check_bot(HeuristicBot)
     assert report.ok, report.text()
+    # Every decision kind of every game it plays, Duel's monster choice (an option's) too.
+    kinds = report.check("decision kinds").detail
+    assert "duel" not in kinds.partition("never arose")[2]
+    assert "duel roll" in kinds and "duel hype" in kinds and "duel:monsters=choice monster" in kinds
 
 
 @pytest.mark.parametrize("deck", ["default", None])

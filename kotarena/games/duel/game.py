@@ -7,10 +7,12 @@ from __future__ import annotations
 import random as _random_module
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from typing import Any
 
 from kotarena.engine.actions import PICK, Action
 from kotarena.engine.game import Game, GameOption, GameSpec, UnknownDeckError, configured_name
 from kotarena.engine.outcome import PositionError
+from kotarena.games.duel import display as _display
 from kotarena.games.duel import events as _events
 from kotarena.games.duel import invariants as _invariants
 from kotarena.games.duel.cards import CARDS
@@ -21,7 +23,7 @@ from kotarena.games.duel.state import MARKET_SIZE, STANDARD_DICE, DuelState
 from kotarena.games.duel.turn import advance
 from kotarena.games.duel.view import DuelView, sample_state
 
-SPEC = GameSpec("duel", "King of Tokyo: Duel", 2, 2, "duel", rules_version=1,
+SPEC = GameSpec("duel", "King of Tokyo: Duel", 2, 2, "duel", rules_version=2,
                 aliases=("kot-duel", "king-of-tokyo-duel"), decks=("duel",))
 
 DECISION_KINDS = {
@@ -68,12 +70,16 @@ def begin(state: DuelState, first: int) -> None:
     state.energy[1 - first] += SECOND_PLAYER_ENERGY
 
 
-def ask_pick(state: DuelState, seat: int) -> None:
+def ask_pick(state: DuelState, seat: int, named: str = "") -> None:
+    """Ask ``seat`` for its monster: any the other seat has not taken, or only ``named``
+    (the monster a table given by names seats there, so that a replay, which names the
+    monsters the seats picked, asks the same decisions again)."""
     taken = state.monsters[0].id if seat == 1 else None
-    state.ask(seat, "monster", [Action.of(PICK, m.id) for m in MONSTERS if m.id != taken], ("pick", seat))
+    offered = [named] if named else [m.id for m in MONSTERS if m.id != taken]
+    state.ask(seat, "monster", [Action.of(PICK, monster) for monster in offered], ("pick", seat, named))
 
 
-def pick(state: DuelState, action: Action, seat: int) -> None:
+def pick(state: DuelState, action: Action, seat: int, named: str = "") -> None:
     """A seat's monster: its name and health follow."""
     monster = find_monster(action.args[0])
     monsters = list(state.monsters)
@@ -141,8 +147,9 @@ class Duel(Game):
         if first_player is not None and first_player not in (0, 1):
             raise PositionError(f"first_player is seat 0 or 1, not {first_player}")
         first = -1 if first_player is None else first_player
-        if self.monsters == CHOICE and isinstance(players, int):
-            state.todo = [("pick", 0), ("pick", 1), ("begin", first)]
+        if self.monsters == CHOICE:
+            named = ("", "") if isinstance(players, int) else tuple(m.id for m in monsters)
+            state.todo = [("pick", 0, named[0]), ("pick", 1, named[1]), ("begin", first)]
         else:
             begin(state, first)
         advance(state)
@@ -173,6 +180,18 @@ class Duel(Game):
 
     def event_text(self, event: tuple, names: Sequence[str]) -> str:
         return _events.event_text(event, names)
+
+    def event_lines(self, events: Sequence[tuple], names: Sequence[str]) -> list[str]:
+        return _events.event_lines(events, names)
+
+    def event_data(self, event: tuple) -> list:
+        return _events.event_data(event)
+
+    def snapshot(self, state) -> dict[str, Any]:
+        return _display.snapshot(state)
+
+    def purchases(self, events: Sequence[tuple]) -> list[tuple[int, str]]:
+        return _display.purchases(events)
 
     def scenario_format(self):
         from kotarena.games.duel.scenario import DUEL_SCENARIOS

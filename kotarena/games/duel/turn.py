@@ -381,16 +381,16 @@ def _begin(state: DuelState, first: int) -> None:
     begin(state, first)
 
 
-def _ask_pick(state: DuelState, seat: int) -> None:
+def _ask_pick(state: DuelState, seat: int, named: str = "") -> None:
     from kotarena.games.duel.game import ask_pick
 
-    ask_pick(state, seat)
+    ask_pick(state, seat, named)
 
 
-def _pick(state: DuelState, action: Action, seat: int) -> None:
+def _pick(state: DuelState, action: Action, seat: int, named: str = "") -> None:
     from kotarena.games.duel.game import pick
 
-    pick(state, action, seat)
+    pick(state, action, seat, named)
 
 
 STEPS = {
