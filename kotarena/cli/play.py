@@ -134,13 +134,17 @@ def save_replay(state: GameState, path: str, bot_names: Sequence[str]) -> None:
         raise click.ClickException(f"cannot write the replay to {path}: {error.strerror or error}") from None
 
 
-def start_game(game: Game, names: Sequence[str], seed: int, no_deck: bool, record: bool,
+def start_game(game: Game, names: Sequence[str] | int, seed: int, no_deck: bool, record: bool,
                deck_name: str | None = None) -> GameState:
+    """A new game for ``play`` and ``match``: ``names`` are the seats' monsters, or only
+    how many seats there are, so that the game gives them as it does at a ladder's table
+    (Duel draws them from the seed, or lets each seat pick)."""
     if no_deck and deck_name:
         raise click.ClickException("--deck and --no-deck together: choose one")
     deck = None if no_deck else deck_name or "default"
     try:
-        return new_game(game.name, players=list(names), seed=seed, deck=deck, record=record)
+        players = names if isinstance(names, int) else list(names)
+        return new_game(game.name, players=players, seed=seed, deck=deck, record=record)
     except ValueError as error:
         raise click.ClickException(str(error)) from None
 
@@ -289,11 +293,12 @@ def play(bots: tuple[str, ...], seat: int, game: Game, seed: int | None, monster
     classes.insert(seat - 1, HumanBot)
 
     click.echo(f"seed: {seed}")
+    state = start_game(game, names if monsters else players, seed, no_deck, record=True, deck_name=deck_name)
+    names = state.names
     others = ", ".join(f"{names[s]} ({bot_names[s]})" for s in range(players) if s != seat - 1)
     click.echo(f"You are {names[seat - 1]} (seat {seat}). Opponents: {others}.")
     click.echo("Type ? at a prompt for the legal actions, ? CARD for what a card does.")
 
-    state = start_game(game, names, seed, no_deck, record=True, deck_name=deck_name)
     narrator = Narrator(state, click.echo)
     seated = [Narrated(cls(seed=bot_seed(seed, s)), narrator) for s, cls in enumerate(classes)]
     run(state, seated)
@@ -317,7 +322,8 @@ def seat_bots(game: Game, bots: Sequence[str], players: int | None) -> list[str]
     """The bot name of every seat: one per --bot, or one --bot copied to --players seats."""
     names = list(bots) or ["random"]
     if players is None:
-        players = len(names) if len(names) > 1 else 4
+        spec = game.spec  # one bot: four seats, or as near as the game allows (Duel: two)
+        players = len(names) if len(names) > 1 else min(max(4, spec.min_players), spec.max_players)
     if len(names) == 1:
         names = names * players
     elif len(names) != players:
@@ -377,7 +383,8 @@ def tally_text(data: dict) -> str:
 @click.option("--bot", "bots", multiple=True, metavar="NAME",
               help="The bot in the next seat (repeat). One --bot fills every seat. Default: random.")
 @click.option("--players", type=int, metavar="N",
-              help="Number of seats (2-6 in King of Tokyo, 2-4 in Origins). Default: one per --bot, or 4 with a single bot.")
+              help="Number of seats (2-6 in King of Tokyo, 2-4 in Origins, 2 in Duel). Default: one per --bot, or 4 "
+                   "with a single bot (2 in Duel).")
 @game_option
 @seed_option
 @click.option("--games", type=click.IntRange(min=1), default=1, show_default=True, metavar="N",
@@ -419,7 +426,8 @@ def match(bots: tuple[str, ...], players: int | None, game: Game, seed: int | No
     results = []
     for index in range(games):
         game_seed = seed + index
-        state = start_game(game, names, game_seed, no_deck, record=verbose or bool(replay_path), deck_name=deck_name)
+        state = start_game(game, names if monsters else len(names), game_seed, no_deck,
+                           record=verbose or bool(replay_path), deck_name=deck_name)
         run(state, [cls(seed=bot_seed(game_seed, s)) for s, cls in enumerate(classes)])
         if verbose:
             if games > 1:

@@ -58,6 +58,35 @@ def test_a_person_asks_what_a_duel_card_does_by_its_name(monkeypatch):
     assert "No Duel card is called 'no such card'" in result.stdout
 
 
+def test_without_monster_names_play_and_match_draw_the_monsters_from_the_seed(monkeypatch):
+    from kotarena.games import new_game
+
+    monkeypatch.setenv("KOTARENA_ASSUME_TTY", "1")
+    for seed in (6, 7, 8):
+        drawn = new_game("duel", 2, seed=seed).names
+        played = invoke(["play", "--game", "duel", "--bot", "random", "--seed", str(seed)], input=ANSWERS)
+        matched = json.loads(invoke(["match", "--game", "duel", "--seed", str(seed), "--json"]).stdout)
+        assert f"You are {drawn[0]} (seat 1). Opponents: {drawn[1]} (random)." in played.stdout
+        assert [seat["monster"] for seat in matched["seats"]] == list(drawn)
+
+
+def test_match_with_chosen_monsters_lets_each_bot_choose_among_all_six(monkeypatch):
+    from kotarena.bots.random_bot import RandomBot
+
+    offered = []
+    real_choose = RandomBot.choose
+
+    def choose(self, view):
+        if view.kind == "monster":
+            offered.append(len(view.legal))
+        return real_choose(self, view)
+
+    monkeypatch.setattr(RandomBot, "choose", choose)
+    result = invoke(["match", "--game", "duel:monsters=choice", "--seed", "3"])
+    assert result.exit_code == 0, result.output
+    assert offered == [6, 5]
+
+
 def test_the_tracks_are_drawn_with_markers_tokens_and_printed_spaces():
     state = build_position(["Gigazaur", "The King"], markers=(-2, "king_block_1"),
                            hype={"fish_heal": "fame 4", "alien_shortcut": "fame -7 -5", "king_block_1": "destruction 1"},
