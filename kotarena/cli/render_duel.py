@@ -103,7 +103,9 @@ def duel_card_help(name: str) -> str:
         card = card_named(name)
     except KeyError:
         return f"No Duel card is called {name!r} ('kotarena cards --game duel' lists them)."
-    hype = f", hype token: {card.hype}" if card.hype else ""
+    from kotarena.games.duel.events import token_words
+
+    hype = f", with {token_words(card.hype)}" if card.hype else ""
     return f"{card.name} ({card.cost} energy, {card.type}{hype}): {card.text}"
 
 

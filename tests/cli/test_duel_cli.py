@@ -56,6 +56,8 @@ def test_a_person_asks_what_a_duel_card_does_by_its_name(monkeypatch):
     assert result.exit_code == 0, result.output
     assert f"{card.name} ({card.cost} energy, {card.type}" in result.stdout and card.text in result.stdout
     assert "No Duel card is called 'no such card'" in result.stdout
+    tesla = invoke(["play", "--game", "duel", "--bot", "random", "--seed", "6"], input="? tesla impulse\n" + ANSWERS)
+    assert "Tesla Impulse (6 energy, discard, with the Penguin hype token (" in tesla.stdout
 
 
 def test_without_monster_names_play_and_match_draw_the_monsters_from_the_seed(monkeypatch):
