@@ -38,5 +38,5 @@ def games(json_: bool) -> None:
         ("name", "title", "players", "decks", "rules", "aliases", "options"),
         [(g.spec.name, g.spec.title, f"{g.spec.min_players}-{g.spec.max_players}", ", ".join(g.spec.decks) or "none",
           g.spec.rules_version, ", ".join(g.spec.aliases),
-          ", ".join(f"{o.name}={'|'.join(o.values)}" for o in g.options.values())) for g in found],
+          ", ".join(f"{o.name}={o.shown or '|'.join(o.values)}" for o in g.options.values())) for g in found],
     ))

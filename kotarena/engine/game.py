@@ -47,6 +47,8 @@ class GameOption:
     name: str
     values: tuple[str, ...]
     help: str
+    #: The values as a listing shows them, where there are too many to list one by one.
+    shown: str = ""
 
     @property
     def default(self) -> str:

@@ -32,6 +32,13 @@ def test_games_lists_duel_for_two_players():
     data = json.loads(invoke(["games", "--json"]).stdout)
     duel = next(g for g in data["games"] if g["name"] == "duel")
     assert (duel["min_players"], duel["max_players"], duel["title"]) == (2, 2, "King of Tokyo: Duel")
+    assert len(duel["options"]["monsters"]["values"]) == 2 + 6 * 5  # drawn, choice, every ordered pair
+
+
+def test_the_games_table_sums_up_duels_monster_pairs_in_one_short_entry():
+    row = next(line for line in invoke(["games"]).stdout.splitlines() if line.startswith("duel "))
+    assert row.rstrip().endswith("monsters=drawn|choice|FIRST/SECOND (two of gigazaur, xenoid, space_penguin, "
+                                 "mekadragon, cyber_kitty, the_king)")
 
 
 def test_a_person_plays_a_whole_duel_at_the_terminal(monkeypatch):

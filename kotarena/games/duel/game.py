@@ -42,7 +42,8 @@ DRAWN, CHOICE = "drawn", "choice"
 MONSTERS_OPTION = GameOption(
     "monsters", (DRAWN, CHOICE, *(f"{a.id}/{b.id}" for a in MONSTERS for b in MONSTERS if a != b)),
     "how seats get their monsters when none are named: drawn (from the seed), choice (each seat picks, "
-    "seat 1 first), or fixed as FIRST/SECOND (gigazaur/the_king)")
+    "seat 1 first), or fixed as FIRST/SECOND (gigazaur/the_king)",
+    shown=f"{DRAWN}|{CHOICE}|FIRST/SECOND (two of {', '.join(m.id for m in MONSTERS)})")
 
 #: Packed replay tokens (a token's meaning never changes).
 PACKED_TOKENS = {"s": "stop", "d": "done", "p": "pass", "w": "sweep", "0": "spend 0", "1": "spend 1",
