@@ -17,13 +17,19 @@ checks the invariants after every action; when something breaks it raises
 it. :func:`random_games` plays many, cycling through player counts and decks. Both are
 what the engine's own property tests run, and a quick way to fuzz a change to the
 rules or a card: ``for game in random_games(500): ...``.
+
+:func:`missing` is how a test says that something it needs is not on this machine (a
+server, a browser, a toolchain): a skip with the reason, except in CI, where the
+project installs what its tests need, so there the test fails.
 """
 
 from __future__ import annotations
 
 import itertools
+import os
 import random as _random_module
 from collections.abc import Callable, Iterable, Iterator
+from typing import NoReturn
 
 from kotarena.engine.actions import Action
 from kotarena.engine.game import Game, GameState
@@ -35,6 +41,7 @@ __all__ = [
     "InvariantError",
     "StepCapError",
     "invariants",
+    "missing",
     "random_game",
     "random_games",
     "uniform",
@@ -75,6 +82,17 @@ class InvariantError(AssertionError):
         return (_rebuild_invariant_error, (type(self), self.problems, dict(
             seed=self.seed, players=self.players, deck=self.deck, actions=self.actions, after=self.after,
             game=self.game)))
+
+
+def missing(reason: str) -> NoReturn:
+    """Skip the calling test because ``reason`` (what is missing here) stops it, or fail
+    it where ``CI`` is set: CI installs everything the suite needs, so there a missing
+    piece is a broken set-up, not a machine without it."""
+    import pytest
+
+    if os.environ.get("CI"):
+        pytest.fail(f"required in CI: {reason}")
+    pytest.skip(reason)
 
 
 def _rebuild_invariant_error(cls: type, problems: list[str], kwargs: dict) -> InvariantError:

@@ -9,7 +9,6 @@ Chromium and its driver come from Debian (``apt-get install chromium chromium-dr
 
 from __future__ import annotations
 
-import os
 import shutil
 import tempfile
 
@@ -18,6 +17,7 @@ import pytest
 from kotarena.games import new_game
 from kotarena.replay import replay_from_text
 from kotarena.storage import open_db, season
+from kotarena.testing import missing
 
 BROWSER = "chromium"
 DRIVER = "chromedriver"
@@ -42,9 +42,7 @@ def _missing() -> str | None:
 def browser():
     problem = _missing()
     if problem is not None:
-        if os.environ.get("CI"):
-            pytest.fail(f"the browser tests must run in CI: {problem}")
-        pytest.skip(f"no browser here: {problem}")
+        missing(f"no browser here: {problem}")
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 

@@ -19,6 +19,7 @@ import psycopg  # in the test extra, like every test dependency: missing, it is 
 import pytest
 
 from kotarena import plugins
+from kotarena.testing import missing
 
 FAILBOTS = Path(__file__).parent.parent / "fixtures" / "failbots"
 
@@ -49,10 +50,7 @@ def server():
     a function giving the URL of a new, empty database on it."""
     programs = _server_programs()
     if programs is None:
-        message = "PostgreSQL's server programs (initdb, pg_ctl) are not installed (apt install postgresql)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
+        missing("PostgreSQL's server programs (initdb, pg_ctl) are not installed (apt install postgresql)")
     # Outside pytest's own temporary folder, which only root may enter: the server
     # refuses to run as root, so under root it runs as the postgres user.
     root = Path(tempfile.mkdtemp(prefix="kotarena-pg-"))
