@@ -282,13 +282,27 @@ def _sender(ancillary: list) -> int:
     return 0
 
 
+#: The flag of an exiting process in ``/proc/PID/stat``, and SIGKILL's bit in the
+#: pending-signal masks of ``/proc/PID/status``.
+_PF_EXITING = 0x4
+_SIGKILL_PENDING = 1 << (signal.SIGKILL - 1)
+
+
 def _running(pid: int) -> bool:
-    """Whether process ``pid`` runs (not ended, nor waiting to be reaped)."""
+    """Whether process ``pid`` runs: not ended nor waiting to be reaped, and not about
+    to end either (exiting, or killed but not yet scheduled to die). A seat that kills
+    its fork server answers before the server has died; the server must count as dead
+    from the moment the kill is sent, or whether that seat forfeits would be a race."""
     try:
         with open(f"/proc/{pid}/stat", "rb") as stat:
-            return stat.read().rsplit(b")", 1)[1].split()[0] not in (b"Z", b"X")
+            fields = stat.read().rsplit(b")", 1)[1].split()
+        with open(f"/proc/{pid}/status", "rb") as status:
+            pending = [int(line.split()[1], 16) for line in status if line.startswith((b"SigPnd:", b"ShdPnd:"))]
     except OSError:
         return False
+    # fields[0] is the state (the file's 3rd field), fields[6] the flags (its 9th).
+    return (fields[0] not in (b"Z", b"X") and not int(fields[6]) & _PF_EXITING
+            and not any(mask & _SIGKILL_PENDING for mask in pending))
 
 
 def _kill(pid: int) -> None:
