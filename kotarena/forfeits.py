@@ -14,6 +14,8 @@ way a bot can fail into a :class:`BotFailure` with one of these kinds:
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from typing import Any
 
 from kotarena.engine.actions import Action, ActionError
@@ -43,6 +45,79 @@ class BotFailure(Exception):
         self.detail = detail
 
 
+#: The longest reason stored, in characters (the first line of a forfeit's detail).
+REASON_LIMIT = 300
+#: The longest rest of a detail stored after its reason (a traceback's innermost frames).
+BODY_LIMIT = 3000
+#: How much of a detail is read at most before it is cleaned: its head and its tail.
+_READ = 16_000
+_TRACEBACK = "Traceback (most recent call last):"
+#: Terminal escape sequences (CSI, OSC, DCS and the like, and two-character escapes).
+_ESCAPE = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]?|[\]PX^_][^\x07\x1b]*(?:\x07|\x1b\\)?|[ -/]*[0-~]?)|\x9b[0-?]*[ -/]*[@-~]?")
+
+
+def clean_detail(detail: object) -> str:
+    """A forfeit's detail as it is stored and shown: one line of reason first, then (if
+    there is more) the rest, bounded, with nothing a terminal or a page would act on.
+
+    A detail may hold a bot's own words (its error message, its traceback, an answer it
+    sent), so whatever it holds: terminal escapes and control characters (all but line
+    breaks and tabs; carriage returns become line breaks), Unicode's format characters
+    (bidirectional overrides) and text that is not Unicode (lone surrogates) are taken
+    out; the reason is at most :data:`REASON_LIMIT` characters on one line, and the rest
+    at most :data:`BODY_LIMIT`, its tail kept (a traceback's innermost frames). A
+    Python traceback that comes first (as a sandboxed Python bot's host sends it) is
+    turned around: its exception's line (``ValueError: boom``) is the reason. The result
+    is its own cleaning: ``clean_detail(clean_detail(x)) == clean_detail(x)``.
+    """
+    text = detail if isinstance(detail, str) else str(detail)
+    if len(text) > 2 * _READ:
+        text = text[:_READ] + "\n[...]\n" + text[-_READ:]
+    text = _printable(text)
+    lines = [line.rstrip() for line in text.split("\n")]
+    while lines and not lines[0].strip():
+        lines.pop(0)
+    if not lines:
+        return "(no reason given)"
+    at = _exception_line(lines) if lines[0] == _TRACEBACK else 0
+    reason = " ".join(lines.pop(at).split())
+    if len(reason) > REASON_LIMIT:
+        reason = reason[:REASON_LIMIT - 3] + "..."
+    body = "\n".join(lines).strip("\n")
+    if len(body) > BODY_LIMIT:
+        cut = body[-(BODY_LIMIT - 6):]
+        body = "[...]\n" + cut[cut.find("\n") + 1:] if "\n" in cut else "[...]" + cut
+    return reason + "\n" + body if body else reason
+
+
+def forfeit_reason(detail: str | None) -> str:
+    """The one-line reason of a forfeit's detail, as tables show it (old records, stored
+    before :func:`clean_detail`, are cleaned here)."""
+    return clean_detail(detail or "").split("\n", 1)[0]
+
+
+def _printable(text: str) -> str:
+    text = text.encode("utf-8", "replace").decode("utf-8")  # lone surrogates: "?"
+    text = _ESCAPE.sub("", text).replace("\r\n", "\n").replace("\r", "\n").replace("\t", " ")
+    if text.isascii() and text.isprintable():
+        return text
+    return "".join(char for char in text
+                   if char == "\n" or (char.isprintable() and unicodedata.category(char) not in ("Cf", "Co"))
+                   or (char == " "))
+
+
+def _exception_line(lines: list[str]) -> int:
+    """Where the exception's own line is in a traceback: the first line after the last
+    ``Traceback`` header's frames (which are indented) that is not indented; else its
+    last line."""
+    start = max(at for at, line in enumerate(lines) if line.strip() == _TRACEBACK)
+    for at in range(start + 1, len(lines)):
+        line = lines[at]
+        if line and not line[0].isspace() and not line.startswith("[...]"):
+            return at
+    return max(at for at, line in enumerate(lines) if line.strip())
+
+
 def as_action(answer: object, view: Any) -> Action:
     """The action a bot's answer names, or an ``invalid`` failure.
 
@@ -55,7 +130,7 @@ def as_action(answer: object, view: Any) -> Action:
         try:
             return action_of(answer)
         except ActionError as error:
-            raise BotFailure(INVALID, f"answered {answer[:200]!r}, which is not an action: {error}") from None
+            raise BotFailure(INVALID, f"answered {answer[:200]!r}, which is not an action: {str(error)[:200]}") from None
     raise BotFailure(INVALID, f"answered {_safe_repr(answer)}, which is not an action (for the {view.kind} decision)")
 
 
@@ -65,4 +140,5 @@ def _safe_repr(answer: object) -> str:
     return f"an object of type {type(answer).__name__!r}"
 
 
-__all__ = ["CRASH", "ERROR", "INVALID", "KINDS", "MEMORY", "SANDBOX", "TIMEOUT", "BotFailure", "as_action"]
+__all__ = ["CRASH", "ERROR", "INVALID", "KINDS", "MEMORY", "SANDBOX", "TIMEOUT", "BotFailure", "as_action",
+           "clean_detail", "forfeit_reason"]

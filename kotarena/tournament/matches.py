@@ -18,6 +18,7 @@ from typing import Any
 from kotarena.bots.command import is_program
 from kotarena.bots.registry import get_bot
 from kotarena.engine.outcome import TERMINATION_TEXT
+from kotarena.forfeits import BODY_LIMIT, REASON_LIMIT, clean_detail
 from kotarena.games import get_game
 from kotarena.ratings import ranks_for
 from kotarena.replay import actions_replay_text
@@ -200,16 +201,12 @@ def _package(spec: SeatSpec, host: Any) -> tuple[str, str]:
     return info.package, info.version
 
 
-#: The longest forfeit detail stored (a traceback's last frames are the useful part).
-DETAIL_LIMIT = 4000
-#: Of a longer one: its first characters (the error's own line)...
-DETAIL_HEAD = 500
+#: The longest forfeit detail stored: its reason's line, then the rest's tail.
+DETAIL_LIMIT = REASON_LIMIT + 1 + BODY_LIMIT
 
 
 def clip_detail(detail: str) -> str:
-    """A forfeit's detail as stored: whole if short, else its head (the error, first)
-    and its tail (the traceback's innermost frames), with a mark where text was cut."""
-    if len(detail) <= DETAIL_LIMIT:
-        return detail
-    cut = "\n[...]\n"
-    return detail[:DETAIL_HEAD] + cut + detail[-(DETAIL_LIMIT - DETAIL_HEAD - len(cut)):]
+    """A forfeit's detail as stored: its reason's line first, bounded, cleaned of what a
+    terminal or a page would act on (:func:`kotarena.forfeits.clean_detail`), then the
+    tail of the rest (a traceback's innermost frames), with a mark where text was cut."""
+    return clean_detail(detail)
