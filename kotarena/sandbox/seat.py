@@ -39,6 +39,7 @@ from kotarena.forfeits import (
     WALL_GRACE,
     BotFailure,
     as_action,
+    clean_detail,
 )
 from kotarena.sandbox.cgroups import SeatGroup
 from kotarena.sandbox.jail import SCRATCH, jail_command, python_paths
@@ -430,9 +431,9 @@ class SandboxedSeat:
         kind = message.get("type")
         if kind == expected:
             return message
-        if kind == "error":
-            text = str(message.get("message", ""))[:4000]
-            raise self._fail(MEMORY if message.get("kind") == "memory" else ERROR, text or "gave up")
+        if kind == "error":  # (the bot's own words: cleaned and bounded before anyone shows them)
+            text = clean_detail(message.get("message") or "gave up")
+            raise self._fail(MEMORY if message.get("kind") == "memory" else ERROR, text)
         raise self._fail(INVALID, f"sent {json.dumps(message)[:200]} when a {expected!r} message was due")
 
     def _receive(self, cpu_limit: float, started: float | None = None) -> dict:
