@@ -17,6 +17,7 @@ from typing import Any, TextIO
 
 from sqlalchemy.engine import Engine
 
+from kotarena.forfeits import clean_detail
 from kotarena.storage import queries, season
 
 __all__ = ["export_season", "season_records"]
@@ -52,7 +53,7 @@ def _match_record(ladder: str, match: dict[str, Any]) -> dict[str, Any]:
         "turns": match["turns"], "duration": match["duration"], "rated": bool(match["rated"]),
         "played_at": match["played_at"],
         "seats": [{"seat": seat["seat"] + 1, "entrant": seat["entrant"], "place": seat["rank"] + 1,
-                   "forfeit": seat["forfeit"], "forfeit_reason": seat["forfeit_detail"], "bot": seat["bot"],
+                   "forfeit": seat["forfeit"], "forfeit_reason": _reason(seat["forfeit_detail"]), "bot": seat["bot"],
                    "package": seat["package"], "version": seat["version"], "decisions": seat["decisions"],
                    "cpu_seconds": seat["cpu_seconds"], "mu_after": seat["mu"], "sigma_after": seat["sigma"],
                    "facts": seat["facts"]}
@@ -72,3 +73,10 @@ def export_season(engine: Engine, ladder_name: str, stream: TextIO, *, replays: 
         stream.write("\n")
         counts[record["record"]] = counts.get(record["record"], 0) + 1
     return counts
+
+
+def _reason(detail: str | None) -> str | None:
+    """A forfeit's detail as exported: cleaned, its reason first (a detail stored by an
+    older kotarena may begin with a traceback, or hold a bot's terminal escapes)."""
+    return None if detail is None else clean_detail(detail)
+

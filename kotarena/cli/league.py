@@ -395,9 +395,11 @@ FORFEIT_LINE = 100
 
 
 def forfeit_line(detail: str | None) -> str:
-    """A forfeit's detail on one line of a table: its first line (an error's own line),
-    shortened to ``FORFEIT_LINE`` characters."""
-    line = (detail or "").split("\n", 1)[0]
+    """A forfeit's detail on one line of a table: its reason (an error's own line, even
+    in a detail stored traceback first), cleaned, shortened to ``FORFEIT_LINE`` characters."""
+    from kotarena.forfeits import forfeit_reason
+
+    line = forfeit_reason(detail)
     return line if len(line) <= FORFEIT_LINE else line[:FORFEIT_LINE - 3] + "..."
 
 

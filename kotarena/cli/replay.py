@@ -13,6 +13,7 @@ from collections.abc import Iterator
 import click
 
 from kotarena.engine.game import GameState
+from kotarena.forfeits import clean_detail
 from kotarena.games import get_game
 from kotarena.replay import Replay, ReplayError, read_replay, replay_from_text, reproduce
 
@@ -103,7 +104,7 @@ def forfeits_text(forfeits: list[dict]) -> Iterator[str]:
         return
     yield "Forfeits (the autopilot played each of these seats from then on; whatever it won is no win):"
     for seat in forfeits:
-        detail = (seat["forfeit_detail"] or "").split("\n")
+        detail = clean_detail(seat["forfeit_detail"] or "").split("\n")
         yield f"  seat {seat['seat']} ({seat['entrant']}): {seat['forfeit']}: {detail[0]}"
         for line in detail[1:]:
             yield f"    {line}"

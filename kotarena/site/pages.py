@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from kotarena.forfeits import clean_detail, forfeit_reason
 from kotarena.site.charts import rating_chart
 from kotarena.site.html import attribute, page, slug, table, text
 
@@ -140,7 +141,7 @@ def bot_page(ladder: str, entrant: str, board_row: Mapping[str, Any] | None,
         body.append(table(("match", "kind", "what happened"),
                           [(viewer_link("../", f["match"], bundles.get(f["match"]), f"match {f['match']}"),
                             text(f["forfeit"]),
-                            f'<pre>{text(f["forfeit_detail"] or "")}</pre>') for f in forfeits], css="forfeits"))
+                            f'<pre>{text(clean_detail(f["forfeit_detail"] or ""))}</pre>') for f in forfeits], css="forfeits"))
     return page(entrant, "\n".join(body), root="../", crumbs=(("index.html", f"ladder {ladder}"),))
 
 
@@ -163,7 +164,7 @@ def match_row(match: Mapping[str, Any], bundle: str) -> tuple[str, ...]:
     winner = next((s for s in seats if s["seat"] == match["winner_seat"] and not s["forfeit"]), None)
     at_table = " · ".join(f'{s["seat"] + 1}. {text(s["entrant"])} ({_place(s["rank"])})' for s in seats)
     forfeits = "; ".join(f'seat {s["seat"] + 1} {text(s["entrant"])}: {text(s["forfeit"])}'
-                         f'{": " + text((s["forfeit_detail"] or "").splitlines()[0]) if s["forfeit_detail"] else ""}'
+                         f'{": " + text(forfeit_reason(s["forfeit_detail"])) if s["forfeit_detail"] else ""}'
                          for s in seats if s["forfeit"])
     return (viewer_link("../", match["id"], bundle, f"match {match['id']}"), text(match["index"] + 1), at_table,
             text(winner["entrant"]) if winner else "nobody", text(match["termination"]), text(match["turns"]),
