@@ -50,6 +50,30 @@ TOP_KEYS = (
 BOT_KEYS = ("name", "label", "params", "trusted")
 
 
+#: What a ladder's name may be. It names directories (its bots' logs beside the results,
+#: its pages on the site), so it is one plain word, never a path.
+NAME_RULE = "letters, digits, '.', '_' and '-', not starting with a dot, at most 64 characters"
+_NAME = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]{0,63}")
+
+
+def name_problem(name: str) -> str | None:
+    """Why ``name`` cannot be a ladder's name (``None`` if it can)."""
+    if _NAME.fullmatch(name):
+        return None
+    return f"{name[:80]!r} is not a ladder name ({NAME_RULE})"
+
+
+def path_name(name: str) -> str:
+    """``name`` as one component of a path, which stays in its directory: the name itself
+    when it is a ladder name as files are now checked (:data:`NAME_RULE`); else (a name
+    stored by a kotarena that did not check) its letters, digits, ``_`` and ``-``,
+    with a hash of the whole name so that two such names never share a directory."""
+    if _NAME.fullmatch(name):
+        return name
+    kept = re.sub(r"[^A-Za-z0-9_-]+", "_", name)[:40]
+    return f"{kept}-{hashlib.sha256(name.encode('utf-8', 'surrogatepass')).hexdigest()[:12]}"
+
+
 _T = TypeVar("_T")
 
 
@@ -339,7 +363,7 @@ class _Checker:
             return fmt
 
         self.unknown_keys(data, TOP_KEYS)
-        name = self.attempt(lambda: self.string(data, "name", default_name), default_name)
+        name = self.attempt(lambda: self.ladder_name(data, default_name), default_name)
         spec = self.attempt(game_spec, None)
         self.game = spec.name if spec is not None else None
         deck = players = duplicate = None
@@ -389,6 +413,15 @@ class _Checker:
             time_limit=time_limit, format=fmt, challenger=challenger, duplicate=duplicate, seed=seed,
             workers=workers, allow_repeats=allow_repeats,
         )
+
+    def ladder_name(self, data: dict, default_name: str) -> str:
+        name = self.string(data, "name", default_name)
+        assert name is not None
+        problem = name_problem(name)
+        if problem is not None:
+            given = "" if "name" in data else " (the file's name: the ladder names none)"
+            raise self.fail("name", problem + given)
+        return name
 
     def deck(self, data: dict, spec: Any) -> str:
         deck = self.string(data, "deck", spec.deck or NO_DECK)

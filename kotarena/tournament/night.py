@@ -155,6 +155,7 @@ def seating_for(engine: Engine, ladder, *, unsandboxed: bool = False) -> Seating
     it cannot: the sandbox is missing here and the user did not ask to do without it."""
     from kotarena.sandbox.jail import sandbox_problem
     from kotarena.sandbox.seat import default_log_dir
+    from kotarena.tournament.ladder import path_name
 
     database = engine.url.database if engine.url.get_backend_name() == "sqlite" else None
     if database and database != ":memory:":
@@ -162,9 +163,9 @@ def seating_for(engine: Engine, ladder, *, unsandboxed: bool = False) -> Seating
         # from the bots (the sandbox binds no directory of the user's but where Python
         # imports from, and the database could lie in one).
         hide = tuple(f"{database}{suffix}" for suffix in ("", "-wal", "-shm", "-journal"))
-        log_dir = str(Path(database).resolve().parent / "bot-logs" / ladder.name)
+        log_dir = str(Path(database).resolve().parent / "bot-logs" / path_name(ladder.name))
     else:
-        hide, log_dir = (), str(default_log_dir() / ladder.name)
+        hide, log_dir = (), str(default_log_dir() / path_name(ladder.name))
     untrusted = sorted({e.bot for e in ladder.entrants if not _trusted(e)})
     if untrusted and not unsandboxed:
         problem = sandbox_problem()
