@@ -56,9 +56,11 @@ def _lines(conn: socket.socket):
 
 
 def _error_message(error: BaseException) -> str:
-    """The error and the last frames of its traceback (where the bot went wrong)."""
+    """The error's own line first (the reason shown), then the last frames of its
+    traceback (where the bot went wrong), each bounded."""
+    summary = "".join(traceback.format_exception_only(type(error), error)).strip()
     frames = traceback.format_exception(type(error), error, error.__traceback__, limit=-6)
-    return "".join(frames)[-4000:]
+    return summary[:1000] + "\n" + "".join(frames)[-3000:]
 
 
 def play_seat(conn: socket.socket, bot_name: str, memory_mb: int, file_mb: int) -> None:
