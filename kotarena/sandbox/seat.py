@@ -137,7 +137,11 @@ class ForkServer:
         if line is None:
             self.close()
             raise BotFailure(CRASH, f"its host process stopped answering (see its log, {self.log_path})")
-        return json.loads(line)
+        try:  # (the server runs the bot's import-time code: its lines are the bot's too)
+            return decode(line)
+        except ProtocolError as error:
+            self.close()
+            raise BotFailure(SANDBOX, f"its fork server {error}") from None
 
     def alive(self) -> bool:
         """Whether the sandbox still runs."""

@@ -41,6 +41,7 @@ EXPECTED = {
     "garbage-surrogate": ("invalid", "lone surrogate"),
     "garbage-words": ("error", "RuntimeError: gave up"),
     "garbage-boom": ("error", "ValueError: boom"),
+    "garbage-server": ("sandbox", f"nested more than {MAX_DEPTH} deep"),
 }
 
 
@@ -58,7 +59,7 @@ def hostileprotocol(monkeypatch, sandbox):
 
 def garbage_ladder(tmp_path: Path) -> Path:
     path = tmp_path / "garbage.toml"
-    path.write_text('name = "garbage"\nplayers = 2\ngames = 32\nseed = 11\ntime_limit = 0.25\nallow_repeats = true\n'
+    path.write_text('name = "garbage"\nplayers = 2\ngames = 36\nseed = 11\ntime_limit = 0.25\nallow_repeats = true\n'
                     '\n[[bots]]\nname = "random"\nlabel = "honest"\n'
                     + "".join(f'\n[[bots]]\nname = "{bot}"\n' for bot in EXPECTED))
     return path
@@ -68,12 +69,12 @@ def test_every_garbage_line_is_its_bots_forfeit_and_the_night_completes(tmp_path
     db = tmp_path / "results.db"
     engine = open_db(db)
     report = run_night(engine, load_sealed_ladder(garbage_ladder(tmp_path)), workers=2)
-    assert report.finished and report.played == 32
+    assert report.finished and report.played == 36
 
     with Session(engine) as session:
         seats = session.exec(select(Seat)).all()
         matches = session.exec(select(Match)).all()
-    assert len(matches) == 32
+    assert len(matches) == 36
     assert {seat.entrant for seat in seats} >= set(EXPECTED), "not every garbage bot was seated"
     for seat in seats:
         if seat.entrant == "honest":
