@@ -243,13 +243,19 @@ def _outcome(data: object) -> Outcome | None:
 
 
 _ACTIONS: dict[str, Action] = {}
+#: The most texts kept parsed. Only an action's own text is kept (``"stop"``, not a
+#: bot's ``"Stop"`` followed by a megabyte of spaces): what a bot sends never grows the
+#: referee's memory beyond this.
+_KEPT = 4096
 
 
 def action_of(text: str) -> Action:
     """The action ``text`` names (:class:`~kotarena.engine.actions.ActionError` if none)."""
     action = _ACTIONS.get(text)
     if action is None:
-        action = _ACTIONS[text] = parse_action(text)
+        action = parse_action(text)
+        if action.text == text and len(_ACTIONS) < _KEPT:
+            _ACTIONS[text] = action
     return action
 
 

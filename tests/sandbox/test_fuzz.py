@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 from kotarena.engine.actions import Action
 from kotarena.forfeits import BotFailure, clean_detail
 from kotarena.games import new_game
-from kotarena.sandbox.protocol import MAX_DEPTH, MAX_LINE, PROTOCOL, ProtocolError, decode
+from kotarena.sandbox import protocol
+from kotarena.sandbox.protocol import MAX_DEPTH, MAX_LINE, PROTOCOL, ProtocolError, action_of, decode
 from kotarena.sandbox.seat import SandboxedSeat
 
 FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -233,6 +234,17 @@ def test_a_seat_giving_up_with_any_words_forfeits_with_one_clean_line_first(word
     assert isinstance(outcome, BotFailure)
     if isinstance(outcome, BotFailure) and outcome.kind == "error":
         assert "\x1b" not in outcome.detail and outcome.detail.split("\n", 1)[0].isprintable()
+
+
+def test_the_texts_a_bot_answers_with_do_not_grow_the_referees_memory():
+    action_of("stop")
+    kept = len(protocol._ACTIONS)
+    for spaces in range(1, 2000):
+        assert action_of("Stop" + " " * spaces) == Action.of("stop")
+    for number in range(10_000):
+        action_of(f"buy {number}")
+    assert len(protocol._ACTIONS) <= max(kept, protocol._KEPT)
+    assert not any(text.endswith(" ") for text in protocol._ACTIONS)
 
 
 def test_an_honest_answer_is_its_action():
