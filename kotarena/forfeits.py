@@ -15,7 +15,6 @@ way a bot can fail into a :class:`BotFailure` with one of these kinds:
 from __future__ import annotations
 
 import re
-import unicodedata
 from typing import Any
 
 from kotarena.engine.actions import Action, ActionError
@@ -99,11 +98,11 @@ def forfeit_reason(detail: str | None) -> str:
 def _printable(text: str) -> str:
     text = text.encode("utf-8", "replace").decode("utf-8")  # lone surrogates: "?"
     text = _ESCAPE.sub("", text).replace("\r\n", "\n").replace("\r", "\n").replace("\t", " ")
-    if text.isascii() and text.isprintable():
+    if text.isprintable():
         return text
-    return "".join(char for char in text
-                   if char == "\n" or (char.isprintable() and unicodedata.category(char) not in ("Cf", "Co"))
-                   or (char == " "))
+    # (Not printable: control and format characters, bidirectional overrides among
+    # them, private use, unassigned, separators but the space.)
+    return "".join(char for char in text if char == "\n" or char.isprintable())
 
 
 def _exception_line(lines: list[str]) -> int:

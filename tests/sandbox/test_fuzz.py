@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kotarena.engine.actions import Action
-from kotarena.forfeits import BotFailure, clean_detail
+from kotarena.forfeits import BODY_LIMIT, REASON_LIMIT, BotFailure, clean_detail
 from kotarena.games import new_game
 from kotarena.sandbox import protocol
 from kotarena.sandbox.protocol import MAX_DEPTH, MAX_LINE, PROTOCOL, ProtocolError, action_of, decode
@@ -249,3 +249,25 @@ def test_the_texts_a_bot_answers_with_do_not_grow_the_referees_memory():
 
 def test_an_honest_answer_is_its_action():
     assert play_first_decision(GREETING + READY + b'{"type":"action","action":"Stop"}\n') == Action.of("stop")
+
+
+# ---------------------------------------------------------------- a bot's words, stored
+
+
+@FUZZ
+@given(st.text() | st.text(alphabet="\x1b[]0;\x07\r\n\t \u202e\x9bABC:") | st.binary().map(
+    lambda data: data.decode("utf-8", "surrogateescape")))
+def test_a_detail_is_stored_as_one_clean_bounded_line_of_reason_then_a_bounded_rest(words):
+    detail = clean_detail(words)
+    reason, _, rest = detail.partition("\n")
+    assert reason.strip() and reason.isprintable() and len(reason) <= REASON_LIMIT
+    assert len(rest) <= BODY_LIMIT and all(char == "\n" or char.isprintable() for char in rest)
+    detail.encode()  # (no lone surrogate: it can be stored)
+    assert clean_detail(detail) == detail
+
+
+def test_a_traceback_that_comes_first_is_stored_with_its_exceptions_line_first():
+    detail = clean_detail('Traceback (most recent call last):\n  File "bot.py", line 3, in choose\n    raise '
+                          'KeyError(k)\nKeyError: \x1b[31m\'k\'\x1b[0m\n')
+    assert detail.split("\n") == ["KeyError: 'k'", "Traceback (most recent call last):",
+                                  '  File "bot.py", line 3, in choose', "    raise KeyError(k)"]
