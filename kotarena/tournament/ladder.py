@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from kotarena.games import UnknownDeckError, UnknownGameError, get_game, get_spec
+from kotarena.tournament.names import name_problem
 
 FREE_FOR_ALL = "free-for-all"
 GAUNTLET = "gauntlet"
@@ -48,30 +49,6 @@ TOP_KEYS = (
     "duplicate", "seed", "workers", "allow_repeats", "bots", "params", "trusted",
 )
 BOT_KEYS = ("name", "label", "params", "trusted")
-
-
-#: What a ladder's name may be. It names directories (its bots' logs beside the results,
-#: its pages on the site), so it is one plain word, never a path.
-NAME_RULE = "letters, digits, '.', '_' and '-', not starting with a dot, at most 64 characters"
-_NAME = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]{0,63}")
-
-
-def name_problem(name: str) -> str | None:
-    """Why ``name`` cannot be a ladder's name (``None`` if it can)."""
-    if _NAME.fullmatch(name):
-        return None
-    return f"{name[:80]!r} is not a ladder name ({NAME_RULE})"
-
-
-def path_name(name: str) -> str:
-    """``name`` as one component of a path, which stays in its directory: the name itself
-    when it is a ladder name as files are now checked (:data:`NAME_RULE`); else (a name
-    stored by a kotarena that did not check) its letters, digits, ``_`` and ``-``,
-    with a hash of the whole name so that two such names never share a directory."""
-    if _NAME.fullmatch(name):
-        return name
-    kept = re.sub(r"[^A-Za-z0-9_-]+", "_", name)[:40]
-    return f"{kept}-{hashlib.sha256(name.encode('utf-8', 'surrogatepass')).hexdigest()[:12]}"
 
 
 _T = TypeVar("_T")

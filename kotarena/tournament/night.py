@@ -155,7 +155,7 @@ def seating_for(engine: Engine, ladder, *, unsandboxed: bool = False) -> Seating
     it cannot: the sandbox is missing here and the user did not ask to do without it."""
     from kotarena.sandbox.jail import sandbox_problem
     from kotarena.sandbox.seat import default_log_dir
-    from kotarena.tournament.ladder import path_name
+    from kotarena.tournament.names import path_name
 
     database = engine.url.database if engine.url.get_backend_name() == "sqlite" else None
     if database and database != ":memory:":
