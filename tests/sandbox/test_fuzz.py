@@ -81,19 +81,22 @@ def test_the_decoder_gives_a_message_or_a_protocol_error(line):
 
 
 @FUZZ
-@given(st.text(alphabet="[]{}", max_size=200))
-def test_the_depth_check_refuses_what_is_deeper_than_the_limit(brackets):
-    depth = deepest = 0
+@given(st.text(alphabet="[]{}", max_size=200) | st.integers(0, 40).map(lambda depth: "[" * depth + "]" * depth))
+def test_the_depth_check_refuses_what_is_deeper_than_the_limit_and_only_that(brackets):
+    depth = deepest = lowest = 0
     for char in brackets:
         depth += 1 if char in "[{" else -1
-        deepest = max(deepest, depth)
+        deepest, lowest = max(deepest, depth), min(lowest, depth)
+    try:
+        decode(brackets.encode())
+    except ProtocolError as error:
+        reason = str(error)
+    else:
+        raise AssertionError("brackets alone are no message")
     if deepest > MAX_DEPTH:
-        try:
-            decode(brackets.encode())
-        except ProtocolError as error:
-            assert "not JSON" in str(error) or "deep" in str(error)
-        else:
-            raise AssertionError("a line nested too deep was read")
+        assert "deep" in reason or "not JSON" in reason  # (a closing bracket first: the parser stops there)
+    if deepest <= MAX_DEPTH and depth == lowest == 0:  # (balanced: measured exactly)
+        assert "deep" not in reason
 
 
 def test_a_line_nested_far_deeper_than_pythons_recursion_limit_is_refused_in_one_line():
