@@ -239,7 +239,23 @@ def bound_paths(paths: Iterable[str] = ()) -> Binds:
     entries = [entry for directory in sorted(by_entries) if not _inside(directory, whole_list)
                for entry in _python_entries(directory)]
     entries = [entry for entry in _outermost(entries) if not _inside(entry, whole_list)]
-    return Binds(tuple(whole_list), tuple(entries))
+    # A link tree (setuptools' strict editable mode) links to the sources: bind those too.
+    targets = {target for entry in entries for target in _link_targets(entry)}
+    targets = {target for target in targets if not (_inside(target, whole_list) or _inside(target, entries))}
+    return Binds(tuple(_outermost([*whole_list, *targets])), tuple(entries))
+
+
+def _link_targets(path: str) -> set[str]:
+    """Where the symbolic links in the tree ``path`` point (those that exist)."""
+    found = set()
+    for folder, dirs, files in os.walk(path):
+        for name in (*dirs, *files):
+            link = os.path.join(folder, name)
+            if os.path.islink(link) and os.path.exists(link):
+                found.add(os.path.realpath(link))
+    if os.path.islink(path) and os.path.exists(path):
+        found.add(os.path.realpath(path))
+    return found
 
 
 def _bind(source: str, dest: str) -> list[str]:

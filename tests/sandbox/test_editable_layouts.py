@@ -4,7 +4,8 @@
 Every layout setuptools installs editable is tried: the single module ``bots new``
 writes (mapped by setuptools' editable finder to the module's path without its
 suffix), a package beside ``pyproject.toml`` (mapped by the finder to its directory)
-and a ``src`` layout (a ``.pth`` file that puts ``src`` on ``sys.path``). The projects
+a ``src`` layout (a ``.pth`` file that puts ``src`` on ``sys.path``), and a package
+installed in strict mode (a tree of links to the sources, on ``sys.path`` by a ``.pth``). The projects
 lie in a directory the referee writes nothing in, and are installed into this test's own
 environment for the test's length (then uninstalled).
 """
@@ -27,7 +28,8 @@ from kotarena.storage.db import open_db
 from kotarena.storage.models import Seat
 from kotarena.tournament.night import load_sealed_ladder, run_night
 
-LAYOUTS = {"module": "Editable Module", "package": "Editable Package", "src": "Editable Src"}
+LAYOUTS = {"module": "Editable Module", "package": "Editable Package", "src": "Editable Src",
+           "strict": "Editable Strict"}
 
 
 def _as_package(project: Path, module: str) -> None:
@@ -64,18 +66,21 @@ def editable_bots(tmp_path, sandbox):
         assert result.exit_code == 0, result.output
         slug = name.lower().replace(" ", "-")
         project, module = tmp_path / f"kotarena-{slug}", f"kotarena_{slug.replace('-', '_')}"
-        if layout == "package":
+        if layout in ("package", "strict"):
             _as_package(project, module)
         elif layout == "src":
             _as_src_layout(project, module)
         projects[slug] = project
     isolation = ["--no-build-isolation", "--no-index"] if _builds_without_isolation() else []
     pip = [sys.executable, "-m", "pip", "--isolated", "--disable-pip-version-check"]
-    install = subprocess.run([*pip, "install", "-q", "--no-deps", *isolation,
-                              *(arg for project in projects.values() for arg in ("-e", str(project)))],
-                             capture_output=True, text=True)
+    lenient = [arg for slug, project in projects.items() if slug != "editable-strict" for arg in ("-e", str(project))]
+    installs = [subprocess.run([*pip, "install", "-q", "--no-deps", *isolation, *lenient], capture_output=True,
+                               text=True),
+                subprocess.run([*pip, "install", "-q", "--no-deps", *isolation, "--config-settings",
+                                "editable_mode=strict", "-e", str(projects["editable-strict"])],
+                               capture_output=True, text=True)]
     try:
-        assert install.returncode == 0, install.stderr
+        assert [install.stderr for install in installs if install.returncode] == []
         plugins.reset()
         yield projects
     finally:
@@ -93,9 +98,11 @@ def test_every_editable_layout_made_from_bots_new_plays_untrusted_in_a_sealed_ni
     assert str(editable_bots["editable-package"] / "kotarena_editable_package") + "'" in finders
     pth = "".join(path.read_text() for path in site.glob("lib/python*/site-packages/__editable__.*.pth"))
     assert str(editable_bots["editable-src"] / "src") in pth
+    # (strict mode: a tree of links to the sources, its directory in a .pth file)
+    assert str(editable_bots["editable-strict"] / "build" / "__editable__.kotarena_editable_strict-0.1.0") in pth
 
     ladder = tmp_path / "authors.toml"
-    ladder.write_text('name = "authors"\nplayers = 4\ngames = 3\n\n[[bots]]\nname = "random"\n\n'
+    ladder.write_text('name = "authors"\nplayers = 5\ngames = 3\n\n[[bots]]\nname = "random"\n\n'
                       + "".join(f'[[bots]]\nname = "{slug}"\n\n' for slug in editable_bots))
     engine = open_db(tmp_path / "results.db")
     report = run_night(engine, load_sealed_ladder(ladder), workers=0)
