@@ -13,6 +13,9 @@ FD``) answers ``EPERM`` to
 * file-change notification: ``inotify_init``, ``inotify_init1``, ``inotify_add_watch``,
   ``fanotify_init``, ``fanotify_mark``;
 * the kernel's keyrings: ``keyctl``, ``add_key``, ``request_key``;
+* what tells whether a shared file's pages are in memory (another sandbox may have read
+  them): ``mincore``, ``cachestat``, ``preadv2`` with ``RWF_NOWAIT`` (the time a read
+  takes still tells it, slowly: see "What is left" in docs/sandbox.md);
 * what reaches outside a process's namespaces or into another process and that no bot
   has a use for: ``perf_event_open``, ``userfaultfd``, ``bpf``, ``ptrace``,
   ``process_vm_readv``/``writev``, ``kcmp``, ``pidfd_getfd``, ``io_uring`` (whose
@@ -82,10 +85,14 @@ DENIED = {
     "vhangup": (153, 58), "nfsservctl": (180, 42),
     "iopl": (172, None), "ioperm": (173, None), "modify_ldt": (154, None), "uselib": (134, None),
     "_sysctl": (156, None),
+    "mincore": (27, 232), "cachestat": (451, 451),
 }
 FCNTL = (72, 25)
 CLONE = (56, 220)
 CLONE3 = (435, 435)
+PREADV2 = (327, 286)
+#: preadv2's flag that fails a read instead of waiting for the disk: a probe of the page cache.
+RWF_NOWAIT = 0x8
 
 #: fcntl's commands that lock, lease or watch a file (<asm-generic/fcntl.h>, the same on
 #: both machines): F_GETLK, F_SETLK, F_SETLKW, F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW,
@@ -125,6 +132,9 @@ def filter_program(machine: str | None = None) -> bytes:
     # clone: its first argument's low half holds the namespace flags (on both machines).
     code += [_insn(_JEQ_K, CLONE[column], jf=4), _insn(_LD_W_ABS, _arg(0)),
              _insn(_JSET_K, CLONE_NEW_NAMESPACES, jf=1), _insn(_RET_K, DENY), _insn(_RET_K, _ALLOW)]
+    # preadv2: its sixth argument holds the flags.
+    code += [_insn(_JEQ_K, PREADV2[column], jf=4), _insn(_LD_W_ABS, _arg(5)),
+             _insn(_JSET_K, RWF_NOWAIT, jf=1), _insn(_RET_K, DENY), _insn(_RET_K, _ALLOW)]
     # fcntl: its command is the second argument (an unsigned int: the low half is all of it).
     commands = FCNTL_DENIED
     code += [_insn(_JEQ_K, FCNTL[column], jf=2 * len(commands) + 2), _insn(_LD_W_ABS, _arg(1))]

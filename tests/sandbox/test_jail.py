@@ -186,6 +186,7 @@ def test_the_filter_denies_what_reaches_outside_the_sandbox_and_lets_python_run(
         "unshare (a user namespace)": (272, (0x10000000,)), "io_uring_setup": (425, (1, 0)),
         "open_by_handle_at": (304, (0, 0, 0)), "mount": (165, (0, 0, 0, 0, 0)),
         "clone (a new network namespace)": (56, (0x40000000 | 17, 0, 0, 0, 0)),
+        "mincore": (27, (0, 4096, 0)), "preadv2 (RWF_NOWAIT)": (327, (0, 0, 0, 0, 0, 8)),
         "x32 getpid": (0x40000000 | 39, ()), "getpid": (39, ()),
     }
     seen = in_jail(SYSCALLS.format(NUMBERS=repr(numbers)))
@@ -228,6 +229,9 @@ def test_the_filter_checks_the_architecture_and_denies_each_named_call_on_both_m
     assert _decide(program, arch, clone, (0x01000000 | 17,)) == allow  # a plain fork
     assert _decide(program, arch, clone, (0x10000000 | 17,)) == eperm  # CLONE_NEWUSER
     assert _decide(program, arch, seccomp.CLONE3[column]) == 0x00050000 | errno.ENOSYS
+    preadv2 = seccomp.PREADV2[column]
+    assert _decide(program, arch, preadv2, (3, 0, 1, 0, 0, 0)) == allow
+    assert _decide(program, arch, preadv2, (3, 0, 1, 0, 0, seccomp.RWF_NOWAIT)) == eperm
     assert _decide(program, arch, 0) == allow  # read / io_setup
     # Another ABI's numbers mean other calls: all of them denied.
     assert _decide(program, 0x40000003, 20) == eperm  # i386
