@@ -392,17 +392,18 @@ class Jail:
         copiers, ends = [], []
         seccomp = _memfd("kotarena-seccomp", seccomp_program())
         try:
+            pipes: dict[tuple[int, int], int] = {}  # one pipe for each file, however many streams go there
             for key in ("stdout", "stderr"):
                 file = _regular_file(popen.get(key))
                 if file is None:
                     continue
-                if key == "stderr" and copiers and file == _regular_file(popen.get("stdout")):
-                    popen[key] = popen["stdout"]
-                    continue
-                read, write = os.pipe()
-                ends += [read, write]
-                copiers.append(_copier(read, file, log_mb))
-                popen[key] = write
+                identity = (os.fstat(file).st_dev, os.fstat(file).st_ino)
+                if identity not in pipes:
+                    read, write = os.pipe()
+                    ends += [read, write]
+                    copiers.append(_copier(read, file, log_mb))
+                    pipes[identity] = write
+                popen[key] = pipes[identity]
             options = [*self.options, "--seccomp", str(seccomp)]
             args = _memfd("kotarena-bwrap-args", b"".join(os.fsencode(option) + b"\0" for option in options))
             try:

@@ -102,6 +102,8 @@ def test_no_sandbox_reads_the_referees_secrets_meets_another_or_reads_its_files(
     # It did read what it could see (its own sandbox's processes)...
     assert all("gave up" in detail and "/proc/1/cmdline" in detail for detail in details), details[0]
     assert any("bwrap" in detail for detail in details), details[0]
+    # Its descriptors: the log is a pipe, its path nowhere.
+    assert all("'1': 'pipe:" in detail and "bot-logs" not in detail for detail in details), details[0]
 
     # ...and nothing of the referee's: not in the database, not in any log.
     engine.dispose()
