@@ -80,10 +80,11 @@ def _inside(path: str, roots: Iterable[str]) -> bool:
     return any(path == root or path.startswith(root.rstrip("/") + "/") for root in roots)
 
 
-def _outermost(paths: Iterable[str]) -> list[str]:
-    """``paths`` without those inside another of them (binding the outer one is enough)."""
+def _outermost(paths: Iterable[str], *, resolve: bool = True) -> list[str]:
+    """``paths`` (resolved, unless ``resolve`` is false) without those inside another of
+    them (binding the outer one is enough)."""
     kept: list[str] = []
-    for path in sorted({os.path.realpath(p) for p in paths}):
+    for path in sorted({os.path.realpath(p) if resolve else p for p in paths}):
         if not _inside(path, kept):
             kept.append(path)
     return kept
@@ -238,31 +239,30 @@ def bound_paths(paths: Iterable[str] = ()) -> Binds:
     whole_list = _outermost(whole)
     entries = [entry for directory in sorted(by_entries) if not _inside(directory, whole_list)
                for entry in _python_entries(directory)]
-    entries = [entry for entry in _outermost(entries) if not _inside(entry, whole_list)]
-    # A link tree (setuptools' strict editable mode) links to the sources: bind those too.
-    targets = {target for entry in entries for target in _link_targets(entry)}
+    # (not resolved: an entry that is a link stays a link, see _mount_options)
+    entries = [entry for entry in _outermost(entries, resolve=False) if not _inside(entry, whole_list)]
+    # A link tree (setuptools' strict editable mode) links to its project's sources:
+    # bind those too, and nothing a link points to outside the project.
+    targets = {target for directory in by_entries for target in _link_tree_sources(directory)}
     targets = {target for target in targets if not (_inside(target, whole_list) or _inside(target, entries))}
     return Binds(tuple(_outermost([*whole_list, *targets])), tuple(entries))
 
 
-def _link_targets(path: str) -> set[str]:
-    """Where the symbolic links in the tree ``path`` point (those that exist)."""
+def _link_tree_sources(directory: str) -> set[str]:
+    """The sources a link tree of setuptools' strict editable mode
+    (``PROJECT/build/__editable__.NAME-VERSION-TAG``) links to, inside ``PROJECT`` only."""
+    build = os.path.dirname(directory)
+    if not (os.path.basename(directory).startswith("__editable__.") and os.path.basename(build) == "build"):
+        return set()
+    project = os.path.dirname(build)
     found = set()
-    for folder, dirs, files in os.walk(path):
+    for folder, dirs, files in os.walk(directory):
         for name in (*dirs, *files):
             link = os.path.join(folder, name)
-            if os.path.islink(link) and os.path.exists(link):
-                found.add(os.path.realpath(link))
-    if os.path.islink(path) and os.path.exists(path):
-        found.add(os.path.realpath(path))
+            target = os.path.realpath(link)
+            if os.path.islink(link) and os.path.exists(target) and _inside(target, [project]):
+                found.add(target)
     return found
-
-
-def _bind(source: str, dest: str) -> list[str]:
-    """bwrap's options that put ``source`` at ``dest`` read-only (a symbolic link as a link)."""
-    if os.path.islink(source) and not os.path.exists(os.path.realpath(source)):
-        return []
-    return ["--ro-bind", source, dest]
 
 
 def _without(directory: str, hidden: set[str]) -> list[str]:
@@ -299,8 +299,14 @@ def _mount_options(binds: Binds, hide: Iterable[str], scratch_mb: int) -> list[s
     hidden = {os.path.realpath(path) for path in hide}
     hidden |= {os.path.join(os.path.realpath(os.path.dirname(path)), os.path.basename(path)) for path in hide}
     for path in sorted({*binds.whole, *binds.entries}):
-        if path not in hidden:
-            args += _bind(path, path)
+        if path in hidden:
+            continue
+        if os.path.islink(path):
+            # as a link: what it points to is there only if bound for itself (a link in
+            # a project directory never brings in a file from elsewhere)
+            args += ["--symlink", os.readlink(path), path]
+        else:
+            args += ["--ro-bind", path, path]
     # A bound directory that holds a hidden name (existing or not yet) is bound again,
     # entry by entry, without it: parents before children, so each lands on the last.
     holders = sorted({os.path.dirname(path) for path in hidden if binds.covers(os.path.dirname(path))},

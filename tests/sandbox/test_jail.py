@@ -288,6 +288,28 @@ def test_a_directory_on_sys_path_that_is_no_installation_is_bound_by_its_python_
                     "mybot-0.1.dist-info/METADATA"}
 
 
+def test_a_link_in_a_directory_on_sys_path_brings_nothing_from_elsewhere_into_the_sandbox(tmp_path, monkeypatch,
+                                                                                          sandbox):
+    project, elsewhere = tmp_path / "project", tmp_path / "home"
+    project.mkdir()
+    elsewhere.mkdir()
+    (elsewhere / "id_key").write_text("the operator's key")
+    (project / "key.py").symlink_to(elsewhere / "id_key")
+    (project / "pkg").mkdir()
+    (project / "pkg" / "__init__.py").write_text("")
+    (project / "pkg" / "key.py").symlink_to(elsewhere / "id_key")
+    monkeypatch.syspath_prepend(str(project))
+    seen = in_jail(f"""
+        for path in ("{project}/key.py", "{project}/pkg/key.py", "{elsewhere}/id_key"):
+            try:
+                print(path, open(path).read())
+            except OSError as error:
+                print(path, error.strerror)
+    """)
+    assert "the operator's key" not in seen
+    assert seen.count("No such file or directory") == 3
+
+
 def test_what_is_hidden_inside_a_bound_package_is_never_there_even_when_made_after_the_sandbox_started(
         tmp_path, monkeypatch, sandbox):
     _project(tmp_path)
