@@ -93,7 +93,7 @@ def _outermost(paths: Iterable[str], *, resolve: bool = True) -> list[str]:
 def _prefixes() -> set[str]:
     """The interpreter's own trees: its prefixes and the directory of its program."""
     prefixes = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix,
-                str(Path(sys.executable).resolve().parent.parent)}
+                str(Path(sys.executable).resolve().parent)}
     return {os.path.realpath(prefix) for prefix in prefixes if prefix and os.path.isdir(prefix)}
 
 
