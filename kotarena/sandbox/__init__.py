@@ -5,6 +5,8 @@
   installed bot once and forks a fresh process for each seat of each game;
 * :mod:`kotarena.sandbox.jail`: the sandbox itself (namespaces, a read-only filesystem,
   no network), and whether this machine can have it;
+* :mod:`kotarena.sandbox.seccomp`: the system calls a sandbox is denied (no channel to
+  another sandbox);
 * :mod:`kotarena.sandbox.cgroups`: CPU time counted from outside, memory and process caps;
 * :mod:`kotarena.sandbox.seat`: the referee's side of a seat.
 

@@ -38,13 +38,14 @@ def read_catalogue(*, jailed: bool | None = None) -> dict:
     ours, theirs = socket.socketpair()
     command = [sys.executable, "-I", "-m", "kotarena.sandbox.host", "--catalogue", "--control", str(theirs.fileno()),
                "--path", json.dumps(python_paths())]
-    if jailed:
-        command = jail_command(command)
     with ours:
         try:
-            process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                       stderr=subprocess.PIPE, pass_fds=(theirs.fileno(),), start_new_session=True,
-                                       env=None if jailed else {"PATH": "/usr/bin:/bin"})
+            streams = {"stdin": subprocess.DEVNULL, "stdout": subprocess.DEVNULL, "stderr": subprocess.PIPE}
+            if jailed:
+                process = jail_command(command).start(pass_fds=(theirs.fileno(),), start_new_session=True, **streams)
+            else:
+                process = subprocess.Popen(command, pass_fds=(theirs.fileno(),), start_new_session=True,
+                                           env={"PATH": "/usr/bin:/bin"}, **streams)
         finally:
             theirs.close()
         try:

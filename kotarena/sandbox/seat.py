@@ -89,9 +89,9 @@ class ForkServer:
         ours.setsockopt(socket.SOL_SOCKET, socket.SO_PASSCRED, 1)
         command = [sys.executable, "-I", "-m", "kotarena.sandbox.host", bot, "--control", str(theirs.fileno()),
                    "--path", json.dumps(python_paths()), "--memory-mb", str(memory_mb), "--file-mb", str(FILE_MB)]
+        jail = None
         if jailed:
-            command = jail_command([*command, "--jailed", *(f"--scratch={d}" for d in SCRATCH)], hide=hide)
-            env = None
+            jail = jail_command([*command, "--jailed", *(f"--scratch={d}" for d in SCRATCH)], hide=hide)
         else:
             command += ["--scratch", str(self._scratch)]
             env = {"PATH": "/usr/bin:/bin", "HOME": str(self._scratch), "TMPDIR": str(self._scratch)}
@@ -102,9 +102,13 @@ class ForkServer:
         # counted and capped there (moving a process later costs about a millisecond).
         prepare = _die_with_parent if group is None else group.join
         with open(log_path, "ab") as log:
-            self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=log, stderr=log, env=env,
-                                            pass_fds=(theirs.fileno(),), start_new_session=True,
-                                            preexec_fn=prepare)
+            if jail is not None:
+                self.process = jail.start(stdin=subprocess.DEVNULL, stdout=log, stderr=log, pass_fds=(theirs.fileno(),),
+                                          start_new_session=True, preexec_fn=prepare)
+            else:
+                self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=log, stderr=log, env=env,
+                                                pass_fds=(theirs.fileno(),), start_new_session=True,
+                                                preexec_fn=prepare)
         theirs.close()
         self.control = ours
         self._buffer = bytearray()

@@ -159,13 +159,15 @@ def seating_for(engine: Engine, ladder, *, unsandboxed: bool = False) -> Seating
 
     database = engine.url.database if engine.url.get_backend_name() == "sqlite" else None
     if database and database != ":memory:":
-        # The bots' output is kept beside the results; the results themselves are hidden
-        # from the bots (the sandbox binds no directory of the user's but where Python
-        # imports from, and the database could lie in one).
-        hide = tuple(f"{database}{suffix}" for suffix in ("", "-wal", "-shm", "-journal"))
-        log_dir = str(Path(database).resolve().parent / "bot-logs" / path_name(ladder.name))
+        # The bots' output is kept beside the results; the results, their side files and
+        # every bot's log are hidden from the bots (the sandbox binds of the user's
+        # directories only what Python imports, but the database could lie in a package).
+        logs = Path(database).resolve().parent / "bot-logs"
+        hide = (*(f"{database}{suffix}" for suffix in ("", "-wal", "-shm", "-journal")), str(logs))
     else:
-        hide, log_dir = (), str(default_log_dir() / path_name(ladder.name))
+        logs = default_log_dir()
+        hide = (str(logs),)
+    log_dir = str(logs / path_name(ladder.name))
     untrusted = sorted({e.bot for e in ladder.entrants if not _trusted(e)})
     if untrusted and not unsandboxed:
         problem = sandbox_problem()
