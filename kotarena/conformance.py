@@ -48,11 +48,12 @@ from typing import Any
 from kotarena.bots.base import Bot
 from kotarena.bots.command import is_program
 from kotarena.bots.random_bot import RandomBot
-from kotarena.bots.registry import describe, get_bot, get_bots
+from kotarena.bots.registry import describe, find_bot, get_bots
 from kotarena.decision_positions import find_positions
 from kotarena.engine.actions import Action, ActionError, parse_action
 from kotarena.games import games, get_game, get_spec, new_game, supported_games
 from kotarena.match import bot_seed
+from kotarena.sandbox.relay import SandboxedBot, sandboxed_class
 
 #: Games played per game, player count and deck setting unless told otherwise.
 DEFAULT_GAMES = 2
@@ -171,8 +172,11 @@ def check_bot(
     if games < 1:
         raise ValueError("games must be at least 1")
     if isinstance(bot, str):
-        info = get_bot(bot)
+        info = find_bot(bot)
         cls, label = info.cls, info.name
+        if info.sealed:
+            # Seated as a ladder seats an untrusted bot: in the sandbox, never imported here.
+            cls = sandboxed_class(info, time_limit=time_limit)
     elif isinstance(bot, type) and issubclass(bot, Bot):
         cls = bot
         info = next((i for i in get_bots().values() if i.cls is bot), None)
@@ -198,9 +202,10 @@ def check_bot(
     report.checks.append(_deterministic(run, tables))
     report.checks.append(_decision_time(run, report, time_limit))
     if worker:
-        report.checks.append(_worker_process(cls, run, tables))
+        report.checks.append(_worker_process(cls, run, tables) if not _sandboxed(cls) else Check(
+            "worker process", True, "plays in a process of its own, in the sandbox, as in a ladder"))
     if kinds and tables:
-        report.checks.append(_decision_kinds(cls, time_limit, seed))
+        report.checks.append(_decision_kinds(cls, time_limit, seed, run.deals))
     return report
 
 
@@ -309,9 +314,11 @@ def _raised(error: BaseException) -> str:
 class _Run:
     """Plays the tables and gathers the evidence every check reads."""
 
-    def __init__(self, cls: type[Bot], time_limit: float) -> None:
+    def __init__(self, cls: type[Bot], time_limit: float, deals: dict | None = None) -> None:
         self.cls = cls
         self.time_limit = time_limit
+        #: How many times each deal was played (a sandboxed bot's next slot for it).
+        self.deals: dict = {} if deals is None else deals
         self.answers: dict[_Table, list[str]] = {}
         self.problems: list[_Problem] = []
         self.times: list[float] = []
@@ -321,6 +328,12 @@ class _Run:
         #: The first table's views, for the worker check: (start view, [decision views]).
         self.start_view: Any = None
         self.views: list[Any] = []
+
+    def _slot(self, table: _Table) -> int:
+        deal = (table.game, table.players, table.cards, table.seed, table.deck)
+        slot = self.deals.get(deal, 0)
+        self.deals[deal] = slot + 1
+        return slot
 
     def _guard(self, table: _Table, turn: int, what: str, call: Callable, *args, **kwargs) -> tuple[bool, object]:
         """Call ``call(*args, **kwargs)``; on failure record a problem and return ``(False, None)``."""
@@ -344,10 +357,13 @@ class _Run:
                              deck="default" if table.cards else None, record=False)
         seat = table.seat
         opponents = {p: RandomBot(seed=bot_seed(table.seed, p)) for p in range(table.players) if p != seat}
-        ok, bot = self._guard(table, state.turn, "__init__", self.cls, seed=bot_seed(table.seed, seat))
+        # A sandboxed bot's k-th game of a deal is played by its instance k: no instance
+        # meets a deal twice (a replay for the determinism check is another deal's first).
+        slot = {"slot": self._slot(table)} if _sandboxed(self.cls) else {}
+        ok, bot = self._guard(table, state.turn, "__init__", self.cls, seed=bot_seed(table.seed, seat), **slot)
         if not ok:
             return []
-        if is_program(self.cls):
+        if is_program(self.cls) or _sandboxed(self.cls):
             bot.time_limit = self.time_limit  # (its seat in the sandbox enforces it)
         start_view = state.view(seat)
         ok, _ = self._guard(table, state.turn, "start()", bot.start, start_view)
@@ -366,8 +382,8 @@ class _Run:
             before = _fingerprint(view)
             wall, cpu = time.perf_counter(), time.process_time()
             ok, answer = self._guard(table, state.turn, f"choose() on a {view.kind!r} decision", bot.choose, view)
-            # A program's time is its own process's, counted by its seat's cgroup.
-            used = bot.last_cpu if is_program(self.cls) else time.process_time() - cpu
+            # A program's or a sandboxed bot's time is its own process's, counted by its seat's cgroup.
+            used = bot.last_cpu if is_program(self.cls) or _sandboxed(self.cls) else time.process_time() - cpu
             if not ok:
                 return answers
             self.times.append(used)
@@ -399,6 +415,11 @@ class _Run:
 # ----------------------------------------------------------------- the checks
 
 
+def _sandboxed(cls: type) -> bool:
+    """Whether ``cls`` relays to a sandboxed bot (:mod:`kotarena.sandbox.relay`)."""
+    return isinstance(cls, type) and issubclass(cls, SandboxedBot)
+
+
 def _registration(cls: type[Bot], info) -> Check:
     name = info.name if info else (getattr(cls, "name", "") or "")
     description = info.description if info else describe(cls)
@@ -417,6 +438,8 @@ def _registration(cls: type[Bot], info) -> Check:
     if problems:
         return Check("registration", False, "; ".join(problems))
     where = f"installed from {info.package} {info.version}" if info else "not installed (class checked directly)"
+    if info is not None and info.sealed:
+        where += ", not trusted: checked in the sandbox"
     unknown = sorted(set(claimed) - set(supported))
     extra = f"; ignoring unknown games {', '.join(unknown)}" if unknown else ""
     return Check("registration", True, f"{name!r}, {where}; games: {', '.join(supported)}{extra}; "
@@ -502,10 +525,10 @@ def _decision_time(run: _Run, report: Report, limit: float) -> Check:
     return Check("decision time", True, summary)
 
 
-def _decision_kinds(cls: type[Bot], time_limit: float, seed: int) -> Check:
+def _decision_kinds(cls: type[Bot], time_limit: float, seed: int, deals: dict | None = None) -> Check:
     """Ask the bot each decision kind of its games, playing on from where random games
     first met it."""
-    run = _Run(cls, time_limit)
+    run = _Run(cls, time_limit, deals)
     asked, missing, searched = [], [], 0
     for game in _supported_games(cls):
         positions, played = find_positions(game, seed=seed)

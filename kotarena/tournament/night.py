@@ -180,7 +180,10 @@ def load_sealed_ladder(path, *, jailed: bool | None = None):
 
     What the installed bots declare is read in the sandbox
     (:mod:`kotarena.sandbox.catalogue`); this process imports only kotarena's own
-    plugins and those of the bots the ladder trusts. Raises
+    plugins and the trusted distributions: those of ``KOTARENA_TRUST`` and those whose
+    bots the ladder trusts (``trusted``), which then load in the workers too. A
+    command-line bot's distribution is not imported even then: its program plays in
+    the sandbox, trusted or not. Raises
     :class:`~kotarena.tournament.ladder.LadderError` for a bad ladder and
     :class:`~kotarena.sandbox.catalogue.CatalogueError` when the bots cannot be read.
     """
@@ -191,19 +194,34 @@ def load_sealed_ladder(path, *, jailed: bool | None = None):
     catalogue = read_catalogue(jailed=jailed)
     seal(catalogue)
     ladder = load_ladder(path, known_bots=bot_names())
-    trusted = {get_bot(entrant.bot).package for entrant in ladder.entrants if entrant.trusted}
+    trusted = {get_bot(entrant.bot).package for entrant in ladder.entrants
+               if entrant.trusted and not _program(entrant.bot)}
     if trusted - {"kotarena"}:
         seal(catalogue, trusted)  # (the trusted bots play in the workers: import them)
     return ladder
 
 
-def _trusted(entrant) -> bool:
-    """Bots from kotarena itself are trusted unless the ladder says otherwise; others not."""
-    if entrant.trusted is not None:
-        return bool(entrant.trusted)
+def _program(bot: str) -> bool:
+    """Whether ``bot`` is a command-line bot, known without importing it."""
+    from kotarena.bots.command import is_program
     from kotarena.bots.registry import get_bot
 
-    return get_bot(entrant.bot).package == "kotarena"
+    info = get_bot(bot)
+    return info.program or is_program(info.cls)
+
+
+def _trusted(entrant) -> bool:
+    """Whether the entrant's bot plays in the workers' processes: a bot of a trusted
+    distribution (kotarena's own, ``KOTARENA_TRUST``, or trusted by the ladder) unless
+    the ladder says ``trusted = false``; never a command-line bot, whose program plays
+    in the sandbox, trusted or not."""
+    from kotarena.bots.registry import get_bot
+
+    if _program(entrant.bot):
+        return False
+    if entrant.trusted is not None:
+        return bool(entrant.trusted)
+    return not get_bot(entrant.bot).sealed
 
 
 def run_night(
