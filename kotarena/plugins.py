@@ -199,6 +199,13 @@ def untrusted_hint() -> str:
             f"(trust one with 'kotarena --trust {names[0]} ...' or {TRUST_VARIABLE}={names[0]})")
 
 
+def with_hint(message: str) -> str:
+    """``message`` (a game or command not found), followed by :func:`untrusted_hint`'s
+    sentence if some installed package is not trusted."""
+    hint = untrusted_hint()
+    return f"{message}; {hint}" if hint else message
+
+
 def normal(package: str) -> str:
     """A distribution's name as compared: lower case, ``-`` for ``_`` and ``.``."""
     return package.strip().lower().replace("_", "-").replace(".", "-")

@@ -114,12 +114,17 @@ _AMBIGUOUS: dict[str, list[BotInfo]] = {}
 _CATALOGUE: dict | None = None
 
 
+#: The plugin errors the table's last build recorded (a new build replaces them).
+_RECORDED: list[plugins.PluginError] = []
+
+
 def reset() -> None:
     global _BOTS, _CATALOGUE
     _BOTS = None
     _CATALOGUE = None
     _QUALIFIED.clear()
     _AMBIGUOUS.clear()
+    _RECORDED.clear()
 
 
 plugins.on_reset(reset)
@@ -239,10 +244,10 @@ def seal(catalogue: dict, trusted: Iterable[str] = ()) -> None:
     :func:`kotarena.sandbox.catalogue.read_catalogue`), trusting the distributions
     ``trusted`` too: this process imports only kotarena's own plugins and the trusted
     distributions' (``KOTARENA_TRUST``, and ``trusted``); the other bots are sealed."""
-    global _CATALOGUE
+    global _BOTS, _CATALOGUE
     plugins.trust(trusted)
-    plugins.reset()  # (the catalogue's errors are recorded once, with the table)
     _CATALOGUE = catalogue
+    _BOTS = None
     _installed()
 
 
@@ -268,10 +273,12 @@ def know_untrusted() -> dict | None:
 
     problem = sandbox_problem()
     if problem is not None:
-        _installed()
+        known = {(error.package, error.message) for error in plugins.plugin_errors()}
         for name, _ in untrusted.values():
-            plugins.add_error(plugins.PluginError("?", name, f"not trusted, and its bots cannot be read without the "
-                                                             f"sandbox ({problem}); trust it with --trust {name}"))
+            message = (f"not trusted, and its bots cannot be read without the sandbox ({problem}); "
+                       f"trust it with --trust {name}")
+            if (name, message) not in known:
+                plugins.add_error(plugins.PluginError("?", name, message))
         return None
     from kotarena.sandbox.catalogue import read_catalogue
 
@@ -338,6 +345,9 @@ def _installed() -> dict[str, BotInfo]:
     # The table itself, not a copy: get_bot runs for every seat of every match.
     global _BOTS
     if _BOTS is None:
+        errors = plugins.registry().errors
+        errors[:] = [error for error in errors if not any(error is old for old in _RECORDED)]
+        first = len(errors)
         found = _collect()
         if _CATALOGUE is not None:
             found += _sealed_bots(_CATALOGUE)
@@ -348,6 +358,7 @@ def _installed() -> dict[str, BotInfo]:
         _QUALIFIED.clear()
         _AMBIGUOUS.clear()
         _BOTS = _build(found)
+        _RECORDED[:] = errors[first:]
     return _BOTS
 
 

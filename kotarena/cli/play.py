@@ -65,13 +65,12 @@ def deck_option(command):
 
 def parse_game(ctx: click.Context, param: click.Parameter, value: str) -> Game:
     """``--game`` as a registered game (a one-line error naming the known ones otherwise)."""
-    from kotarena.plugins import untrusted_hint
+    from kotarena.plugins import with_hint
 
     try:
         return get_game(value)
     except ValueError as error:
-        hint = untrusted_hint()
-        raise click.ClickException(f"{error}; {hint}" if hint else str(error)) from None
+        raise click.ClickException(with_hint(str(error))) from None
 
 
 game_option = click.option(

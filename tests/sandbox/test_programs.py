@@ -30,7 +30,7 @@ def programs(monkeypatch, sandbox):
     """Make the program bots visible (as an installed third-party package)."""
     monkeypatch.syspath_prepend(str(PROGRAMS))
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(PROGRAMS), os.environ.get("PYTHONPATH")])))
-    monkeypatch.delenv("KOTARENA_LOAD_PLUGINS", raising=False)
+    monkeypatch.delenv("KOTARENA_TRUST", raising=False)
     plugins.reset()
     yield
     plugins.reset()

@@ -29,7 +29,7 @@ def failbots(monkeypatch):
     """Make the failbots plugin visible (and only it besides what is installed)."""
     monkeypatch.syspath_prepend(str(FAILBOTS))
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(FAILBOTS), os.environ.get("PYTHONPATH")])))
-    monkeypatch.delenv("KOTARENA_LOAD_PLUGINS", raising=False)
+    monkeypatch.delenv("KOTARENA_TRUST", raising=False)
     plugins.reset()
     yield FAILBOTS
     plugins.reset()
