@@ -94,7 +94,7 @@ def check(ctx: click.Context, name: str, games: int, seed: int, time_limit: floa
     trust (--trust) plays in the sandbox, and fails here where it would fail there.
     Prints one line per check; exits 1 if any fails.
     """
-    from kotarena.bots.registry import UnknownBotError, find_bot, trust_names
+    from kotarena.bots.registry import AmbiguousBotError, UnknownBotError, find_bot, load_failure, trust_names
     from kotarena.conformance import check_bot
     from kotarena.sandbox.catalogue import CatalogueError
     from kotarena.sandbox.relay import sandbox_refusal
@@ -105,10 +105,12 @@ def check(ctx: click.Context, name: str, games: int, seed: int, time_limit: floa
         if refusal:
             raise click.ClickException(refusal)
         report = check_bot(name, games=games, seed=seed, time_limit=time_limit)
+    except AmbiguousBotError as error:
+        raise click.ClickException(str(error)) from None
     except UnknownBotError as error:
         failed = plugin_registry.plugin_errors()
-        hint = f" ({len(failed)} plugin problem(s): see 'kotarena plugins')" if failed and "failed to load" not in str(
-            error) else ""
+        named = load_failure(name)  # (then the error says it already)
+        hint = f" ({len(failed)} plugin problem(s): see 'kotarena plugins')" if failed and not named else ""
         raise click.ClickException(f"{error}{hint}") from None
     except CatalogueError as error:
         raise click.ClickException(str(error)) from None
