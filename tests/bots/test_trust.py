@@ -91,6 +91,22 @@ def test_a_sealed_bot_is_never_made_here(two_heuristics):
         info.make(seed=1)
 
 
+def test_where_the_sandbox_is_missing_a_command_refuses_an_untrusted_bot_in_one_line(two_heuristics, monkeypatch):
+    from click.testing import CliRunner
+
+    import kotarena.sandbox.jail as jail
+    from kotarena.cli import cli
+
+    monkeypatch.setattr(jail, "sandbox_problem", lambda: "bubblewrap is not installed")
+
+    result = CliRunner().invoke(cli, ["match", "--bot", "mcts", "--bot", "random"])
+
+    assert result.exit_code == 1
+    assert result.output == ("Error: the mcts bot is not trusted, so it plays in the sandbox, which cannot be had "
+                             "here: bubblewrap is not installed; install what is missing, or trust it with "
+                             "--trust mcts\n")
+
+
 LADDER = 'players = 2\ngames = 2\nseed = 1\n'
 
 

@@ -155,3 +155,28 @@ def test_trust_imports_the_named_package_here_for_your_own_development(armed):
 
     assert result.exit_code == 0, result.output
     assert marker.read_text().startswith(f"imported in process {os.getpid()}")
+
+
+def test_without_the_sandbox_an_untrusted_bot_is_refused_in_one_line(monkeypatch, tmp_path):
+    import kotarena.sandbox.jail as jail
+
+    monkeypatch.syspath_prepend(str(HOSTILE_NAMES))
+    monkeypatch.setenv("HOSTILENAMES_MARKER", str(tmp_path / "imported.log"))
+    monkeypatch.delenv("KOTARENA_TRUST", raising=False)
+    monkeypatch.setattr(jail, "sandbox_problem", lambda: "bubblewrap is not installed (Debian: apt-get install "
+                                                         "bubblewrap)")
+    plugins.reset()
+
+    for args in (["match", "--bot", IMPOSTOR, "--bot", "random"], ["compare", "random", IMPOSTOR],
+                 ["bots", "check", IMPOSTOR]):
+        result = CliRunner().invoke(cli, args)
+
+        assert result.exit_code == 1, (args, result.output)
+        lines = result.output.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith(f"Error: unknown bot '{IMPOSTOR}'. Its package "
+                                                       "kotarena-hostilenames failed to load: not trusted, and its "
+                                                       "bots cannot be read without the sandbox (bubblewrap is not "
+                                                       "installed"), (args, lines)
+        assert "trust it with --trust kotarena-hostilenames" in lines[0]
+    assert not (tmp_path / "imported.log").exists()
+    sys.modules.pop("kotarena_hostilenames", None)
