@@ -168,13 +168,13 @@ def play_deal(deal: Deal) -> DealResult:
     A bot that raises or answers illegally ends the deal: the result carries the error
     (a string, so it crosses from a worker process as it is).
     """
-    from kotarena.bots.registry import get_bot
+    from kotarena.bots.registry import find_bot
     from kotarena.games import new_game
     from kotarena.sandbox.relay import deal_slots, seat_bot
 
     names = {ROLE_A: deal.a, ROLE_B: deal.b, ROLE_FIELD: deal.field}
     tables = deal.tables()
-    infos = {role: get_bot(names[role]) for roles, _, _ in tables for role in roles}
+    infos = {role: find_bot(names[role]) for roles, _, _ in tables for role in roles}
     # A sandboxed bot's k-th seat of the deal (both tables, in seat order) is its slot k:
     # no instance of it meets the deal twice.
     slots = iter(deal_slots([infos[role].qualified for roles, _, _ in tables for role in roles]))

@@ -133,19 +133,10 @@ class Report:
 
     def to_json(self) -> dict:
         """The report for machines (``kotarena bots check --json``)."""
-        return {
-            "bot": self.bot,
-            "ok": self.ok,
-            "passed": self.passed,
-            "failed": self.failed,
-            "seed": self.seed,
-            "games": self.games,
-            "time_limit": self.time_limit,
-            "decisions": self.decisions,
-            "max_time": self.max_time,
-            "mean_time": self.mean_time,
-            "checks": [check.to_json() for check in self.checks],
-        }
+        return {"bot": self.bot, "ok": self.ok, "passed": self.passed, "failed": self.failed, "seed": self.seed,
+                "games": self.games, "time_limit": self.time_limit, "decisions": self.decisions,
+                "max_time": self.max_time, "mean_time": self.mean_time,
+                "checks": [check.to_json() for check in self.checks]}
 
 
 def check_bot(
@@ -159,8 +150,8 @@ def check_bot(
 ) -> Report:
     """Check a bot class (or an installed bot, by name) and return the :class:`Report`.
 
-    :param bot: a :class:`~kotarena.bots.base.Bot` subclass, or the name of an
-        installed bot (raises :class:`~kotarena.bots.registry.UnknownBotError` if none).
+    :param bot: a :class:`~kotarena.bots.base.Bot` subclass, or the name of an installed
+        bot (untrusted: checked in the sandbox; :class:`~kotarena.bots.registry.UnknownBotError` if none).
     :param games: games per game, player count and deck setting (at least 1).
     :param seed: the first game's seed; the same seed gives the same games.
     :param time_limit: seconds of CPU time a decision may take.
@@ -172,11 +163,8 @@ def check_bot(
     if games < 1:
         raise ValueError("games must be at least 1")
     if isinstance(bot, str):
-        info = find_bot(bot)
-        cls, label = info.cls, info.name
-        if info.sealed:
-            # Seated as a ladder seats an untrusted bot: in the sandbox, never imported here.
-            cls = sandboxed_class(info, time_limit=time_limit)
+        info = find_bot(bot)  # (an untrusted bot is seated as a ladder seats it: in the sandbox)
+        cls, label = sandboxed_class(info, time_limit=time_limit) if info.sealed else info.cls, info.name
     elif isinstance(bot, type) and issubclass(bot, Bot):
         cls = bot
         info = next((i for i in get_bots().values() if i.cls is bot), None)
@@ -202,10 +190,10 @@ def check_bot(
     report.checks.append(_deterministic(run, tables))
     report.checks.append(_decision_time(run, report, time_limit))
     if worker:
-        report.checks.append(_worker_process(cls, run, tables) if not _sandboxed(cls) else Check(
+        report.checks.append(_worker_process(cls, run, tables) if not run.sandboxed else Check(
             "worker process", True, "plays in a process of its own, in the sandbox, as in a ladder"))
     if kinds and tables:
-        report.checks.append(_decision_kinds(cls, time_limit, seed, run.deals))
+        report.checks.append(_decision_kinds(cls, time_limit, seed))
     return report
 
 
@@ -314,11 +302,12 @@ def _raised(error: BaseException) -> str:
 class _Run:
     """Plays the tables and gathers the evidence every check reads."""
 
-    def __init__(self, cls: type[Bot], time_limit: float, deals: dict | None = None) -> None:
+    def __init__(self, cls: type[Bot], time_limit: float) -> None:
         self.cls = cls
         self.time_limit = time_limit
-        #: How many times each deal was played (a sandboxed bot's next slot for it).
-        self.deals: dict = {} if deals is None else deals
+        self.sandboxed = issubclass(cls, SandboxedBot)
+        #: Whether the bot's CPU time is counted outside this process (by its seat's cgroup).
+        self.outside = self.sandboxed or is_program(cls)
         self.answers: dict[_Table, list[str]] = {}
         self.problems: list[_Problem] = []
         self.times: list[float] = []
@@ -328,12 +317,6 @@ class _Run:
         #: The first table's views, for the worker check: (start view, [decision views]).
         self.start_view: Any = None
         self.views: list[Any] = []
-
-    def _slot(self, table: _Table) -> int:
-        deal = (table.game, table.players, table.cards, table.seed, table.deck)
-        slot = self.deals.get(deal, 0)
-        self.deals[deal] = slot + 1
-        return slot
 
     def _guard(self, table: _Table, turn: int, what: str, call: Callable, *args, **kwargs) -> tuple[bool, object]:
         """Call ``call(*args, **kwargs)``; on failure record a problem and return ``(False, None)``."""
@@ -357,13 +340,12 @@ class _Run:
                              deck="default" if table.cards else None, record=False)
         seat = table.seat
         opponents = {p: RandomBot(seed=bot_seed(table.seed, p)) for p in range(table.players) if p != seat}
-        # A sandboxed bot's k-th game of a deal is played by its instance k: no instance
-        # meets a deal twice (a replay for the determinism check is another deal's first).
-        slot = {"slot": self._slot(table)} if _sandboxed(self.cls) else {}
-        ok, bot = self._guard(table, state.turn, "__init__", self.cls, seed=bot_seed(table.seed, seat), **slot)
+        # (a sandboxed bot's instance is chosen by the deal: none meets a deal twice)
+        deal = {"deal": (table.game, table.players, table.cards, table.seed, table.deck)} if self.sandboxed else {}
+        ok, bot = self._guard(table, state.turn, "__init__", self.cls, seed=bot_seed(table.seed, seat), **deal)
         if not ok:
             return []
-        if is_program(self.cls) or _sandboxed(self.cls):
+        if self.outside:
             bot.time_limit = self.time_limit  # (its seat in the sandbox enforces it)
         start_view = state.view(seat)
         ok, _ = self._guard(table, state.turn, "start()", bot.start, start_view)
@@ -383,7 +365,7 @@ class _Run:
             wall, cpu = time.perf_counter(), time.process_time()
             ok, answer = self._guard(table, state.turn, f"choose() on a {view.kind!r} decision", bot.choose, view)
             # A program's or a sandboxed bot's time is its own process's, counted by its seat's cgroup.
-            used = bot.last_cpu if is_program(self.cls) or _sandboxed(self.cls) else time.process_time() - cpu
+            used = bot.last_cpu if self.outside else time.process_time() - cpu
             if not ok:
                 return answers
             self.times.append(used)
@@ -415,11 +397,6 @@ class _Run:
 # ----------------------------------------------------------------- the checks
 
 
-def _sandboxed(cls: type) -> bool:
-    """Whether ``cls`` relays to a sandboxed bot (:mod:`kotarena.sandbox.relay`)."""
-    return isinstance(cls, type) and issubclass(cls, SandboxedBot)
-
-
 def _registration(cls: type[Bot], info) -> Check:
     name = info.name if info else (getattr(cls, "name", "") or "")
     description = info.description if info else describe(cls)
@@ -437,9 +414,8 @@ def _registration(cls: type[Bot], info) -> Check:
         problems.append(f"plays none of the games kotarena knows (games = {claimed!r}; known: {known})")
     if problems:
         return Check("registration", False, "; ".join(problems))
-    where = f"installed from {info.package} {info.version}" if info else "not installed (class checked directly)"
-    if info is not None and info.sealed:
-        where += ", not trusted: checked in the sandbox"
+    where = (f"installed from {info.package} {info.version}" + (", not trusted: checked in the sandbox" * info.sealed)
+             if info else "not installed (class checked directly)")
     unknown = sorted(set(claimed) - set(supported))
     extra = f"; ignoring unknown games {', '.join(unknown)}" if unknown else ""
     return Check("registration", True, f"{name!r}, {where}; games: {', '.join(supported)}{extra}; "
@@ -525,10 +501,10 @@ def _decision_time(run: _Run, report: Report, limit: float) -> Check:
     return Check("decision time", True, summary)
 
 
-def _decision_kinds(cls: type[Bot], time_limit: float, seed: int, deals: dict | None = None) -> Check:
+def _decision_kinds(cls: type[Bot], time_limit: float, seed: int) -> Check:
     """Ask the bot each decision kind of its games, playing on from where random games
     first met it."""
-    run = _Run(cls, time_limit, deals)
+    run = _Run(cls, time_limit)
     asked, missing, searched = [], [], 0
     for game in _supported_games(cls):
         positions, played = find_positions(game, seed=seed)

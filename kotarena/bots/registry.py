@@ -406,6 +406,38 @@ def load_failure(name: str) -> str | None:
     return None
 
 
+def refusal(name: str) -> str | None:
+    """Why the name ``name`` is refused: a plain name two distributions register (one
+    line naming both and their ``DIST:NAME`` forms), or an unknown bot with the error
+    its package met if one is known (``""`` when none is); ``None`` when a bot answers
+    to it."""
+    try:
+        get_bot(name)
+    except AmbiguousBotError as error:
+        return str(error)
+    except UnknownBotError:
+        failure = load_failure(name)
+        return f"unknown bot {name!r}: {failure}" if failure else ""
+    return None
+
+
+def ambiguous(name: str) -> str | None:
+    """Why the plain name ``name`` is refused, if two distributions register it."""
+    _installed()
+    return ambiguity(name, _AMBIGUOUS[name]) if name in _AMBIGUOUS else None
+
+
+def qualified(names: Iterable[str]) -> set[str]:
+    """The ``DIST:NAME`` of each of ``names`` a bot answers to."""
+    found = set()
+    for name in names:
+        try:
+            found.add(get_bot(name).qualified)
+        except UnknownBotError:
+            pass
+    return found
+
+
 def game_refusal(bot: str, claimed: tuple[str, ...], game: str) -> str:
     """Why the bot called ``bot``, whose ``games`` are ``claimed``, cannot play ``game``."""
     return (f"the {bot} bot does not play {get_spec(game).title} (it plays: {', '.join(claimed) or 'nothing'}; "

@@ -20,7 +20,6 @@ import resource
 import socket
 from typing import Any, NoReturn
 
-from kotarena.forfeits import BotFailure
 from kotarena.sandbox.relay import Relay
 
 
@@ -52,11 +51,7 @@ class ProgramSeat(Relay):
         except Exception:  # noqa: BLE001 - a class defined outside any installed package
             dist = None
         super().__init__(cls.name, view, slot=view.player, seed=seed, params=params, time_limit=time_limit,
-                         dist=dist, why="is a program, which plays only in the sandbox")
-
-    def _named(self, failure: BotFailure) -> BotFailure:
-        # (the caller holds several bots: say whose program failed)
-        return BotFailure(failure.kind, f"the {self.name} bot's program: {failure.detail}")
+                         dist=dist, why="is a program, which plays only in the sandbox", program=True)
 
 
 __all__ = ["ProgramSeat", "exec_program"]

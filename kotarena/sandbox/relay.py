@@ -73,12 +73,15 @@ class Relay:
 
     def __init__(self, name: str, view: Any, *, slot: int, seed: int | None, params: dict, time_limit: float,
                  jailed: bool = True, dist: str | None = None, path: Sequence[str] = (),
-                 memory_mb: int | None = None, log_dir: Path | None = None, why: str = "") -> None:
+                 memory_mb: int | None = None, log_dir: Path | None = None, why: str = "",
+                 program: bool = False) -> None:
         from kotarena.sandbox.jail import sandbox_problem
         from kotarena.sandbox.seat import SandboxedSeat, default_log_dir
         from kotarena.tournament.seats import DEFAULT_MEMORY_MB
 
         self.name = name
+        #: Whose seat this is, as a failure names it.
+        self.who = f"the {name} bot's program" if program else f"the {name} bot"
         if jailed:
             problem = sandbox_problem()
             if problem is not None:
@@ -114,7 +117,7 @@ class Relay:
 
     def _named(self, failure: BotFailure) -> BotFailure:
         # (the caller holds several bots: say whose seat failed)
-        return BotFailure(failure.kind, f"the {self.name} bot: {failure.detail}")
+        return BotFailure(failure.kind, f"{self.who}: {failure.detail}")
 
     def finish(self, view: Any) -> None:
         """Tell the bot how the game ended, and end the game's processes."""
@@ -161,7 +164,7 @@ class SandboxedBot(Bot):
 
         self._relay = Relay(self.info.name, view, slot=self.slot, seed=self.seed, params=self.params,
                             time_limit=self.time_limit, jailed=self.jailed, dist=normal(self.info.package),
-                            path=self.info.path, why=_why(self.info))
+                            path=self.info.path, why=_why(self.info), program=_is_program(self.info))
 
     def choose(self, view: Any) -> Action:
         if self._relay is None:
@@ -187,6 +190,12 @@ class SandboxedBot(Bot):
             pass
 
 
+def _is_program(info: Any) -> bool:
+    from kotarena.bots.command import is_program
+
+    return bool(info.program or is_program(info.cls))
+
+
 def seat_bot(info: Any, seed: int, slot: int) -> Bot:
     """A bot for one seat: the bot itself if it is trusted here (imported), else its
     relay to its instance ``slot`` in the sandbox (a command-line bot's program always
@@ -200,7 +209,7 @@ def seat_bot(info: Any, seed: int, slot: int) -> Bot:
 
 def _why(info: Any) -> str:
     """Why ``info``'s bot plays only in the sandbox, for the line that refuses it."""
-    if info.program:
+    if _is_program(info):
         return "is a program, which plays only in the sandbox"
     return (f"is not trusted (package {info.package}), so it plays only in the sandbox; trust it with "
             f"--trust {info.name} if you vouch for its code")
@@ -209,14 +218,14 @@ def _why(info: Any) -> str:
 def sandbox_refusal(info: Any) -> str | None:
     """The one line that refuses ``info``'s bot where the sandbox cannot be had (``None``
     where it can, or where the bot plays in this process)."""
-    if not (info.sealed or info.program):
+    if not (info.sealed or _is_program(info)):
         return None
     from kotarena.sandbox.jail import sandbox_problem
 
     problem = sandbox_problem()
     if problem is None:
         return None
-    if info.program:
+    if _is_program(info):
         return f"the {info.name} bot is a program, which plays only in the sandbox: {problem}"
     return (f"the {info.name} bot is not trusted, so it plays in the sandbox, which cannot be had here: {problem}; "
             f"install what is missing, or trust it with --trust {info.name}")
@@ -224,10 +233,14 @@ def sandbox_refusal(info: Any) -> str | None:
 
 def sandboxed_class(info: Any, *, time_limit: float = DEFAULT_TIME_LIMIT, jailed: bool = True) -> type[SandboxedBot]:
     """A bot class for ``info``'s sandboxed bot, for code that makes bots from a class
-    (the conformance checker): its attributes are what the bot declared, and each
-    instance takes the slot given as ``slot`` (0 if none)."""
+    (the conformance checker): its attributes are what the bot declared. An instance
+    made for the ``k``-th time with one ``deal`` (any key: the game's seed, its
+    settings) takes slot ``k``, so no instance meets a deal twice."""
+    met: dict[Hashable, int] = {}
 
-    def __init__(self, *, seed: int | None = None, slot: int = 0, **params: object) -> None:
+    def __init__(self, *, seed: int | None = None, deal: Hashable = None, **params: object) -> None:
+        slot = met.get(deal, 0)
+        met[deal] = slot + 1
         SandboxedBot.__init__(self, info, slot=slot, seed=seed, time_limit=time_limit, jailed=jailed, **params)
 
     return type(f"Sandboxed_{info.name}", (SandboxedBot,), {

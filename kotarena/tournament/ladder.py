@@ -235,47 +235,10 @@ def _games_refusal(bot: str, game: str) -> str | None:
     return None if info.plays(game) else game_refusal(bot, info.games, game)
 
 
-def _name_refusal(bot: str) -> str | None:
-    """Why the registry refuses the name ``bot``: a plain name two distributions
-    register (one line naming both and their ``DIST:NAME`` forms), or an unknown bot,
-    with the error its package met if one is known (``""`` when none is); ``None`` when
-    the registry answers to it."""
-    from kotarena.bots.registry import AmbiguousBotError, UnknownBotError, get_bot, load_failure
+def _registry():
+    from kotarena.bots import registry
 
-    try:
-        get_bot(bot)
-    except AmbiguousBotError as error:
-        return str(error)
-    except UnknownBotError:
-        failure = load_failure(bot)
-        return f"unknown bot {bot!r}: {failure}" if failure else ""
-    return None
-
-
-def _ambiguous(bot: str) -> str | None:
-    """Why the plain name ``bot`` is refused, if two distributions register it."""
-    from kotarena.bots.registry import AmbiguousBotError, UnknownBotError, get_bot
-
-    try:
-        get_bot(bot)
-    except AmbiguousBotError as error:
-        return str(error)
-    except UnknownBotError:
-        pass
-    return None
-
-
-def _qualified(names: Collection[str]) -> set[str]:
-    """The ``DIST:NAME`` of each of ``names`` the registry knows."""
-    from kotarena.bots.registry import UnknownBotError, get_bot
-
-    found = set()
-    for name in names:
-        try:
-            found.add(get_bot(name).qualified)
-        except UnknownBotError:
-            pass
-    return found
+    return registry
 
 
 def _kind(value: object) -> str:
@@ -579,7 +542,7 @@ class _Checker:
         if bot in INTERACTIVE_BOTS:
             raise self.fail(key, f"the {bot} bot needs a person at a terminal and cannot play in a ladder")
         if self.known_bots is not None and bot not in self.known_bots:
-            refusal = _name_refusal(bot)
+            refusal = _registry().refusal(bot)
             if refusal is None:  # (DIST:NAME of an installed bot)
                 return
             usable = [name for name in self.known_bots if name not in INTERACTIVE_BOTS]
@@ -609,8 +572,8 @@ class _Checker:
             raise self.fail("trusted", f"must be a list of bot names, not {_kind(value)}")
         if self.known_bots is not None:
             for name in value:
-                if name not in self.known_bots and _ambiguous(name):
-                    raise self.fail("trusted", _ambiguous(name))
+                if name not in self.known_bots and _registry().ambiguous(name):
+                    raise self.fail("trusted", _registry().ambiguous(name))
         return set(value)
 
     def all_bots(self, params: dict[str, dict], trusted: set[str] = frozenset()) -> list[Entrant]:
@@ -620,9 +583,9 @@ class _Checker:
 
             names = bot_names()
         # Only the bots that play the ladder's game: "all" means all who can sit at this table.
-        trusted = trusted | _qualified(trusted) if self.known_bots is not None else trusted
+        trusted = trusted | _registry().qualified(trusted) if self.known_bots is not None else trusted
         entrants = [Entrant(label=name, bot=name, params=dict(params.get(name, {})),
-                            trusted=True if name in trusted or _qualified({name}) & trusted else None)
+                            trusted=True if name in trusted or _registry().qualified({name}) & trusted else None)
                     for name in names if name not in INTERACTIVE_BOTS
                     and not (self.game and _games_refusal(name, self.game))]
         for entrant in entrants:

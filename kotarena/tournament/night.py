@@ -201,27 +201,37 @@ def load_sealed_ladder(path, *, jailed: bool | None = None):
     return ladder
 
 
+def _known(bot: str):
+    """The registry's entry for ``bot``, read without importing an untrusted package
+    (the sandboxed catalogue, if need be); ``None`` for a bot it does not know, which
+    then fails where it is seated."""
+    from kotarena.bots.registry import UnknownBotError, find_bot
+    from kotarena.sandbox.catalogue import CatalogueError
+
+    try:
+        return find_bot(bot)
+    except (UnknownBotError, CatalogueError):
+        return None
+
+
 def _program(bot: str) -> bool:
     """Whether ``bot`` is a command-line bot, known without importing it."""
     from kotarena.bots.command import is_program
-    from kotarena.bots.registry import get_bot
 
-    info = get_bot(bot)
-    return info.program or is_program(info.cls)
+    info = _known(bot)
+    return info is not None and (info.program or is_program(info.cls))
 
 
 def _trusted(entrant) -> bool:
-    """Whether the entrant's bot plays in the workers' processes: a bot of a trusted
-    distribution (kotarena's own, ``KOTARENA_TRUST``, or trusted by the ladder) unless
-    the ladder says ``trusted = false``; never a command-line bot, whose program plays
-    in the sandbox, trusted or not."""
-    from kotarena.bots.registry import get_bot
-
+    """Whether the entrant's bot plays in the workers' processes: as the ladder says
+    (``trusted``), else only a bot of kotarena's own; never a command-line bot, whose
+    program plays in the sandbox, trusted or not."""
     if _program(entrant.bot):
         return False
     if entrant.trusted is not None:
         return bool(entrant.trusted)
-    return not get_bot(entrant.bot).sealed
+    info = _known(entrant.bot)
+    return info is not None and info.package == "kotarena"
 
 
 def run_night(
