@@ -417,7 +417,7 @@ def refusal(name: str) -> str | None:
         return str(error)
     except UnknownBotError:
         failure = load_failure(name)
-        return f"unknown bot {name!r}: {failure}" if failure else ""
+        return f"unknown bot {name!r}: {failure[0].lower()}{failure[1:]}" if failure else ""
     return None
 
 

@@ -245,3 +245,65 @@ def test_a_trusted_command_line_bot_plays_sandboxed_and_its_package_is_never_imp
     assert forfeits == ["crash", "crash"]  # (its program quits: it played, in the sandbox)
     assert "kotarena_hostilenames" not in sys.modules
     assert not hostile_names.exists(), hostile_names.read_text()
+
+
+# ---------------------------------------------------------------- a bot that cannot be imported
+
+
+def test_league_run_names_the_import_error_the_sandbox_met_instead_of_unknown_bot(install, sandbox, tmp_path,
+                                                                                   monkeypatch):
+    from click.testing import CliRunner
+
+    from kotarena.cli import cli
+
+    install("kotarena-broken-import")
+    monkeypatch.delenv("KOTARENA_TRUST", raising=False)
+    path = tmp_path / "broken.toml"
+    path.write_text('name = "broken"\nplayers = 2\ngames = 2\nseed = 1\nbots = ["broken-import", "random"]\n')
+
+    result = CliRunner().invoke(cli, ["league", "run", str(path), "--db", str(tmp_path / "r.db"), "-q"])
+
+    assert result.exit_code == 1
+    assert ("bots[0].name: unknown bot 'broken-import': its package kotarena-broken-import failed to load: failed to "
+            "import: ModuleNotFoundError: No module named 'kotarena_no_such_dependency'") in result.output
+    assert "kotarena_broken_import" not in sys.modules
+
+
+def test_bots_check_of_an_untrusted_bot_names_the_import_error_the_sandbox_met(install, sandbox, monkeypatch):
+    from click.testing import CliRunner
+
+    from kotarena.cli import cli
+
+    install("kotarena-broken-import")
+    monkeypatch.delenv("KOTARENA_TRUST", raising=False)
+
+    result = CliRunner().invoke(cli, ["bots", "check", "broken-import"])
+
+    assert result.exit_code == 1
+    assert result.output.startswith("Error: unknown bot 'broken-import'. Its package kotarena-broken-import failed "
+                                    "to load: failed to import: ModuleNotFoundError: No module named "
+                                    "'kotarena_no_such_dependency'.")
+    assert "kotarena_broken_import" not in sys.modules
+
+
+def test_bots_check_fails_a_bot_where_a_ladder_fails_it(hostile_names, sandbox, tmp_path):
+    from click.testing import CliRunner
+
+    from kotarena.cli import cli
+    from kotarena.storage.db import open_db
+    from kotarena.storage.models import Seat
+    from kotarena.tournament.night import load_sealed_ladder, run_night
+
+    path = tmp_path / "threads.toml"
+    path.write_text('name = "threads"\nplayers = 2\ngames = 2\nseed = 1\nbots = ["names-threads", "random"]\n')
+    engine = open_db(tmp_path / "results.db")
+    run_night(engine, load_sealed_ladder(path), workers=0)
+    with Session(engine) as session:
+        refused = session.exec(select(Seat.forfeit_detail).where(Seat.entrant == "names-threads")).all()
+    assert refused and all("starts threads when imported" in detail for detail in refused)
+
+    result = CliRunner().invoke(cli, ["bots", "check", "names-threads", "--games", "1"])
+
+    assert result.exit_code == 1
+    assert "FAIL  no exceptions" in result.output and "starts threads when imported" in result.output
+    assert "kotarena_hostilenames" not in sys.modules
