@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -36,6 +37,10 @@ from kotarena.sandbox.jail import sandbox_problem
 from kotarena.sandbox.seat import close_servers
 from kotarena.tournament.matches import MatchJob, play_match
 from kotarena.tournament.seats import GUARD, SeatSpec
+
+# The heuristic plays in this process too (trusted), so its package is imported here:
+# trusted from the start, as `kotarena --trust kotarena-heuristic` would.
+os.environ["KOTARENA_TRUST"] = ",".join(filter(None, [os.environ.get("KOTARENA_TRUST"), "kotarena-heuristic"]))
 
 WAYS = {
     "python in-process": SeatSpec("bot", "heuristic", trusted=True),

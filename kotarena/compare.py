@@ -97,8 +97,9 @@ class Comparison:
         """Raise a one-line ``ValueError`` unless the game has the players and every bot
         is installed, plays the game and needs no person."""
         from kotarena.bots.human import HumanBot
-        from kotarena.bots.registry import get_bot
+        from kotarena.bots.registry import find_bot
         from kotarena.games import get_game, get_spec
+        from kotarena.sandbox.relay import sandbox_refusal
 
         spec = get_spec(self.game)
         if self.deck not in (None, "default"):
@@ -108,10 +109,13 @@ class Comparison:
                                f"{spec.max_players} players")
         names = [self.b, self.a] + ([self.field] if self.players > 2 else [])
         for name in names:
-            info = get_bot(name)
+            info = find_bot(name)
             info.check_plays(self.game)
-            if issubclass(info.cls, HumanBot):
+            if info.cls is not None and issubclass(info.cls, HumanBot):
                 raise CompareError(f"the {name} bot needs a person at a terminal; compare bots only")
+            refusal = sandbox_refusal(info)
+            if refusal:
+                raise CompareError(refusal)
 
 
 @dataclass(frozen=True)
@@ -164,19 +168,23 @@ def play_deal(deal: Deal) -> DealResult:
     A bot that raises or answers illegally ends the deal: the result carries the error
     (a string, so it crosses from a worker process as it is).
     """
-    from kotarena.bots.registry import get_bot
+    from kotarena.bots.registry import find_bot
     from kotarena.games import new_game
+    from kotarena.sandbox.relay import deal_slots, seat_bot
 
     names = {ROLE_A: deal.a, ROLE_B: deal.b, ROLE_FIELD: deal.field}
     tables = deal.tables()
-    infos = {role: get_bot(names[role]) for roles, _, _ in tables for role in roles}
+    infos = {role: find_bot(names[role]) for roles, _, _ in tables for role in roles}
+    # A sandboxed bot's k-th seat of the deal (both tables, in seat order) is its slot k:
+    # no instance of it meets the deal twice.
+    slots = iter(deal_slots([infos[role].qualified for roles, _, _ in tables for role in roles]))
     b_places: list[int] = []
     a_places: list[int] = []
     scores: list[float] = []
     for roles, b_seat, a_seat in tables:
         state = new_game(deal.game, players=deal.players, seed=deal.seed,
                          deck=deal.deck, record=False)
-        bots = [_Answerable(infos[role].make(seed=bot_seed(deal.seed, seat)), role, seat)
+        bots = [_Answerable(seat_bot(infos[role], bot_seed(deal.seed, seat), next(slots)), role, seat)
                 for seat, role in enumerate(roles)]
         try:
             play(state, bots)

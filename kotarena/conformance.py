@@ -48,11 +48,12 @@ from typing import Any
 from kotarena.bots.base import Bot
 from kotarena.bots.command import is_program
 from kotarena.bots.random_bot import RandomBot
-from kotarena.bots.registry import describe, get_bot, get_bots
+from kotarena.bots.registry import describe, find_bot, get_bots
 from kotarena.decision_positions import find_positions
 from kotarena.engine.actions import Action, ActionError, parse_action
 from kotarena.games import games, get_game, get_spec, new_game, supported_games
 from kotarena.match import bot_seed
+from kotarena.sandbox.relay import SandboxedBot, sandboxed_class
 
 #: Games played per game, player count and deck setting unless told otherwise.
 DEFAULT_GAMES = 2
@@ -132,19 +133,10 @@ class Report:
 
     def to_json(self) -> dict:
         """The report for machines (``kotarena bots check --json``)."""
-        return {
-            "bot": self.bot,
-            "ok": self.ok,
-            "passed": self.passed,
-            "failed": self.failed,
-            "seed": self.seed,
-            "games": self.games,
-            "time_limit": self.time_limit,
-            "decisions": self.decisions,
-            "max_time": self.max_time,
-            "mean_time": self.mean_time,
-            "checks": [check.to_json() for check in self.checks],
-        }
+        return {"bot": self.bot, "ok": self.ok, "passed": self.passed, "failed": self.failed, "seed": self.seed,
+                "games": self.games, "time_limit": self.time_limit, "decisions": self.decisions,
+                "max_time": self.max_time, "mean_time": self.mean_time,
+                "checks": [check.to_json() for check in self.checks]}
 
 
 def check_bot(
@@ -158,8 +150,8 @@ def check_bot(
 ) -> Report:
     """Check a bot class (or an installed bot, by name) and return the :class:`Report`.
 
-    :param bot: a :class:`~kotarena.bots.base.Bot` subclass, or the name of an
-        installed bot (raises :class:`~kotarena.bots.registry.UnknownBotError` if none).
+    :param bot: a :class:`~kotarena.bots.base.Bot` subclass, or the name of an installed
+        bot (untrusted: checked in the sandbox; :class:`~kotarena.bots.registry.UnknownBotError` if none).
     :param games: games per game, player count and deck setting (at least 1).
     :param seed: the first game's seed; the same seed gives the same games.
     :param time_limit: seconds of CPU time a decision may take.
@@ -171,8 +163,8 @@ def check_bot(
     if games < 1:
         raise ValueError("games must be at least 1")
     if isinstance(bot, str):
-        info = get_bot(bot)
-        cls, label = info.cls, info.name
+        info = find_bot(bot)  # (an untrusted bot is seated as a ladder seats it: in the sandbox)
+        cls, label = sandboxed_class(info, time_limit=time_limit) if info.sealed else info.cls, info.name
     elif isinstance(bot, type) and issubclass(bot, Bot):
         cls = bot
         info = next((i for i in get_bots().values() if i.cls is bot), None)
@@ -198,7 +190,8 @@ def check_bot(
     report.checks.append(_deterministic(run, tables))
     report.checks.append(_decision_time(run, report, time_limit))
     if worker:
-        report.checks.append(_worker_process(cls, run, tables))
+        report.checks.append(_worker_process(cls, run, tables) if not run.sandboxed else Check(
+            "worker process", True, "plays in a process of its own, in the sandbox, as in a ladder"))
     if kinds and tables:
         report.checks.append(_decision_kinds(cls, time_limit, seed))
     return report
@@ -312,6 +305,9 @@ class _Run:
     def __init__(self, cls: type[Bot], time_limit: float) -> None:
         self.cls = cls
         self.time_limit = time_limit
+        self.sandboxed = issubclass(cls, SandboxedBot)
+        #: Whether the bot's CPU time is counted outside this process (by its seat's cgroup).
+        self.outside = self.sandboxed or is_program(cls)
         self.answers: dict[_Table, list[str]] = {}
         self.problems: list[_Problem] = []
         self.times: list[float] = []
@@ -344,10 +340,12 @@ class _Run:
                              deck="default" if table.cards else None, record=False)
         seat = table.seat
         opponents = {p: RandomBot(seed=bot_seed(table.seed, p)) for p in range(table.players) if p != seat}
-        ok, bot = self._guard(table, state.turn, "__init__", self.cls, seed=bot_seed(table.seed, seat))
+        # (a sandboxed bot's instance is chosen by the deal: none meets a deal twice)
+        deal = {"deal": (table.game, table.players, table.cards, table.seed, table.deck)} if self.sandboxed else {}
+        ok, bot = self._guard(table, state.turn, "__init__", self.cls, seed=bot_seed(table.seed, seat), **deal)
         if not ok:
             return []
-        if is_program(self.cls):
+        if self.outside:
             bot.time_limit = self.time_limit  # (its seat in the sandbox enforces it)
         start_view = state.view(seat)
         ok, _ = self._guard(table, state.turn, "start()", bot.start, start_view)
@@ -366,8 +364,8 @@ class _Run:
             before = _fingerprint(view)
             wall, cpu = time.perf_counter(), time.process_time()
             ok, answer = self._guard(table, state.turn, f"choose() on a {view.kind!r} decision", bot.choose, view)
-            # A program's time is its own process's, counted by its seat's cgroup.
-            used = bot.last_cpu if is_program(self.cls) else time.process_time() - cpu
+            # A program's or a sandboxed bot's time is its own process's, counted by its seat's cgroup.
+            used = bot.last_cpu if self.outside else time.process_time() - cpu
             if not ok:
                 return answers
             self.times.append(used)
@@ -416,7 +414,8 @@ def _registration(cls: type[Bot], info) -> Check:
         problems.append(f"plays none of the games kotarena knows (games = {claimed!r}; known: {known})")
     if problems:
         return Check("registration", False, "; ".join(problems))
-    where = f"installed from {info.package} {info.version}" if info else "not installed (class checked directly)"
+    where = (f"installed from {info.package} {info.version}" + (", not trusted: checked in the sandbox" * info.sealed)
+             if info else "not installed (class checked directly)")
     unknown = sorted(set(claimed) - set(supported))
     extra = f"; ignoring unknown games {', '.join(unknown)}" if unknown else ""
     return Check("registration", True, f"{name!r}, {where}; games: {', '.join(supported)}{extra}; "

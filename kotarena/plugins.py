@@ -5,9 +5,16 @@ import), each inside its own ``try``: a package that fails to import, implements
 misspelt hook, or raises in a hook shows up as a :class:`PluginError` (see
 :func:`plugin_errors` and ``kotarena plugins``) while every other plugin keeps working.
 
-``KOTARENA_LOAD_PLUGINS`` limits loading to a comma-separated list of distribution
-names (empty: no third-party plugin at all; the built-in plugins always load).
-``KOTARENA_TRACE_PLUGINS=1`` prints every hook call to stderr.
+**Trust is per distribution.** Only kotarena's own plugins and those of *trusted*
+distributions are ever imported here: the distributions named in ``KOTARENA_TRUST``
+(comma-separated; ``kotarena --trust DIST`` sets it for a command and the processes it
+starts) and those a command trusts (a ladder's ``trusted`` bots, ``--trust NAME`` of
+``play``, ``match``, ``compare`` and ``bots check``, through :func:`trust`). Every other
+installed distribution with ``kotarena`` entry points is *untrusted*: listed by
+:func:`untrusted` from its metadata alone, never imported; its bots are known from the
+sandboxed catalogue (:mod:`kotarena.sandbox.catalogue`) and play only in the sandbox,
+and its games and commands are not available (:func:`untrusted_hint` says how to trust
+it). ``KOTARENA_TRACE_PLUGINS=1`` prints every hook call to stderr.
 """
 
 from __future__ import annotations
@@ -15,7 +22,7 @@ from __future__ import annotations
 import difflib
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from importlib import import_module
 from importlib.metadata import entry_points, version
@@ -59,6 +66,9 @@ class _Registry:
         self.pm.add_hookspecs(hookspecs)
         self.plugins: list[PluginInfo] = []
         self.errors: list[PluginError] = []
+        #: Installed distributions with kotarena entry points that are not trusted here
+        #: (never imported), by normal name: (name as installed, version).
+        self.untrusted: dict[str, tuple[str, str]] = {}
         self.loaded = False
 
     def load(self) -> None:
@@ -71,11 +81,12 @@ class _Registry:
         kotarena_version = _version("kotarena")
         for module_name in DEFAULT_PLUGINS:
             self._register(import_module(module_name), module_name, "kotarena", kotarena_version, builtin=True)
-        allowed = _allowed_packages()
+        allowed = trusted()
         for ep in entry_points(group=ENTRY_POINT_GROUP):
             package = ep.dist.name if ep.dist is not None else "?"
             package_version = ep.dist.version if ep.dist is not None else "?"
-            if allowed is not None and _normal(package) not in allowed:
+            if allowed is not None and normal(package) not in allowed:
+                self.untrusted.setdefault(normal(package), (package, package_version))
                 continue
             if self.pm.has_plugin(ep.name):
                 self.errors.append(PluginError(ep.name, package, f"a plugin named {ep.name!r} is already loaded"))
@@ -116,26 +127,88 @@ def _unknown_hooks(module: object, pm: pluggy.PluginManager) -> list[str]:
     return problems
 
 
+#: The environment variable naming the trusted distributions (comma-separated).
+TRUST_VARIABLE = "KOTARENA_TRUST"
+#: Set by :func:`restrict` with ``None``: every installed distribution is trusted. Only
+#: the sandbox's own host does this (it runs where the bot runs, trusted by nobody).
+_TRUST_ALL = False
+
+
+def trusted() -> frozenset[str] | None:
+    """The trusted distributions' normal names, kotarena included (``None``: every
+    installed one, in the sandbox's host only)."""
+    if _TRUST_ALL:
+        return None
+    return frozenset({"kotarena", *(normal(name) for name in os.environ.get(TRUST_VARIABLE, "").split(",")
+                                    if name.strip())})
+
+
+def is_trusted(package: str) -> bool:
+    """Whether the distribution ``package`` is trusted here."""
+    allowed = trusted()
+    return allowed is None or normal(package) in allowed
+
+
+def trust(packages: Iterable[str]) -> None:
+    """Trust the distributions ``packages`` too, from now on: in this process (their
+    plugins load on next use) and in the processes it starts (through
+    ``KOTARENA_TRUST``)."""
+    wanted = {normal(name) for name in packages if name.strip()} - {"kotarena"}
+    allowed = trusted()
+    if allowed is None or wanted <= allowed:
+        return
+    _set_trusted((allowed | wanted) - {"kotarena"})
+
+
 def restrict(packages: set[str] | None) -> None:
-    """Load only the plugins of ``packages`` from now on (``None``: every installed one),
-    in this process and in the processes it starts (through ``KOTARENA_LOAD_PLUGINS``).
+    """Trust exactly the distributions ``packages`` (kotarena's own always), in this
+    process and the processes it starts; ``None`` trusts every installed distribution,
+    which only the sandbox's host may do (it imports the bot it serves, in the sandbox).
     Plugins loaded already are forgotten; the modules they imported stay imported."""
+    global _TRUST_ALL
     if packages is None:
-        os.environ.pop("KOTARENA_LOAD_PLUGINS", None)
+        _TRUST_ALL = True
+        reset()
+        return
+    _TRUST_ALL = False
+    _set_trusted({normal(name) for name in packages} - {"kotarena"})
+
+
+def _set_trusted(packages: set[str]) -> None:
+    if packages:
+        os.environ[TRUST_VARIABLE] = ",".join(sorted(packages))
     else:
-        os.environ["KOTARENA_LOAD_PLUGINS"] = ",".join(sorted(packages))
+        os.environ.pop(TRUST_VARIABLE, None)
     reset()
 
 
-def _allowed_packages() -> set[str] | None:
-    value = os.environ.get("KOTARENA_LOAD_PLUGINS")
-    if value is None:
-        return None
-    return {_normal(name) for name in value.split(",") if name.strip()}
+def untrusted() -> dict[str, tuple[str, str]]:
+    """The installed distributions with kotarena entry points that are not trusted here,
+    by normal name: their name as installed and their version (read from their
+    metadata: none of them is imported)."""
+    return dict(registry().untrusted)
 
 
-def _normal(package: str) -> str:
-    return package.strip().lower().replace("_", "-")
+def untrusted_hint() -> str:
+    """A sentence naming the installed distributions that are not trusted (so their
+    games and commands are not loaded) and how to trust one; empty if there are none."""
+    names = sorted(name for name, _ in registry().untrusted.values())
+    if not names:
+        return ""
+    return (f"installed but not trusted, so their games and commands are not loaded: {', '.join(names)} "
+            f"(trust one with 'kotarena --trust {names[0]} ...' or {TRUST_VARIABLE}={names[0]})")
+
+
+def with_hint(message: str) -> str:
+    """``message`` (a game or command not found), followed by :func:`untrusted_hint`'s
+    sentence if some installed package is not trusted."""
+    hint = untrusted_hint()
+    return f"{message}; {hint}" if hint else message
+
+
+def normal(package: str) -> str:
+    """A distribution's name as compared: lower case, ``-`` for ``_`` and ``.``."""
+    return package.strip().lower().replace("_", "-").replace(".", "-")
 
 
 def _version(package: str) -> str:

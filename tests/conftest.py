@@ -50,19 +50,23 @@ def _no_sandbox_left():
 
 @pytest.fixture(autouse=True)
 def _plugins_as_found():
-    """A test that seals the bot registry (``league run`` does, through
-    ``KOTARENA_LOAD_PLUGINS``) leaves the plugins as it found them for the next."""
+    """A test that trusts distributions (``KOTARENA_TRUST``: ``--trust``, a ladder's
+    trusted bots) or seals the bot registry with the sandbox's catalogue leaves the
+    plugins as it found them for the next."""
     import os
 
     from kotarena import plugins
+    from kotarena.bots import registry
 
-    before = os.environ.get("KOTARENA_LOAD_PLUGINS")
+    before = os.environ.get("KOTARENA_TRUST")
     yield
-    if os.environ.get("KOTARENA_LOAD_PLUGINS") != before:
+    changed = os.environ.get("KOTARENA_TRUST") != before
+    if changed:
         if before is None:
-            os.environ.pop("KOTARENA_LOAD_PLUGINS", None)
+            os.environ.pop("KOTARENA_TRUST", None)
         else:
-            os.environ["KOTARENA_LOAD_PLUGINS"] = before
+            os.environ["KOTARENA_TRUST"] = before
+    if changed or registry.catalogue() is not None:
         plugins.reset()
 
 

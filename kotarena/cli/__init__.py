@@ -83,6 +83,17 @@ class LazyGroup(click.Group):
         self._add_plugin_commands()
         return super().get_command(ctx, name)
 
+    def resolve_command(self, ctx: click.Context, args: list[str]):
+        try:
+            return super().resolve_command(ctx, args)
+        except click.UsageError as error:
+            from kotarena import plugins
+
+            hint = plugins.untrusted_hint() if self.plugin_commands else ""
+            if hint and args and not args[0].startswith("-"):
+                raise click.UsageError(f"{error.message.rstrip('.')}. Packages {hint}", ctx) from None
+            raise
+
 
 def _broken_command(name: str, problem: str) -> click.Command:
     """A stand-in for a command whose module failed to import: it says why and fails."""
@@ -100,8 +111,16 @@ def _broken_command(name: str, problem: str) -> click.Command:
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 @click.version_option(package_name="kotarena")
+@click.option("--trust", "trust", multiple=True, metavar="DIST", expose_value=False, is_eager=True,
+              callback=lambda ctx, param, value: _trust(value),
+              help="Trust the installed package DIST (repeat): its plugins are imported by this command and the "
+                   "processes it starts, its bots play unsandboxed, its games and commands are available. "
+                   "Adds to KOTARENA_TRUST.")
 def cli() -> None:
     """An arena for King of Tokyo bots.
+
+    Only kotarena itself and the packages you trust (--trust, KOTARENA_TRUST) are
+    imported by a command; other installed bots play in the sandbox.
 
     \b
     Examples:
@@ -109,6 +128,13 @@ def cli() -> None:
       kotarena play --bot random --bot random
       kotarena scenario run scenarios/
     """
+
+
+def _trust(packages: tuple[str, ...]) -> None:
+    if packages:
+        from kotarena import plugins
+
+        plugins.trust(packages)
 
 
 def add_plugin_commands(group: click.Group) -> None:

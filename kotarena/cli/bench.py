@@ -195,11 +195,13 @@ def league(games: int, players: int, workers: str, deck: bool, bot: str, rounds:
         raise click.ClickException(f"bad --workers {workers!r}: give counts such as 1,2") from None
     if not counts or min(counts) < 1:
         raise click.ClickException(f"bad --workers {workers!r}: give counts such as 1,2")
-    from kotarena.bots.registry import UnknownBotError, get_bot
+    from kotarena.bots.registry import UnknownBotError, get_bot, trust_names
+    from kotarena.sandbox.catalogue import CatalogueError
 
     try:
+        trust_names([bot])  # (a benchmark plays the bot trusted: its own package is imported)
         get_bot(bot)
-    except UnknownBotError as error:
+    except (UnknownBotError, CatalogueError) as error:
         raise click.ClickException(str(error)) from None
     if untrusted:
         _sandbox_cost(games, players, deck, counts, seed, bot, rounds, json_)

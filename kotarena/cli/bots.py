@@ -42,18 +42,33 @@ def bots(ctx: click.Context, json_: bool) -> None:
     """
     if ctx.invoked_subcommand is not None:
         return
-    installed = get_bots()
+    installed = known_bots()
     errors = plugin_registry.plugin_errors()
     if json_:
         echo_json({
-            "bots": [info.to_json() for info in installed.values()],
+            "bots": [{**info.to_json(), "name": name} for name, info in installed.items()],
             "errors": [{"plugin": e.plugin, "package": e.package, "error": e.message} for e in errors],
         })
         return
-    rows = [(i.name, i.package, i.version, ",".join(i.games), i.description) for i in installed.values()]
+    rows = [(name, i.package, i.version, ",".join(i.games), ("(sandboxed) " if i.sealed else "") + i.description)
+            for name, i in installed.items()]
     click.echo(table_text(("name", "package", "version", "games", "description"), rows))
     for error in errors:
         click.echo(f"error: package {error.package!r} (plugin {error.plugin!r}): {error.message}")
+
+
+def known_bots() -> dict:
+    """Every installed bot by the name it answers to: the trusted ones, imported here,
+    and the untrusted ones as they declared themselves in the sandbox (never imported
+    here: see :func:`kotarena.bots.registry.know_untrusted`)."""
+    from kotarena.bots.registry import know_untrusted
+    from kotarena.sandbox.catalogue import CatalogueError
+
+    try:
+        know_untrusted()
+    except CatalogueError as error:
+        raise click.ClickException(str(error)) from None
+    return get_bots()
 
 
 @bots.command()
@@ -64,24 +79,41 @@ def bots(ctx: click.Context, json_: bool) -> None:
 @click.option("--time-limit", default=1.0, show_default=True, type=click.FloatRange(min=0, min_open=True),
               help="Seconds of CPU time one decision may take.")
 @click.option("--json", "json_", is_flag=True, help="Print the report as JSON.")
+@click.option("--trust", "trust", multiple=True, metavar="NAME",
+              help="Trust the bot NAME, or the package NAME (repeat): checked in this process, with your rights. "
+                   "An untrusted bot is checked in the sandbox, as a ladder seats it.")
 @click.pass_context
-def check(ctx: click.Context, name: str, games: int, seed: int, time_limit: float, json_: bool) -> None:
+def check(ctx: click.Context, name: str, games: int, seed: int, time_limit: float, json_: bool,
+          trust: tuple[str, ...]) -> None:
     """Check that the installed bot NAME is fit for the ladder.
 
     Plays seeded games against the random bot at every player count, with and without
     cards, and checks: registration, no exceptions, only legal answers, views left
     untouched, same seed -> same actions, decision time, and that the bot works in a
-    separate worker process. Prints one line per check; exits 1 if any fails.
+    separate worker process. The bot is seated as a ladder seats it: a bot you do not
+    trust (--trust) plays in the sandbox, and fails here where it would fail there.
+    Prints one line per check; exits 1 if any fails.
     """
-    from kotarena.bots.registry import UnknownBotError
+    from kotarena.bots.registry import AmbiguousBotError, UnknownBotError, find_bot, load_failure, trust_names
     from kotarena.conformance import check_bot
+    from kotarena.sandbox.catalogue import CatalogueError
+    from kotarena.sandbox.relay import sandbox_refusal
 
     try:
+        trust_names(trust)
+        refusal = sandbox_refusal(find_bot(name))
+        if refusal:
+            raise click.ClickException(refusal)
         report = check_bot(name, games=games, seed=seed, time_limit=time_limit)
+    except AmbiguousBotError as error:
+        raise click.ClickException(str(error)) from None
     except UnknownBotError as error:
         failed = plugin_registry.plugin_errors()
-        hint = f" ({len(failed)} plugin problem(s): see 'kotarena plugins')" if failed else ""
+        named = load_failure(name)  # (then the error says it already)
+        hint = f" ({len(failed)} plugin problem(s): see 'kotarena plugins')" if failed and not named else ""
         raise click.ClickException(f"{error}{hint}") from None
+    except CatalogueError as error:
+        raise click.ClickException(str(error)) from None
     if json_:
         echo_json(report.to_json())
     else:
@@ -105,7 +137,7 @@ def new(name: str, directory: Path) -> None:
         names = project_names(name)
     except ValueError as error:
         raise click.ClickException(str(error)) from None
-    if names["slug"] in get_bots():
+    if names["slug"] in known_bots():
         raise click.ClickException(f"a bot named {names['slug']!r} is already installed; choose another name")
     target = directory / names["package"]
     if target.exists():
@@ -172,20 +204,34 @@ def write_project(target: Path, names: dict[str, str]) -> list[Path]:
 @click.command()
 @click.option("--json", "json_", is_flag=True, help="Print JSON instead of a table.")
 def plugins(json_: bool) -> None:
-    """List plugin packages, the hooks they implement, and load errors."""
-    get_bots()  # calling register_bots is what finds plugins that raise or reuse a name
+    """List plugin packages, the hooks they implement, and load errors.
+
+    Only trusted packages' plugins are imported (kotarena's own, --trust,
+    KOTARENA_TRUST); the others are listed as sandboxed, with the bots they declared in
+    the sandbox.
+    """
+    bots = known_bots()  # calling register_bots is what finds plugins that raise or reuse a name
     loaded = plugin_registry.plugins()
     errors = plugin_registry.plugin_errors()
+    sandboxed: dict[tuple[str, str], dict] = {}
+    for dist, (package, version) in sorted(plugin_registry.untrusted().items()):
+        plugged = sorted({info.plugin for info in bots.values() if plugin_registry.normal(info.package) == dist})
+        sandboxed[(package, version)] = {"name": ",".join(plugged) or "?", "package": package, "version": version,
+                                         "hooks": ["register_bots"] if plugged else [], "builtin": False,
+                                         "sandboxed": True}
     if json_:
         echo_json({
             "plugins": [
-                {"name": p.name, "package": p.package, "version": p.version, "hooks": p.hooks, "builtin": p.builtin}
+                {"name": p.name, "package": p.package, "version": p.version, "hooks": p.hooks, "builtin": p.builtin,
+                 "sandboxed": False}
                 for p in loaded
-            ],
+            ] + list(sandboxed.values()),
             "errors": [{"plugin": e.plugin, "package": e.package, "error": e.message} for e in errors],
         })
         return
     rows = [(p.name, p.package, p.version, ",".join(p.hooks), "yes" if p.builtin else "") for p in loaded]
+    rows += [(p["name"], p["package"], p["version"], ",".join(p["hooks"]) + " (sandboxed: not trusted)", "")
+             for p in sandboxed.values()]
     click.echo(table_text(("plugin", "package", "version", "hooks", "builtin"), rows))
     for error in errors:
         click.echo(f"error: package {error.package!r} (plugin {error.plugin!r}): {error.message}")

@@ -32,11 +32,12 @@ def cards(game_name: str, deck: str | None, json_: bool) -> None:
     from kotarena.games import get_game
     from kotarena.games.kot.cards import UnknownDeckError
     from kotarena.games.kot.cards.effects import Effect
+    from kotarena.plugins import with_hint
 
     try:
         game = get_game(game_name)
     except ValueError as error:
-        raise click.ClickException(str(error)) from None
+        raise click.ClickException(with_hint(str(error))) from None
     spec = game.spec
     if deck is None:
         deck = spec.deck

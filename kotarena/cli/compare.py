@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import click
 
-from kotarena.cli.play import deck_option, game_option, pick_seed, seed_option
+from kotarena.cli.play import deck_option, game_option, pick_seed, seed_option, trust_option
 from kotarena.compare import CAP, Comparison, Standing, run
 from kotarena.engine.game import Game
 from kotarena.sprt import H1, SPRT
@@ -134,10 +134,11 @@ def verdict_text(data: dict, game: Game) -> str:
 @click.option("--report-every", type=click.IntRange(min=0), default=100, show_default=True, metavar="N",
               help="Print a progress line on stderr every N games (0: none).")
 @click.option("--json", "json_", is_flag=True, help="Print the verdict as JSON (the seed goes to stderr).")
+@trust_option
 def compare(a: str, b: str, players: int, field: str | None, game: Game, seed: int | None, no_deck: bool,
             deck_name: str | None,
             max_games: int, elo0: float, elo1: float, alpha: float, beta: float, workers: int,
-            report_every: int, json_: bool) -> None:
+            report_every: int, json_: bool, trust: tuple[str, ...]) -> None:
     """Is bot B better than bot A? Play duplicate deals until a sequential test decides.
 
     Deal i uses the seed S+i and is played twice with the bots moved, so both see the
@@ -162,12 +163,16 @@ def compare(a: str, b: str, players: int, field: str | None, game: Game, seed: i
     if no_deck and deck_name:
         raise click.ClickException("--deck and --no-deck together: choose one")
     seed = pick_seed(seed)
+    from kotarena.bots.registry import trust_names
+    from kotarena.sandbox.catalogue import CatalogueError
+
     try:
+        trust_names(trust)
         comparison = Comparison(a=a, b=b, game=game.name, players=players, field=field or Comparison.field,
                                 deck=None if no_deck else deck_name or "default", seed=seed, max_games=max_games,
                                 sprt=SPRT(elo0, elo1, alpha, beta), workers=workers)
         comparison.check()
-    except ValueError as error:
+    except (ValueError, CatalogueError) as error:
         raise click.ClickException(str(error)) from None
     click.echo(f"seed: {seed} (deal i uses seed {seed} + i)", err=json_)
 

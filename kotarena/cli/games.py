@@ -40,3 +40,8 @@ def games(json_: bool) -> None:
           g.spec.rules_version, ", ".join(g.spec.aliases),
           ", ".join(f"{o.name}={o.shown or '|'.join(o.values)}" for o in g.options.values())) for g in found],
     ))
+    from kotarena.plugins import untrusted_hint
+
+    hint = untrusted_hint()
+    if hint:
+        click.echo(f"(packages {hint})")

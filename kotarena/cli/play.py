@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 import click
 
 from kotarena.bots.base import Bot
+from kotarena.bots.registry import BotInfo
 from kotarena.engine.game import Game, GameState
 from kotarena.forfeits import BotFailure
 from kotarena.games import games, get_game, new_game, plays
@@ -64,10 +65,12 @@ def deck_option(command):
 
 def parse_game(ctx: click.Context, param: click.Parameter, value: str) -> Game:
     """``--game`` as a registered game (a one-line error naming the known ones otherwise)."""
+    from kotarena.plugins import with_hint
+
     try:
         return get_game(value)
     except ValueError as error:
-        raise click.ClickException(str(error)) from None
+        raise click.ClickException(with_hint(str(error))) from None
 
 
 game_option = click.option(
@@ -108,16 +111,47 @@ def check_players(game: Game, count: int, how: str = "") -> None:
         )
 
 
-def bot_class(name: str, game: Game) -> type[Bot]:
-    """The installed bot ``name``, which must play ``game`` (else a one-line error)."""
-    from kotarena.bots.registry import get_bot
+trust_option = click.option(
+    "--trust", "trust", multiple=True, metavar="NAME",
+    help="Trust the bot NAME, or the package NAME, for this command (repeat): its package is imported here and "
+         "its bots play in this process, with your rights. Untrusted bots play in the sandbox, as on a ladder.")
+
+
+def seat_infos(names: Sequence[str], game: Game, trust: Sequence[str] = ()) -> list[BotInfo]:
+    """The bots ``names`` (plain or ``DIST:NAME``), each of which must play ``game``,
+    after trusting ``trust``; a one-line error for an unknown bot, an ambiguous name, or
+    an untrusted bot where the sandbox cannot be had."""
+    from kotarena.bots.registry import find_bot, trust_names
+    from kotarena.sandbox.catalogue import CatalogueError
+    from kotarena.sandbox.relay import sandbox_refusal
 
     try:
-        info = get_bot(name)
-        info.check_plays(game.name)
-    except ValueError as error:
+        trust_names(trust)
+        infos = [find_bot(name) for name in names]
+        for info in infos:
+            info.check_plays(game.name)
+    except (ValueError, CatalogueError) as error:
         raise click.ClickException(str(error)) from None
-    return info.cls
+    for info in infos:
+        refusal = sandbox_refusal(info)
+        if refusal:
+            raise click.ClickException(refusal)
+    return infos
+
+
+def seat_all(infos: Sequence[BotInfo], seed: int) -> list[Bot]:
+    """The bots of one game's seats, seeded as ``match`` seeds them, each sandboxed bot
+    in the instance of its slot (the k-th seat a bot takes at this deal: slot k)."""
+    from kotarena.sandbox.relay import deal_slots, seat_bot
+
+    slots = deal_slots([info.qualified for info in infos])
+    return [seat_bot(info, bot_seed(seed, s), slots[s]) for s, info in enumerate(infos)]
+
+
+def is_human(info: BotInfo) -> bool:
+    from kotarena.bots.human import HumanBot
+
+    return info.cls is not None and issubclass(info.cls, HumanBot)
 
 
 def check_replay_support() -> None:
@@ -252,8 +286,9 @@ class Narrated(Bot):
 @monster_option
 @deck_option
 @replay_option
+@trust_option
 def play(bots: tuple[str, ...], seat: int, game: Game, seed: int | None, monsters: tuple[str, ...],
-         no_deck: bool, deck_name: str | None, replay_path: str | None) -> None:
+         no_deck: bool, deck_name: str | None, replay_path: str | None, trust: tuple[str, ...]) -> None:
     """Play King of Tokyo (or Origins: --game origins) at the terminal against bots.
 
     You answer each decision with an action: 'reroll 1 4' (dice positions), 'stop',
@@ -278,7 +313,7 @@ def play(bots: tuple[str, ...], seat: int, game: Game, seed: int | None, monster
     if not plays(HumanBot.games, game.name):
         raise click.ClickException(f"kotarena cannot yet seat a person at {game.spec.title}: "
                                    f"try 'kotarena match --game {game.name}' between bots")
-    classes = [bot_class(name, game) for name in opponents]
+    infos = seat_infos(opponents, game, trust)
     if replay_path:
         check_replay_support()
     try:
@@ -290,7 +325,9 @@ def play(bots: tuple[str, ...], seat: int, game: Game, seed: int | None, monster
     names = monster_names(game, players, monsters)
     bot_names = list(opponents)
     bot_names.insert(seat - 1, "human")
-    classes.insert(seat - 1, HumanBot)
+    from kotarena.bots.registry import get_bot
+
+    infos.insert(seat - 1, get_bot("human"))
 
     click.echo(f"seed: {seed}")
     state = start_game(game, names if monsters else players, seed, no_deck, record=True, deck_name=deck_name)
@@ -300,7 +337,7 @@ def play(bots: tuple[str, ...], seat: int, game: Game, seed: int | None, monster
     click.echo("Type ? at a prompt for the legal actions, ? CARD for what a card does.")
 
     narrator = Narrator(state, click.echo)
-    seated = [Narrated(cls(seed=bot_seed(seed, s)), narrator) for s, cls in enumerate(classes)]
+    seated = [Narrated(bot, narrator) for bot in seat_all(infos, seed)]
     run(state, seated)
     narrator.flush()
 
@@ -394,9 +431,11 @@ def tally_text(data: dict) -> str:
 @click.option("--json", "json_", is_flag=True, help="Print JSON (the seed goes to stderr).")
 @click.option("-v", "--verbose", is_flag=True, help="Print every game's events.")
 @replay_option
+@trust_option
 def match(bots: tuple[str, ...], players: int | None, game: Game, seed: int | None, games: int,
           monsters: tuple[str, ...],
-          no_deck: bool, deck_name: str | None, json_: bool, verbose: bool, replay_path: str | None) -> None:
+          no_deck: bool, deck_name: str | None, json_: bool, verbose: bool, replay_path: str | None,
+          trust: tuple[str, ...]) -> None:
     """Play bots against each other and print the result.
 
     \b
@@ -407,12 +446,11 @@ def match(bots: tuple[str, ...], players: int | None, game: Game, seed: int | No
       kotarena match --game kot --bot heuristic --bot random --games 50
       kotarena match --game origins:two-player-variant=off --bot mcts --bot heuristic
     """
-    from kotarena.bots.human import HumanBot
     from kotarena.cli.output import echo_json
 
     seat_names = seat_bots(game, bots, players)
-    classes = [bot_class(name, game) for name in seat_names]
-    if any(issubclass(cls, HumanBot) for cls in classes):
+    infos = seat_infos(seat_names, game, trust)
+    if any(is_human(info) for info in infos):
         raise click.ClickException("'kotarena match' is for bots only; play against them with 'kotarena play'")
     if replay_path:
         if games > 1:
@@ -428,7 +466,7 @@ def match(bots: tuple[str, ...], players: int | None, game: Game, seed: int | No
         game_seed = seed + index
         state = start_game(game, names if monsters else len(names), game_seed, no_deck,
                            record=verbose or bool(replay_path), deck_name=deck_name)
-        run(state, [cls(seed=bot_seed(game_seed, s)) for s, cls in enumerate(classes)])
+        run(state, seat_all(infos, game_seed))
         if verbose:
             if games > 1:
                 click.echo(f"=== game {index + 1} (seed {game_seed}) ===", err=json_)

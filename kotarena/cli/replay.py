@@ -166,6 +166,10 @@ def replay(file: str | None, match_id: int | None, db: str | None, save: str | N
         hint = ""
         if file is not None and file.isdigit() and not os.path.exists(file):
             hint = f" (to replay the stored match with id {file}: kotarena replay --match {file})"
+        elif "unknown game" in str(error):
+            from kotarena.plugins import with_hint
+
+            raise click.ClickException(with_hint(str(error))) from None
         raise click.ClickException(f"{error}{hint}") from None
     if not parsed.has_events:
         # An actions-only replay (the league stores those): show the events the

@@ -8,7 +8,9 @@
 * :mod:`kotarena.sandbox.seccomp`: the system calls a sandbox is denied (no channel to
   another sandbox);
 * :mod:`kotarena.sandbox.cgroups`: CPU time counted from outside, memory and process caps;
-* :mod:`kotarena.sandbox.seat`: the referee's side of a seat.
+* :mod:`kotarena.sandbox.seat`: the referee's side of a seat;
+* :mod:`kotarena.sandbox.relay`: a sandboxed seat behind a bot object, for the commands
+  that call bots themselves (``play``, ``match``, ``compare``, ``bots check``).
 
 ``docs/sandbox.md`` says what a trusted and an untrusted bot can and cannot do.
 """

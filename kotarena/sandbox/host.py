@@ -309,6 +309,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--jailed", action="store_true", help="alone in a process namespace (the sandbox)")
     args = parser.parse_args(argv)
     sys.path[:0] = [entry for entry in json.loads(args.path) if entry not in sys.path]
+    from kotarena import plugins
+
+    plugins.restrict(None)  # (here, where the bot runs, its distribution is imported: that is the sandbox's job)
     _empty_scratch(args.scratch)
     with socket.socket(fileno=args.control) as control:
         if args.catalogue:

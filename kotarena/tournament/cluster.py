@@ -34,6 +34,8 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+from kotarena.plugins import TRUST_VARIABLE
+
 try:
     from distributed import Client, get_worker
     from distributed.cfexecutor import ClientExecutor
@@ -128,8 +130,8 @@ class ClusterExecutor(ClientExecutor):
     def __init__(self, client: Any) -> None:
         super().__init__(client, pure=False)
         self._max_workers = sum(client.nthreads().values()) or 1
-        # The registry as the coordinator sealed it: the workers import the same plugins.
-        self._plugins = os.environ.get("KOTARENA_LOAD_PLUGINS")
+        # The distributions the coordinator trusts: the workers import those plugins only.
+        self._plugins = os.environ.get(TRUST_VARIABLE)
         self._night = uuid.uuid4().hex  #: names this executor's pools on the workers
         self._closed = False
 
@@ -165,8 +167,8 @@ IDLE_SECONDS = 600.0
 def play_in_worker_pool(fn: Callable[..., Any], args: tuple, kwargs: dict, night: str, plugins: str | None) -> Any:
     """Run ``fn(*args, **kwargs)`` in this Dask worker's process pool for ``night`` (an
     executor's token; the pool is made on first use, with a process per thread of the
-    worker), its plugins restricted to ``plugins`` (the coordinator's
-    ``KOTARENA_LOAD_PLUGINS``).
+    worker), trusting the distributions ``plugins`` (the coordinator's
+    ``KOTARENA_TRUST``) and no other.
 
     Each night has pools of its own, as a local night has: nothing a bot's package
     loaded lives on into another night (an upgraded bot plays its new version), and two
@@ -221,14 +223,14 @@ def _worker_pool(night: str, plugins: str | None) -> ProcessPoolExecutor:
 
 def _start_pool_process(plugins: str | None) -> None:
     """Set up a process of a worker's pool as a local night's pool process, with the
-    coordinator's sealed plugin list."""
+    coordinator's trusted distributions."""
     from kotarena import plugins as registry
     from kotarena.tournament.runner import start_worker
 
     if plugins is None:
-        os.environ.pop("KOTARENA_LOAD_PLUGINS", None)
+        os.environ.pop(TRUST_VARIABLE, None)
     else:
-        os.environ["KOTARENA_LOAD_PLUGINS"] = plugins
+        os.environ[TRUST_VARIABLE] = plugins
     registry.reset()
     start_worker()
     # As a local pool's processes, forked from a coordinator that froze its heap

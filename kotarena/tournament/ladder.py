@@ -236,6 +236,12 @@ def _games_refusal(bot: str, game: str) -> str | None:
     return None if info.plays(game) else game_refusal(bot, info.games, game)
 
 
+def _registry():
+    from kotarena.bots import registry
+
+    return registry
+
+
 def _kind(value: object) -> str:
     """A TOML user's name for the type of ``value``."""
     if isinstance(value, bool):
@@ -546,8 +552,11 @@ class _Checker:
         if bot in INTERACTIVE_BOTS:
             raise self.fail(key, f"the {bot} bot needs a person at a terminal and cannot play in a ladder")
         if self.known_bots is not None and bot not in self.known_bots:
+            refusal = _registry().refusal(bot)
+            if refusal is None:  # (DIST:NAME of an installed bot)
+                return
             usable = [name for name in self.known_bots if name not in INTERACTIVE_BOTS]
-            raise self.fail(key, f"unknown bot {bot!r} (installed: {', '.join(usable) or 'none'})")
+            raise self.fail(key, refusal or f"unknown bot {bot!r} (installed: {', '.join(usable) or 'none'})")
 
     def bot_params(self, data: dict) -> dict[str, dict]:
         """``[params.BOT]`` tables: parameters for installed bots when ``bots = "all"``.
@@ -565,10 +574,16 @@ class _Checker:
 
     def trusted_names(self, data: dict) -> set[str]:
         """``trusted = [...]``: the bots of a ``bots = "all"`` ladder that run in the
-        workers' processes instead of the sandbox (names not installed are skipped)."""
+        workers' processes instead of the sandbox (names not installed are skipped),
+        each a plain name or ``DIST:NAME``; a plain name two distributions register is
+        refused (trusting one would hand the other's code the referee's rights)."""
         value = data.get("trusted", [])
         if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
             raise self.fail("trusted", f"must be a list of bot names, not {_kind(value)}")
+        if self.known_bots is not None:
+            for name in value:
+                if name not in self.known_bots and _registry().ambiguous(name):
+                    raise self.fail("trusted", _registry().ambiguous(name))
         return set(value)
 
     def all_bots(self, params: dict[str, dict], trusted: set[str] = frozenset()) -> list[Entrant]:
@@ -578,7 +593,9 @@ class _Checker:
 
             names = bot_names()
         # Only the bots that play the ladder's game: "all" means all who can sit at this table.
-        entrants = [Entrant(label=name, bot=name, params=dict(params.get(name, {})), trusted=True if name in trusted else None)
+        trusted = trusted | _registry().qualified(trusted) if self.known_bots is not None else trusted
+        entrants = [Entrant(label=name, bot=name, params=dict(params.get(name, {})),
+                            trusted=True if name in trusted or _registry().qualified({name}) & trusted else None)
                     for name in names if name not in INTERACTIVE_BOTS
                     and not (self.game and _games_refusal(name, self.game))]
         for entrant in entrants:

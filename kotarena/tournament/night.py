@@ -183,7 +183,10 @@ def load_sealed_ladder(path, *, jailed: bool | None = None):
 
     What the installed bots declare is read in the sandbox
     (:mod:`kotarena.sandbox.catalogue`); this process imports only kotarena's own
-    plugins and those of the bots the ladder trusts. Raises
+    plugins and the trusted distributions: those of ``KOTARENA_TRUST`` and those whose
+    bots the ladder trusts (``trusted``), which then load in the workers too. A
+    command-line bot's distribution is not imported even then: its program plays in
+    the sandbox, trusted or not. Raises
     :class:`~kotarena.tournament.ladder.LadderError` for a bad ladder and
     :class:`~kotarena.sandbox.catalogue.CatalogueError` when the bots cannot be read.
     """
@@ -194,19 +197,44 @@ def load_sealed_ladder(path, *, jailed: bool | None = None):
     catalogue = read_catalogue(jailed=jailed)
     seal(catalogue)
     ladder = load_ladder(path, known_bots=bot_names())
-    trusted = {get_bot(entrant.bot).package for entrant in ladder.entrants if entrant.trusted}
+    trusted = {get_bot(entrant.bot).package for entrant in ladder.entrants
+               if entrant.trusted and not _program(entrant.bot)}
     if trusted - {"kotarena"}:
         seal(catalogue, trusted)  # (the trusted bots play in the workers: import them)
     return ladder
 
 
+def _known(bot: str):
+    """The registry's entry for ``bot``, read without importing an untrusted package
+    (the sandboxed catalogue, if need be); ``None`` for a bot it does not know, which
+    then fails where it is seated."""
+    from kotarena.bots.registry import UnknownBotError, find_bot
+    from kotarena.sandbox.catalogue import CatalogueError
+
+    try:
+        return find_bot(bot)
+    except (UnknownBotError, CatalogueError):
+        return None
+
+
+def _program(bot: str) -> bool:
+    """Whether ``bot`` is a command-line bot, known without importing it."""
+    from kotarena.bots.command import is_program
+
+    info = _known(bot)
+    return info is not None and (info.program or is_program(info.cls))
+
+
 def _trusted(entrant) -> bool:
-    """Bots from kotarena itself are trusted unless the ladder says otherwise; others not."""
+    """Whether the entrant's bot plays in the workers' processes: as the ladder says
+    (``trusted``), else only a bot of kotarena's own; never a command-line bot, whose
+    program plays in the sandbox, trusted or not."""
+    if _program(entrant.bot):
+        return False
     if entrant.trusted is not None:
         return bool(entrant.trusted)
-    from kotarena.bots.registry import get_bot
-
-    return get_bot(entrant.bot).package == "kotarena"
+    info = _known(entrant.bot)
+    return info is not None and info.package == "kotarena"
 
 
 def run_night(

@@ -25,7 +25,7 @@ FIXTURE_PLUGINS = Path(__file__).resolve().parent.parent / "fixtures" / "plugins
 
 @pytest.fixture(autouse=True)
 def _plugins_forgotten_after_each_test() -> Iterator[None]:
-    """Tests here load plugins under their own ``KOTARENA_LOAD_PLUGINS`` or ``sys.path``;
+    """Tests here load plugins under their own ``KOTARENA_TRUST`` or ``sys.path``;
     what they loaded must not outlive them. (The bot registry kept the table of one that
     ran the CLI with no plugins allowed, and later tests in other directories saw only
     the built-in bots.)"""

@@ -167,7 +167,7 @@ def quick(monkeypatch):
     def run(bot, **options):
         return check_bot(bot, **{"games": 1, "worker": False, "kinds": False, **options})
 
-    monkeypatch.setenv("KOTARENA_LOAD_PLUGINS", "")
+    monkeypatch.setenv("KOTARENA_TRUST", "")
     plugins.reset()
     yield run
     plugins.reset()

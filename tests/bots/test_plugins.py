@@ -8,6 +8,8 @@ The packages are real projects under tests/fixtures/plugins/, "installed" by the
 from __future__ import annotations
 
 import json
+import re
+import sys
 
 import click
 import pytest
@@ -40,7 +42,7 @@ def errors_by_package(data: dict) -> dict[str, str]:
 
 def test_hook_register_bots_makes_a_plugins_bot_playable(install, monkeypatch):
     install("kotarena-good")
-    monkeypatch.setenv("KOTARENA_LOAD_PLUGINS", "kotarena-good")
+    monkeypatch.setenv("KOTARENA_TRUST", "kotarena-good")
 
     info = get_bot("good-bot")
     assert (info.package, info.version, info.plugin) == ("kotarena-good", "0.1.0", "good")
@@ -51,7 +53,7 @@ def test_hook_register_bots_makes_a_plugins_bot_playable(install, monkeypatch):
 
 def test_hook_register_commands_adds_a_plugins_command(install, monkeypatch):
     install("kotarena-good")
-    monkeypatch.setenv("KOTARENA_LOAD_PLUGINS", "kotarena-good")
+    monkeypatch.setenv("KOTARENA_TRUST", "kotarena-good")
     group = click.Group("kotarena")  # a fresh group: plugin commands must not leak into `cli`
 
     add_plugin_commands(group)
@@ -62,7 +64,7 @@ def test_hook_register_commands_adds_a_plugins_command(install, monkeypatch):
 
 
 def test_hook_register_commands_that_raises_costs_only_that_plugin(site, monkeypatch):
-    monkeypatch.setenv("KOTARENA_LOAD_PLUGINS", "")
+    monkeypatch.setenv("KOTARENA_TRUST", "")
 
     class Raising:
         @hookimpl
@@ -88,7 +90,7 @@ def test_hook_register_commands_that_raises_costs_only_that_plugin(site, monkeyp
 
 def test_broken_packages_are_rows_in_kotarena_bots_and_the_other_bots_still_work(install, monkeypatch):
     install(*ALL)
-    monkeypatch.setenv("KOTARENA_LOAD_PLUGINS", ",".join(ALL))
+    monkeypatch.setenv("KOTARENA_TRUST", ",".join(ALL))
 
     text = run("bots")
     data = json.loads(run("bots", "--json"))
@@ -106,12 +108,12 @@ def test_broken_packages_are_rows_in_kotarena_bots_and_the_other_bots_still_work
     assert errors["kotarena-misspelt"] == "unknown hook 'register_bot' (did you mean 'register_bots'?)"
     for package in BROKEN:
         assert f"error: package {package!r}" in text
-    assert "good-bot  kotarena-good" in text
+    assert re.search(r"^good-bot +kotarena-good ", text, re.MULTILINE)
 
 
 def test_kotarena_plugins_lists_hooks_versions_and_every_broken_package(install, monkeypatch):
     install(*ALL)
-    monkeypatch.setenv("KOTARENA_LOAD_PLUGINS", ",".join(ALL))
+    monkeypatch.setenv("KOTARENA_TRUST", ",".join(ALL))
 
     data = json.loads(run("plugins", "--json"))
 
@@ -128,59 +130,72 @@ def test_kotarena_plugins_lists_hooks_versions_and_every_broken_package(install,
 
 def test_a_broken_plugin_does_not_stop_checking_a_good_bot(install, monkeypatch):
     install(*ALL)
-    monkeypatch.setenv("KOTARENA_LOAD_PLUGINS", ",".join(ALL))
+    monkeypatch.setenv("KOTARENA_TRUST", ",".join(ALL))
 
     report = check_bot("good-bot", games=1, worker=False)
 
     assert report.ok, report.text()
 
 
-def test_load_plugins_variable_limits_loading_to_the_named_packages(install, monkeypatch):
+def imported(data: dict) -> set[str]:
+    """The packages whose bots ``kotarena bots --json`` lists as imported (trusted)."""
+    return {bot["package"] for bot in data["bots"] if not bot["sandboxed"]}
+
+
+def test_trust_variable_imports_only_the_named_packages(install, monkeypatch):
     install(*ALL)
-    monkeypatch.setenv("KOTARENA_LOAD_PLUGINS", "Kotarena_Good")  # names are normalised
+    monkeypatch.setenv("KOTARENA_TRUST", "Kotarena_Good")  # names are normalised
 
     data = json.loads(run("bots", "--json"))
 
-    assert {bot["package"] for bot in data["bots"]} == {"kotarena", "kotarena-good"}
-    assert not set(errors_by_package(data)) & set(BROKEN)
+    assert imported(data) == {"kotarena", "kotarena-good"}
+    assert "kotarena_good" in sys.modules
+    assert not {"kotarena_raising", "kotarena_duplicate", "kotarena_misspelt"} & set(sys.modules)
 
 
-def test_empty_load_plugins_variable_loads_only_the_built_in_bots(install, monkeypatch):
+def test_empty_trust_variable_imports_only_kotarena(install, monkeypatch):
     install(*ALL)
-    monkeypatch.setenv("KOTARENA_LOAD_PLUGINS", "")
+    monkeypatch.setenv("KOTARENA_TRUST", "")
 
     data = json.loads(run("bots", "--json"))
 
-    assert {bot["package"] for bot in data["bots"]} == {"kotarena"}
+    assert imported(data) == {"kotarena"}
     assert "random" in {bot["name"] for bot in data["bots"]}
-    assert not set(errors_by_package(data)) & set(ALL)
+    assert not {"kotarena_good", "kotarena_raising", "kotarena_duplicate"} & set(sys.modules)
 
 
-def test_without_load_plugins_variable_every_installed_package_is_tried(install, monkeypatch):
+def test_untrusted_packages_are_listed_from_the_sandbox_and_never_imported(install, monkeypatch, sandbox):
     install(*ALL)
-    monkeypatch.delenv("KOTARENA_LOAD_PLUGINS", raising=False)
+    monkeypatch.delenv("KOTARENA_TRUST", raising=False)
 
     data = json.loads(run("bots", "--json"))
 
-    assert "good-bot" in {bot["name"] for bot in data["bots"]}
-    assert set(BROKEN) <= set(errors_by_package(data))
+    good = next(bot for bot in data["bots"] if bot["name"] == "good-bot")
+    assert (good["package"], good["sandboxed"]) == ("kotarena-good", True)
+    errors = errors_by_package(data)
+    assert set(BROKEN) <= set(errors)
+    assert errors["kotarena-broken-import"] == (  # (met in the sandbox, word for word)
+        "failed to import: ModuleNotFoundError: No module named 'kotarena_no_such_dependency'")
+    assert not {"kotarena_good", "kotarena_raising", "kotarena_duplicate"} & set(sys.modules)
+    assert "(sandboxed) Always takes the first legal action." in run("bots")
 
 
 def test_unknown_bot_names_the_plugin_problems(install, monkeypatch):
     install("kotarena-broken-import")
-    monkeypatch.setenv("KOTARENA_LOAD_PLUGINS", "kotarena-broken-import")
+    monkeypatch.setenv("KOTARENA_TRUST", "kotarena-broken-import")
 
     result = CliRunner().invoke(cli, ["bots", "check", "broken-import"])
 
     assert result.exit_code == 1
-    assert result.output.startswith("Error: unknown bot 'broken-import'.")
-    assert "1 plugin problem(s): see 'kotarena plugins'" in result.output
+    assert result.output.startswith("Error: unknown bot 'broken-import'. Its package kotarena-broken-import failed "
+                                    "to load: failed to import: ModuleNotFoundError: No module named "
+                                    "'kotarena_no_such_dependency'.")
     assert len(result.output.strip().splitlines()) == 1
 
 
 def test_trace_plugins_variable_prints_hook_calls_to_stderr(install, monkeypatch, capsys):
     install("kotarena-good")
-    monkeypatch.setenv("KOTARENA_LOAD_PLUGINS", "kotarena-good")
+    monkeypatch.setenv("KOTARENA_TRUST", "kotarena-good")
     monkeypatch.setenv("KOTARENA_TRACE_PLUGINS", "1")
 
     assert "good-bot" in get_bots()
@@ -193,7 +208,7 @@ def test_trace_plugins_variable_prints_hook_calls_to_stderr(install, monkeypatch
 
 def test_hook_register_games_makes_a_plugins_game_playable_by_name_and_alias(install, monkeypatch):
     install("kotarena-pig")
-    monkeypatch.setenv("KOTARENA_LOAD_PLUGINS", "kotarena-pig")
+    monkeypatch.setenv("KOTARENA_TRUST", "kotarena-pig")
 
     assert list(games()) == ["kot", "origins", "duel", "pig"]  # kotarena's own first
     assert get_game("pig-dice").spec.title == "Pig"
@@ -208,7 +223,7 @@ def test_hook_register_games_makes_a_plugins_game_playable_by_name_and_alias(ins
 
 def test_hook_register_games_game_is_played_by_match_and_listed_by_games(install, monkeypatch):
     install("kotarena-pig")
-    monkeypatch.setenv("KOTARENA_LOAD_PLUGINS", "kotarena-pig")
+    monkeypatch.setenv("KOTARENA_TRUST", "kotarena-pig")
 
     result = CliRunner().invoke(cli, ["match", "--game", "pig", "--bot", "pig-greedy", "--bot", "random",
                                       "--seed", "3", "--json"])
@@ -225,7 +240,7 @@ def test_hook_register_games_game_is_played_by_match_and_listed_by_games(install
 
 def test_hook_register_games_bots_sit_only_at_the_games_they_declare(install, monkeypatch):
     install("kotarena-pig")
-    monkeypatch.setenv("KOTARENA_LOAD_PLUGINS", "kotarena-pig")
+    monkeypatch.setenv("KOTARENA_TRUST", "kotarena-pig")
 
     result = CliRunner().invoke(cli, ["match", "--bot", "pig-greedy", "--bot", "random", "--seed", "1"])
     assert result.exit_code == 1
@@ -236,7 +251,7 @@ def test_hook_register_games_bots_sit_only_at_the_games_they_declare(install, mo
 
 def test_hook_register_games_ladders_seat_only_bots_that_play_their_game(install, monkeypatch):
     install("kotarena-pig")
-    monkeypatch.setenv("KOTARENA_LOAD_PLUGINS", "kotarena-pig")
+    monkeypatch.setenv("KOTARENA_TRUST", "kotarena-pig")
     known = list(get_bots())
 
     with pytest.raises(LadderError) as refused:
@@ -255,7 +270,7 @@ def test_hook_register_games_ladders_seat_only_bots_that_play_their_game(install
 def test_hook_register_bots_a_king_of_tokyo_bot_sits_at_origins_only_if_it_says_so(install, monkeypatch):
     # good-bot declares no games: it plays the classic game only (the default).
     install("kotarena-good")
-    monkeypatch.setenv("KOTARENA_LOAD_PLUGINS", "kotarena-good")
+    monkeypatch.setenv("KOTARENA_TRUST", "kotarena-good")
     known = list(get_bots())
 
     for game in ("origins", "origins:two-player-variant=off", "kot-origins"):
@@ -274,7 +289,7 @@ def test_hook_register_bots_a_king_of_tokyo_bot_sits_at_origins_only_if_it_says_
 
 
 def test_hook_register_games_that_raises_or_takes_a_name_costs_only_that_plugin(site, monkeypatch):
-    monkeypatch.setenv("KOTARENA_LOAD_PLUGINS", "")
+    monkeypatch.setenv("KOTARENA_TRUST", "")
 
     class Raising:
         @hookimpl

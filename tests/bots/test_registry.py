@@ -43,7 +43,7 @@ class Registers:
 @pytest.fixture
 def pm(site, monkeypatch):
     """The plugin manager with only the built-in plugin loaded."""
-    monkeypatch.setenv("KOTARENA_LOAD_PLUGINS", "")
+    monkeypatch.setenv("KOTARENA_TRUST", "")
     return plugins.get_plugin_manager()
 
 

@@ -23,7 +23,7 @@ def new(*args: str):
 
 @pytest.fixture
 def project(tmp_path, monkeypatch) -> Path:
-    monkeypatch.setenv("KOTARENA_LOAD_PLUGINS", "")
+    monkeypatch.setenv("KOTARENA_TRUST", "")
     result = new("Smash Bot", "--dir", str(tmp_path))
     assert result.exit_code == 0, result.output
     return tmp_path / "kotarena-smash-bot"
@@ -77,7 +77,7 @@ def test_the_generated_tests_pass(project, site, monkeypatch):
 
 def test_the_installed_bot_is_listed_and_passes_kotarena_bots_check(project, install, monkeypatch):
     install(project)
-    monkeypatch.setenv("KOTARENA_LOAD_PLUGINS", "kotarena-smash-bot")
+    monkeypatch.setenv("KOTARENA_TRUST", "kotarena-smash-bot")
 
     listed = json.loads(CliRunner().invoke(cli, ["bots", "--json"]).output)
     result = CliRunner().invoke(cli, ["bots", "check", "smash-bot", "--games", "1"])
@@ -127,7 +127,7 @@ def test_names_are_derived_from_what_the_author_typed(typed, slug, module, class
     ("random", "Error: a bot named 'random' is already installed; choose another name\n"),
 ])
 def test_unusable_names_are_one_line_errors(typed, message, tmp_path, monkeypatch):
-    monkeypatch.setenv("KOTARENA_LOAD_PLUGINS", "")
+    monkeypatch.setenv("KOTARENA_TRUST", "")
 
     result = new(typed, "--dir", str(tmp_path))
 

@@ -23,7 +23,7 @@ def hostile(monkeypatch, sandbox):
     """Make the hostile bots visible (as an installed third-party package)."""
     monkeypatch.syspath_prepend(str(HOSTILE))
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(HOSTILE), os.environ.get("PYTHONPATH")])))
-    monkeypatch.delenv("KOTARENA_LOAD_PLUGINS", raising=False)
+    monkeypatch.delenv("KOTARENA_TRUST", raising=False)
     plugins.reset()
     yield HOSTILE
     plugins.reset()

@@ -27,10 +27,11 @@ PROGRAMS = Path(__file__).parent.parent / "fixtures" / "programbots"
 
 @pytest.fixture
 def programs(monkeypatch, sandbox):
-    """Make the program bots visible (as an installed third-party package)."""
+    """Make the program bots visible (as an installed third-party package), trusted: the
+    tests make its bot objects here (a program still plays only in the sandbox)."""
     monkeypatch.syspath_prepend(str(PROGRAMS))
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(PROGRAMS), os.environ.get("PYTHONPATH")])))
-    monkeypatch.delenv("KOTARENA_LOAD_PLUGINS", raising=False)
+    monkeypatch.setenv("KOTARENA_TRUST", "kotarena-programbots")
     plugins.reset()
     yield
     plugins.reset()

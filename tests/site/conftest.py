@@ -109,9 +109,9 @@ def season_db(tmp_path_factory) -> str:
     'duel' and 'forfeits'."""
     folder = tmp_path_factory.mktemp("season")
     db = str(folder / "season.db")
-    # A night seals the bot registry through KOTARENA_LOAD_PLUGINS (see the top conftest's
+    # A night seals the bot registry through KOTARENA_TRUST (see the top conftest's
     # _plugins_as_found, which a session fixture comes before): put it back afterwards.
-    sealed = os.environ.pop("KOTARENA_LOAD_PLUGINS", None)
+    sealed = os.environ.pop("KOTARENA_TRUST", None)
     with pytest.MonkeyPatch.context() as patch:
         patch.syspath_prepend(str(FAILBOTS))
         plugins.reset()
@@ -125,9 +125,9 @@ def season_db(tmp_path_factory) -> str:
                                                       "--db", db])
                     assert result.exit_code == 0, result.output
         finally:
-            os.environ.pop("KOTARENA_LOAD_PLUGINS", None)
+            os.environ.pop("KOTARENA_TRUST", None)
             if sealed is not None:
-                os.environ["KOTARENA_LOAD_PLUGINS"] = sealed
+                os.environ["KOTARENA_TRUST"] = sealed
             sys.modules.pop("kotarena_failbots", None)
     plugins.reset()
     return db

@@ -26,10 +26,12 @@ FAILBOTS = Path(__file__).parent.parent / "fixtures" / "failbots"
 
 @pytest.fixture
 def failbots(monkeypatch):
-    """Make the failbots plugin visible (and only it besides what is installed)."""
+    """Make the failbots plugin visible (and only it besides what is installed), and
+    trusted: the tests seat its bots in their own process too (a ladder still seats
+    them in the sandbox unless it says ``trusted = true``)."""
     monkeypatch.syspath_prepend(str(FAILBOTS))
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(FAILBOTS), os.environ.get("PYTHONPATH")])))
-    monkeypatch.delenv("KOTARENA_LOAD_PLUGINS", raising=False)
+    monkeypatch.setenv("KOTARENA_TRUST", "kotarena-failbots")
     plugins.reset()
     yield FAILBOTS
     plugins.reset()

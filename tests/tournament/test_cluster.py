@@ -37,7 +37,7 @@ class LocalCluster:
         self.root = root
         self.env = {**os.environ, "DASK_DISTRIBUTED__WORKER__DAEMON": "False",
                     "PYTHONPATH": os.pathsep.join(filter(None, [str(FAILBOTS), os.environ.get("PYTHONPATH")]))}
-        self.env.pop("KOTARENA_LOAD_PLUGINS", None)
+        self.env.pop("KOTARENA_TRUST", None)
         self.processes: list[subprocess.Popen] = []
         self.workers: list[subprocess.Popen] = []
         self.scheduler = self._start("distributed.cli.dask_scheduler", "--port", "0")

@@ -439,12 +439,15 @@ def test_params_tables_need_an_all_ladder():
     ids=["misspelt", "text-for-integer", "boolean-for-integer", "text-for-number", "bot-without-parameters",
          "params-table"],
 )
-def test_a_parameter_the_bot_does_not_take_is_refused_when_the_ladder_is_loaded(bots, problem):
+def test_a_parameter_the_bot_does_not_take_is_refused_when_the_ladder_is_loaded(bots, problem, monkeypatch):
     """Bots declare their parameters: a misspelt one, or a value of the wrong type, would
     otherwise leave the bot on its default, or forfeit every game it plays."""
+    from kotarena import plugins
     from kotarena.tournament.ladder import LadderError, parse_ladder
 
     pytest.importorskip("kotarena_mcts")
+    monkeypatch.setenv("KOTARENA_TRUST", "kotarena-mcts")  # (its declaration read here; a night reads it sandboxed)
+    plugins.reset()
     text = f"players = 2\nallow_repeats = true\nbots = {bots}\n"
     with pytest.raises(LadderError) as error:
         parse_ladder(text, source="p.toml", known_bots=["mcts", "random"])

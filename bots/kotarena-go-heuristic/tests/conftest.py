@@ -7,9 +7,15 @@ import pytest
 
 
 @pytest.fixture
-def go_bot():
-    """The installed Go heuristic bot, its program built, and a sandbox to seat it in."""
+def go_bot(monkeypatch):
+    """The installed Go heuristic bot, its program built, and a sandbox to seat it in;
+    its package and the heuristic bot's trusted (imported here), as the tests call them
+    directly."""
+    from kotarena import plugins
     from kotarena.bots.command import ProgramMissingError
+
+    monkeypatch.setenv("KOTARENA_TRUST", "kotarena-go-heuristic,kotarena-heuristic")
+    plugins.reset()
     from kotarena.sandbox.jail import sandbox_problem
     from kotarena.testing import missing
 

@@ -45,7 +45,8 @@ def kept(state, text: str) -> list[str]:
 # ------------------------------------------------------------------ whole games
 
 
-def test_is_registered_through_its_entry_point():
+def test_is_registered_through_its_entry_point(monkeypatch):
+    monkeypatch.setenv("KOTARENA_TRUST", "kotarena-heuristic")  # (else kotarena never imports it)
     plugins.reset()
     assert get_bot("heuristic").cls is HeuristicBot
 

@@ -49,7 +49,8 @@ def position(*monsters: MonsterSetup, dice: list[str], first: str | None = None,
 # ------------------------------------------------------------------ registration and conformance
 
 
-def test_is_registered_through_its_entry_point():
+def test_is_registered_through_its_entry_point(monkeypatch):
+    monkeypatch.setenv("KOTARENA_TRUST", "kotarena-mcts")  # (else kotarena never imports it)
     plugins.reset()
     assert get_bot("mcts").cls is SearchBot
 
