@@ -69,13 +69,14 @@ def _outermost(paths: Iterable[str]) -> list[str]:
     return kept
 
 
-def jail_command(command: Sequence[str], *, hide: Iterable[str] = (), scratch_mb: int = 64,
-                 keep_fds: Iterable[int] = ()) -> list[str]:
+def jail_command(command: Sequence[str], *, hide: Iterable[str] = (), paths: Iterable[str] = (),
+                 scratch_mb: int = 64, keep_fds: Iterable[int] = ()) -> list[str]:
     """``command`` wrapped in bubblewrap (see the module's docstring).
 
     ``hide`` names files the bot must not read even where they lie inside a bound
     directory (the results database and its journal files): each is covered by an
-    empty file. ``keep_fds`` are descriptors the command is given (bwrap passes
+    empty file. ``paths`` are more directories to bind read-only (a stored bot's, from
+    the bot store). ``keep_fds`` are descriptors the command is given (bwrap passes
     inherited descriptors on as they are).
     """
     bwrap = bwrap_path()
@@ -95,7 +96,7 @@ def jail_command(command: Sequence[str], *, hide: Iterable[str] = (), scratch_mb
     for path in ETC_FILES:
         if os.path.exists(path):
             args += ["--ro-bind", path, path]
-    for path in _outermost(python_paths()):
+    for path in _outermost([*python_paths(), *(p for p in paths if os.path.isdir(p))]):
         if not any(path == d or path.startswith(d + "/") for d in SYSTEM_DIRS):
             args += ["--ro-bind", path, path]
     for path in hide:
