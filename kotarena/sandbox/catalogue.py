@@ -36,7 +36,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 from kotarena.sandbox.botstore import normal, stored
-from kotarena.sandbox.jail import jail_command, python_paths, sandbox_problem
+from kotarena.sandbox.jail import bwrap_path, jail_command, python_paths, sandbox_problem
 from kotarena.sandbox.seat import read_line
 
 #: Seconds one distribution's plugins may take to import.
@@ -79,8 +79,9 @@ def read_catalogue(*, jailed: bool | None = None, skip: Iterable[str] = ()) -> d
     "errors": [...]}``.
 
     Each bot is ``{"name", "package", "version", "plugin", "games", "description",
-    "parameters", "path"}`` (``path``: the directories its sandbox must put on
-    ``sys.path``, ``[]`` for a bot of this environment); each plugin ``{"plugin",
+    "parameters", "path", "program"}`` (``path``: the directories its sandbox must put
+    on ``sys.path``, ``[]`` for a bot of this environment; ``program``: whether it is a
+    command-line bot); each plugin ``{"plugin",
     "package", "version", "hooks", "path"}``; each error ``{"plugin", "package",
     "message"}``. ``skip`` names distributions not to read (those the caller trusts
     and imports itself). Read in the sandbox (``jailed``, by default wherever it can be
@@ -246,12 +247,9 @@ def _answers(candidates: list[Candidate], jailed: bool | None) -> dict[Candidate
         return found
     if jailed is None:
         jailed = sandbox_problem() is None  # (probed only when something must be read)
-    if jailed:
+    if jailed and bwrap_path() is None:
         # (one clear line when the sandbox cannot start, not one error per package)
-        try:
-            jail_command(["true"])
-        except OSError as error:
-            raise CatalogueError(f"could not read the installed bots: {error}") from None
+        raise CatalogueError("could not read the installed bots: bubblewrap (bwrap) is not installed")
     workers = max(1, min(len(missing), os.cpu_count() or 2, 8))
     with ThreadPoolExecutor(workers) as pool:
         for candidate, raw in zip(missing, pool.map(lambda c: _ask(c, jailed), missing)):
@@ -290,13 +288,15 @@ def _ask(candidate: Candidate, jailed: bool) -> dict:
     path = [*candidate.path, *python_paths()]
     command = [sys.executable, "-I", "-m", "kotarena.sandbox.host", "--catalogue", "--dist", candidate.name,
                "--control", str(theirs.fileno()), "--path", json.dumps(path)]
-    if jailed:
-        command = jail_command(command, paths=candidate.path)
     with ours:
         try:
-            process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                       stderr=subprocess.PIPE, pass_fds=(theirs.fileno(),), start_new_session=True,
-                                       env=None if jailed else {"PATH": "/usr/bin:/bin"})
+            streams = {"stdin": subprocess.DEVNULL, "stdout": subprocess.DEVNULL, "stderr": subprocess.PIPE}
+            if jailed:
+                process = start_jailed(command, paths=candidate.path, pass_fds=(theirs.fileno(),),
+                                       start_new_session=True, **streams)
+            else:
+                process = subprocess.Popen(command, pass_fds=(theirs.fileno(),), start_new_session=True,
+                                           env={"PATH": "/usr/bin:/bin"}, **streams)
         except OSError as error:
             return {"type": "failed", "message": f"could not start: {error}"}
         finally:
@@ -323,6 +323,15 @@ def _ask(candidate: Candidate, jailed: bool) -> dict:
     if not isinstance(message, dict) or message.get("type") != "catalogue":
         return {"type": "failed", "message": f"answered {bytes(line[:200])!r}"}
     return message
+
+
+def start_jailed(command: list[str], *, paths: Iterable[str] = (), scratch_mb: int = 64,
+                 **popen) -> subprocess.Popen:
+    """Start ``command`` in the sandbox, with ``paths`` bound read-only too."""
+    jail = jail_command(command, paths=paths, scratch_mb=scratch_mb)
+    if hasattr(jail, "start"):
+        return jail.start(**popen)  # (a jail that starts itself: empty environment, options by descriptor)
+    return subprocess.Popen(jail, **popen)
 
 
 def _checked(candidate: Candidate, raw: dict) -> dict:
@@ -372,7 +381,7 @@ def _checked(candidate: Candidate, raw: dict) -> dict:
             _text(key, _NAME_CHARS): _text(kind, _NAME_CHARS) for key, kind in list(declared.items())[:100]}
         bots.append({"name": name, "package": package, "version": version, "plugin": plugin, "games": games[:100],
                      "description": _text(entry.get("description"), _TEXT_CHARS), "parameters": parameters,
-                     "path": path})
+                     "path": path, "program": entry.get("program") is True})
     return {"bots": bots, "plugins": plugins, "errors": errors}
 
 
@@ -385,4 +394,4 @@ def _text(value: object, limit: int) -> str:
 
 
 __all__ = ["CATALOGUE_SECONDS", "Candidate", "CatalogueError", "STORE_HOOKS", "cache_dir", "candidate_of",
-           "candidates_here", "identity", "read_catalogue", "read_one", "store_candidates"]
+           "candidates_here", "identity", "read_catalogue", "read_one", "start_jailed", "store_candidates"]

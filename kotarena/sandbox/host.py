@@ -288,6 +288,7 @@ def catalogue(control: socket.socket) -> None:
     word about itself alone; the referee fills in package and version from metadata.
     """
     from kotarena import plugins
+    from kotarena.bots.command import is_program
     from kotarena.bots.registry import get_bots
 
     own = [info for info in plugins.plugins() if not info.builtin]
@@ -299,7 +300,7 @@ def catalogue(control: socket.socket) -> None:
         declared = getattr(info.cls, "parameters", None)
         parameters = None if declared is None else {name: getattr(kind, "__name__", str(kind))
                                                      for name, kind in dict(declared).items()}
-        bots.append({**info.to_json(), "parameters": parameters})
+        bots.append({**info.to_json(), "parameters": parameters, "program": is_program(info.cls)})
     errors = [{"plugin": e.plugin, "package": e.package, "message": e.message} for e in plugins.plugin_errors()
               if e.package != "kotarena"]
     hooks = [{"plugin": info.name, "hooks": info.hooks} for info in own]

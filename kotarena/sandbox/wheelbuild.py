@@ -37,7 +37,8 @@ def build_wheel(source: Path, directory: Path, *, jailed: bool | None = None) ->
     """A wheel of the sdist or project directory ``source``, built in the sandbox, in
     ``directory``; :class:`~kotarena.sandbox.botstore.InstallError` if it cannot be."""
     from kotarena.sandbox.botstore import InstallError
-    from kotarena.sandbox.jail import jail_command, sandbox_problem
+    from kotarena.sandbox.catalogue import start_jailed
+    from kotarena.sandbox.jail import sandbox_problem
 
     archive = source.read_bytes() if source.is_file() else _tar_of(source)
     if jailed is None:
@@ -45,19 +46,22 @@ def build_wheel(source: Path, directory: Path, *, jailed: bool | None = None) ->
     if not jailed:
         raise InstallError(f"cannot build {source.name} without the sandbox ({sandbox_problem()}): build the wheel "
                            "yourself where you trust its build code, and install the wheel")
-    command = jail_command([sys.executable, "-I", "-m", "kotarena.sandbox.wheelbuild"], scratch_mb=SCRATCH_MB)
+    process = start_jailed([sys.executable, "-I", "-m", "kotarena.sandbox.wheelbuild"], scratch_mb=SCRATCH_MB,
+                           stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           preexec_fn=_limits, start_new_session=True)
     try:
-        done = subprocess.run(command, input=archive, capture_output=True, timeout=BUILD_SECONDS,
-                              preexec_fn=_limits, start_new_session=True)
+        stdout, stderr = process.communicate(archive, timeout=BUILD_SECONDS)
     except subprocess.TimeoutExpired:
+        process.kill()
+        process.communicate()
         raise InstallError(f"building {source.name} took more than {BUILD_SECONDS:.0f} s") from None
-    header, _, wheel = done.stdout.partition(b"\n")
+    header, _, wheel = stdout.partition(b"\n")
     try:
         answer = json.loads(header)
     except ValueError:
         answer = None
     if not isinstance(answer, dict):
-        last = done.stderr.decode(errors="replace").strip().splitlines()[-1:]
+        last = stderr.decode(errors="replace").strip().splitlines()[-1:]
         raise InstallError(f"building {source.name} failed: {last[0] if last else 'no answer'}")
     if "error" in answer:
         raise InstallError(f"{source.name}: {answer['error']}"[:600])

@@ -192,3 +192,23 @@ def test_a_stored_package_that_implements_more_than_bots_offers_none(here, tmp_p
     assert entries(found, "bots", "kotarena-cat-games") == []
     [error] = entries(found, "errors", "kotarena-cat-games")
     assert "may only register bots" in error["message"] and "register_games" in error["message"]
+
+
+def test_a_command_line_bot_is_declared_as_a_program(here):
+    install_here(here, "kotarena-cat-prog", "0.1", '''
+from kotarena.bots.command import CommandBot
+from kotarena.hookspecs import hookimpl
+
+
+class Shell(CommandBot):
+    name = "shell-bot"
+    command = ("/bin/sh", "-c", "exit 0")
+
+
+@hookimpl
+def register_bots(register):
+    register(Shell)
+''')
+    install_here(here, "kotarena-cat-a", "1.0", NOSY)
+    programs = {bot["name"]: bot["program"] for bot in read_catalogue()["bots"]}
+    assert (programs["shell-bot"], programs["nosy"]) == (True, False)
