@@ -80,12 +80,17 @@ def list_stored(json_: bool) -> None:
       kotarena bots list --json
     """
     from kotarena.sandbox.botstore import normal, store_dir, stored
-    from kotarena.sandbox.catalogue import read_catalogue
+    from kotarena.sandbox.catalogue import CatalogueError, read_catalogue
 
     packages = stored()
     bots: dict[str, list[str]] = {}
     if packages:
-        for entry in read_catalogue()["bots"]:
+        try:
+            found = read_catalogue()
+        except CatalogueError as error:
+            click.echo(f"(their bots cannot be listed: {error})", err=True)
+            found = {"bots": []}
+        for entry in found["bots"]:
             if entry["path"]:
                 bots.setdefault(normal(entry["package"]), []).append(entry["name"])
     rows = [{"package": p.name, "version": p.version, "bots": bots.get(normal(p.name), []),

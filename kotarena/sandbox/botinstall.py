@@ -102,10 +102,13 @@ def uninstall(name: str, *, jailed: bool | None = None) -> list[StoredBot]:
     ``name``; the removed distributions (:class:`InstallError` when none matches)."""
     matches = find_stored(name)
     if not matches:
-        from kotarena.sandbox.catalogue import read_catalogue
+        from kotarena.sandbox.catalogue import CatalogueError, read_catalogue
 
-        packages = {normal(bot["package"]) for bot in read_catalogue(jailed=jailed)["bots"]
-                    if bot["name"] == name and bot["path"]}
+        try:
+            packages = {normal(bot["package"]) for bot in read_catalogue(jailed=jailed)["bots"]
+                        if bot["name"] == name and bot["path"]}
+        except CatalogueError:
+            packages = set()  # (the bots' names cannot be read here: only packages' names work)
         matches = [bot for bot in stored() if normal(bot.name) in packages]
     if not matches:
         names = ", ".join(sorted({bot.name for bot in stored()})) or "none"
@@ -260,6 +263,12 @@ def _check_catalogue(stage: Path, name: str, jailed: bool | None) -> list[str]:
     candidate = candidate_of(dist, path=(str(stage),)) if dist is not None else None
     if candidate is None:
         raise InstallError(f"{name} declares no kotarena plugin (an entry point of the 'kotarena' group)")
+    if jailed is None:
+        from kotarena.sandbox.jail import sandbox_problem
+
+        problem = sandbox_problem()
+        if problem is not None:
+            raise InstallError(f"{name} cannot be checked without the sandbox: {problem}")
     found = read_one(candidate, jailed=jailed)
     if found["errors"]:
         raise InstallError(f"{name} is refused: {found['errors'][0]['message']}".splitlines()[0][:500])

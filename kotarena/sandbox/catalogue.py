@@ -215,8 +215,16 @@ def identity(candidate: Candidate) -> str:
     from kotarena import __version__
 
     key = [CACHE_FORMAT, normal(candidate.name), candidate.version, candidate.info_dir, newest_meta,
-           len(candidate.sources), newest_source, list(candidate.path), __version__, sys.executable]
+           len(candidate.sources), newest_source, list(candidate.path), __version__, _own_mtime(), sys.executable]
     return hashlib.sha256(json.dumps(key).encode()).hexdigest()[:32]
+
+
+def _own_mtime() -> int:
+    """The newest of kotarena's modules that shape a catalogue (an editable kotarena
+    changes under the same version)."""
+    here = Path(__file__).parent
+    return max(_mtime(path) for path in (here / "host.py", here / "catalogue.py", here.parent / "plugins.py",
+                                         here.parent / "bots" / "registry.py"))
 
 
 def _mtime(path: Path) -> int:
@@ -245,8 +253,16 @@ def _answers(candidates: list[Candidate], jailed: bool | None) -> dict[Candidate
             found[candidate] = cached
     if not missing:
         return found
-    if jailed is None:
+    auto = jailed is None
+    if auto:
         jailed = sandbox_problem() is None  # (probed only when something must be read)
+    if not jailed and auto:
+        # A bot of the store runs nowhere but in the sandbox unless the caller says so.
+        for candidate in [c for c in missing if c.path]:
+            missing.remove(candidate)
+            found[candidate] = _checked(candidate, {"type": "failed", "message": f"no sandbox here ({sandbox_problem()})"})
+        if not missing:
+            return found
     if jailed and bwrap_path() is None:
         # (one clear line when the sandbox cannot start, not one error per package)
         raise CatalogueError("could not read the installed bots: bubblewrap (bwrap) is not installed")
