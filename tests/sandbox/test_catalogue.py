@@ -212,3 +212,20 @@ def register_bots(register):
     install_here(here, "kotarena-cat-a", "1.0", NOSY)
     programs = {bot["name"]: bot["program"] for bot in read_catalogue()["bots"]}
     assert (programs["shell-bot"], programs["nosy"]) == (True, False)
+
+
+def test_two_packages_that_register_one_name_are_both_reported_under_their_own_names(here):
+    # (each process sees only its own package, so neither is "first": the registry
+    # decides what to do with the clash, knowing both)
+    install_here(here, "kotarena-cat-one", "1.0", bot_source("twin"))
+    install_here(here, "kotarena-cat-two", "2.0", bot_source("twin"))
+    twins = [(bot["package"], bot["version"]) for bot in read_catalogue()["bots"] if bot["name"] == "twin"]
+    assert sorted(twins) == [("kotarena-cat-one", "1.0"), ("kotarena-cat-two", "2.0")]
+
+
+def test_a_package_that_takes_a_name_of_kotarenas_own_is_refused_in_its_own_process(here):
+    install_here(here, "kotarena-cat-copy", "1.0", bot_source("random"))
+    found = read_catalogue()
+    assert entries(found, "bots", "kotarena-cat-copy") == []
+    assert any("'random' is already taken by package 'kotarena'" in e["message"]
+               for e in entries(found, "errors", "kotarena-cat-copy"))
