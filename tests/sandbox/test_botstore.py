@@ -17,6 +17,7 @@ from kotarena.cli import cli
 from kotarena.sandbox.botinstall import install, uninstall
 from kotarena.sandbox.botstore import InstallError, store_dir, stored
 from kotarena.sandbox.catalogue import read_catalogue
+from kotarena.testing import missing
 
 
 @pytest.fixture
@@ -168,7 +169,7 @@ def _can_build_wheels() -> bool:
 
 def test_a_project_directory_is_built_in_the_sandbox(store, tmp_path):
     if not _can_build_wheels():
-        pytest.skip("this environment's setuptools cannot build wheels (no 'wheel', setuptools < 70.1)")
+        missing("this environment's setuptools cannot build wheels (no 'wheel', setuptools < 70.1)")
     marker = tmp_path / "build-code-ran-here"
     project = bot_project(tmp_path / "src", "kotarena-built", bot="built",
                           setup_extra=f"try:\n    open({str(marker)!r}, 'w')\nexcept OSError:\n    pass\n")
@@ -189,7 +190,7 @@ def test_an_sdist_is_unpacked_and_built_in_the_sandbox_too(store, tmp_path):
     import tarfile
 
     if not _can_build_wheels():
-        pytest.skip("this environment's setuptools cannot build wheels (no 'wheel', setuptools < 70.1)")
+        missing("this environment's setuptools cannot build wheels (no 'wheel', setuptools < 70.1)")
     project = bot_project(tmp_path / "src", "kotarena-packed", bot="packed")
     sdist = tmp_path / "kotarena_packed-0.1.tar.gz"
     with tarfile.open(sdist, "w:gz") as archive:
