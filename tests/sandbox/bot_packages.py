@@ -80,9 +80,10 @@ def library_wheel(directory: Path, dist: str, version: str = "1.0", *, value: st
     return make_wheel(directory, dist, version, {f"{module_name(dist)}.py": f"VALUE = {value!r}\n"})
 
 
-def bot_project(directory: Path, dist: str, *, bot: str, setup_extra: str = "", backend: str | None = None) -> Path:
+def bot_project(directory: Path, dist: str, *, bot: str, setup_extra: str = "", backend: str | None = None,
+                version: str = "'0.1'") -> Path:
     """A setuptools project directory of a one-bot package (``setup.py`` runs
-    ``setup_extra`` first: build code)."""
+    ``setup_extra`` first: build code; ``version`` is a Python expression it may use)."""
     project = directory / dist
     project.mkdir(parents=True)
     module = module_name(dist)
@@ -91,6 +92,6 @@ def bot_project(directory: Path, dist: str, *, bot: str, setup_extra: str = "", 
     (project / "pyproject.toml").write_text(build_system)
     (project / "setup.py").write_text(
         f"{setup_extra}\nfrom setuptools import setup\n"
-        f"setup(name={dist!r}, version='0.1', py_modules=[{module!r}], "
+        f"setup(name={dist!r}, version={version}, py_modules=[{module!r}], "
         f"entry_points={{'kotarena': [{bot + ' = ' + module!r}]}})\n")
     return project

@@ -167,15 +167,20 @@ def _can_build_wheels() -> bool:
         importlib.util.find_spec("setuptools.command.bdist_wheel") is not None
 
 
-def test_a_project_directory_is_built_in_the_sandbox(store, tmp_path):
+def test_a_project_directory_is_built_in_the_sandbox(store, tmp_path, monkeypatch):
     if not _can_build_wheels():
         missing("this environment's setuptools cannot build wheels (no 'wheel', setuptools < 70.1)")
     marker = tmp_path / "build-code-ran-here"
-    project = bot_project(tmp_path / "src", "kotarena-built", bot="built",
-                          setup_extra=f"try:\n    open({str(marker)!r}, 'w')\nexcept OSError:\n    pass\n")
+    monkeypatch.setenv("REFEREE_SECRET", "hunter2")
+    # Its setup.py tries to write here and to read this process's environment, and says
+    # how it went in the version it builds: 0.1 when both failed.
+    build_code = (f"import os\ntry:\n    open({str(marker)!r}, 'w')\n    WROTE = True\nexcept OSError:\n"
+                  "    WROTE = False\nSAW = 'REFEREE_SECRET' in os.environ\n")
+    project = bot_project(tmp_path / "src", "kotarena-built", bot="built", setup_extra=build_code,
+                          version="'0.1' if not (WROTE or SAW) else '6.6'")
     done = install(str(project), no_index=True)
-    assert (done.bot.name, done.bots) == ("kotarena-built", ["built"])
-    assert not marker.exists()  # its build code ran, but not where it could write here
+    assert (done.bot.name, done.bot.version, done.bots) == ("kotarena-built", "0.1", ["built"])
+    assert not marker.exists()
 
 
 def test_a_project_whose_build_backend_is_not_installed_is_refused(store, tmp_path):
