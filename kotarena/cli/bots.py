@@ -15,6 +15,7 @@ import click
 
 from kotarena import plugins as plugin_registry
 from kotarena.bots.registry import get_bots
+from kotarena.cli.botstore import STORE_COMMANDS
 from kotarena.cli.output import echo_json, table_text
 
 #: Template file -> path in the new project (``{module}`` and friends filled in).
@@ -235,3 +236,7 @@ def plugins(json_: bool) -> None:
     click.echo(table_text(("plugin", "package", "version", "hooks", "builtin"), rows))
     for error in errors:
         click.echo(f"error: package {error.package!r} (plugin {error.plugin!r}): {error.message}")
+
+
+for _command in STORE_COMMANDS:  # install, uninstall, list: the bot store (kotarena.cli.botstore)
+    bots.add_command(_command)

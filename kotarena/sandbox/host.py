@@ -282,19 +282,38 @@ def serve(control: socket.socket, bot_name: str, memory_mb: int, file_mb: int, s
 
 
 def catalogue(control: socket.socket) -> None:
-    """Import every installed plugin here, in the sandbox, and send what the bots
-    declare (the referee reads a ladder from this instead of importing them itself)."""
-    from kotarena.bots.registry import get_bots
-    from kotarena.plugins import plugin_errors
+    """Send what the plugins loaded here declare: their bots, the hooks each plugin
+    implements, and every problem met loading them (import errors word for word).
 
+    Started with ``--dist DIST`` (as the referee always does, :mod:`kotarena.sandbox.catalogue`)
+    only kotarena's built-in plugins and DIST's are loaded, so what is sent is DIST's
+    word about itself alone; the referee fills in package and version from metadata.
+    """
+    from kotarena import plugins
+    from kotarena.bots.command import is_program
+    from kotarena.bots.registry import get_bots
+
+    own = [info for info in plugins.plugins() if not info.builtin]
+    names = {info.name for info in own}
     bots = []
     for info in get_bots().values():
+        if info.plugin not in names:
+            continue  # (kotarena's own bots: the referee knows them)
         declared = getattr(info.cls, "parameters", None)
         parameters = None if declared is None else {name: getattr(kind, "__name__", str(kind))
                                                      for name, kind in dict(declared).items()}
-        bots.append({**info.to_json(), "parameters": parameters})
-    errors = [{"plugin": e.plugin, "package": e.package, "message": e.message} for e in plugin_errors()]
-    control.sendall(encode({"type": "catalogue", "bots": bots, "errors": errors}))
+        bots.append({**info.to_json(), "parameters": parameters, "program": is_program(info.cls)})
+    errors = [{"plugin": e.plugin, "package": e.package, "message": e.message} for e in plugins.plugin_errors()
+              if e.package != "kotarena"]
+    hooks = [{"plugin": info.name, "hooks": info.hooks} for info in own]
+    control.sendall(encode({"type": "catalogue", "bots": bots, "plugins": hooks, "errors": errors}))
+
+
+def _load_only(dist: str) -> None:
+    """Load kotarena's built-in plugins and distribution ``dist``'s only."""
+    from kotarena import plugins
+
+    plugins.restrict({"kotarena", dist})
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -302,16 +321,21 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("bot", nargs="?", help="the bot to serve (none with --catalogue)")
     parser.add_argument("--catalogue", action="store_true", help="send what the installed bots declare, and exit")
     parser.add_argument("--control", type=int, required=True, help="the control socket's file descriptor")
-    parser.add_argument("--path", default="[]", help="JSON list of directories to put first on sys.path")
+    parser.add_argument("--dist", help="load kotarena's built-in plugins and this distribution's only")
+    parser.add_argument("--path", default="[]",
+                        help="JSON list of directories to put first on sys.path (a stored bot's directory first)")
     parser.add_argument("--memory-mb", type=int, default=2048)
     parser.add_argument("--file-mb", type=int, default=64)
     parser.add_argument("--scratch", action="append", default=[], help="a directory seats may write in")
     parser.add_argument("--jailed", action="store_true", help="alone in a process namespace (the sandbox)")
     args = parser.parse_args(argv)
-    sys.path[:0] = [entry for entry in json.loads(args.path) if entry not in sys.path]
-    from kotarena import plugins
+    sys.path[:0] = [entry for entry in dict.fromkeys(json.loads(args.path)) if entry not in sys.path]
+    if args.dist:
+        _load_only(args.dist)
+    else:
+        from kotarena import plugins
 
-    plugins.restrict(None)  # (here, where the bot runs, its distribution is imported: that is the sandbox's job)
+        plugins.restrict(None)  # (here, where the bot runs, its distribution is imported: that is the sandbox's job)
     _empty_scratch(args.scratch)
     with socket.socket(fileno=args.control) as control:
         if args.catalogue:
