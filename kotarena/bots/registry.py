@@ -266,8 +266,11 @@ def know_untrusted() -> dict | None:
     """
     if _CATALOGUE is not None:
         return _CATALOGUE
+    from kotarena.sandbox.botstore import stored
+
     untrusted = plugins.untrusted()
-    if not untrusted:
+    # (the bot store's bots are untrusted too, wherever nothing of this environment is)
+    if not untrusted and not stored():
         return None
     from kotarena.sandbox.jail import sandbox_problem
 
