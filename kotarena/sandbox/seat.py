@@ -1,20 +1,29 @@
-"""The referee's side of a sandboxed seat: a fork server per seat slot, and the protocol.
+"""The referee's side of a sandboxed seat: a bot's instances, and the protocol.
 
-A worker keeps one :class:`ForkServer` per bot and seat number (so two seats of a
-match never share a sandbox, and cannot reach each other), started on first use and
-kept for later matches. For each game a :class:`SandboxedSeat` has the server fork a
-fresh process, talks to it in JSON lines, counts its CPU time from outside (the seat's
-cgroup, or ``/proc`` unsandboxed), and turns whatever goes wrong into a
+A worker keeps one *instance* of a bot per ``(bot, slot)``: a sandbox holding the bot's
+host (:mod:`kotarena.sandbox.host`), started on first use and kept from game to game.
+The caller gives each seat its slot so that the k-th seat of a deal (a game seed) that a
+bot takes in a night gets slot k (:func:`kotarena.tournament.night.night_jobs`): an
+instance meets each deal at most once, and two seats of one match never share one. So
+an instance may keep whatever it likes from one game to the next (memory, files in its
+sandbox, processes): that is learning its opponents, never seeing its game again.
+
+A Python bot's games are played one after the other by a long-lived *player* process
+of its instance, on one connection that is kept from game to game (nothing is started
+per game); a player that failed is ended and the host forks a new one. A command-line
+bot's program is started afresh for each game (the protocol is one game per run). A
+:class:`SandboxedSeat` talks to the seat in JSON lines, counts its CPU time from outside
+(the instance's cgroup, or ``/proc`` unsandboxed), and turns whatever goes wrong into a
 :class:`~kotarena.forfeits.BotFailure`. Nothing a bot sends is ever unpickled or
 imported here: a line is JSON or it is a forfeit.
 """
 
 from __future__ import annotations
 
-import importlib.metadata
 import itertools
 import json
 import os
+import reprlib
 import select
 import shutil
 import signal
@@ -52,6 +61,10 @@ SERVER_SECONDS = 10.0
 MAX_PIDS = 32
 #: Size of a bot's log file, and of each of its files, in MiB.
 FILE_MB = 64
+#: Processors' worth of CPU time an instance may use at once (its cgroup's quota):
+#: however many threads a bot thinks in, its CPU clock runs at most this fast, so a
+#: decision is caught within a slice of its limit.
+CPUS = 1.0
 _CREDENTIALS = struct.Struct("iII")
 
 
@@ -73,23 +86,32 @@ def read_line(conn: socket.socket, buffer: bytearray, deadline: float) -> bytes 
 
 
 class ForkServer:
-    """A bot's fork server (:mod:`kotarena.sandbox.host`) in its sandbox, or unsandboxed
-    when ``jailed`` is false (the user's explicit choice)."""
+    """One instance of a bot: its host (:mod:`kotarena.sandbox.host`) in its sandbox, or
+    unsandboxed when ``jailed`` is false (the user's explicit choice).
+
+    ``dist`` is the distribution the bot comes from (the host loads that one only) and
+    ``path`` the directories its sandbox puts on ``sys.path`` and binds (a stored bot's
+    directory).
+    """
 
     def __init__(self, bot: str, slot: str, *, jailed: bool, memory_mb: int, log_path: Path,
-                 hide: tuple[str, ...] = ()) -> None:
+                 hide: tuple[str, ...] = (), dist: str | None = None, path: tuple[str, ...] = ()) -> None:
         self.bot = bot
         self.jailed = jailed
         self.memory_mb = memory_mb
-        self.group: SeatGroup | None = SeatGroup(slot, memory_mb, MAX_PIDS) if jailed else None
+        self.group: SeatGroup | None = SeatGroup(slot, memory_mb, MAX_PIDS, cpus=CPUS) if jailed else None
         self._scratch = None if jailed else tempfile.mkdtemp(prefix="kotarena-seat-")
         ours, theirs = socket.socketpair()
         # The server's first line tells this process its number outside the sandbox.
         ours.setsockopt(socket.SOL_SOCKET, socket.SO_PASSCRED, 1)
         command = [sys.executable, "-I", "-m", "kotarena.sandbox.host", bot, "--control", str(theirs.fileno()),
-                   "--path", json.dumps(python_paths()), "--memory-mb", str(memory_mb), "--file-mb", str(FILE_MB)]
+                   "--path", json.dumps([*path, *python_paths()]), "--memory-mb", str(memory_mb),
+                   "--file-mb", str(FILE_MB)]
+        if dist is not None:
+            command += ["--dist", dist]
         if jailed:
-            command = jail_command([*command, "--jailed", *(f"--scratch={d}" for d in SCRATCH)], hide=hide)
+            extra = {"paths": tuple(path)} if path else {}  # (bound read-only, like sys.path's directories)
+            command = jail_command([*command, "--jailed", *(f"--scratch={d}" for d in SCRATCH)], hide=hide, **extra)
             env = None
         else:
             command += ["--scratch", str(self._scratch)]
@@ -109,8 +131,11 @@ class ForkServer:
         self._buffer = bytearray()
         self._requested: socket.socket | None = None
         self._resetting = False
+        #: The connection of the player that finished its last game cleanly, kept for
+        #: its next game: ``(conn, pid, inner pid, unread bytes)``.
+        self._kept: tuple[socket.socket, int, int, bytes] | None = None
         self.log_path = log_path
-        self.server_pid = 0  #: the fork server's process, as this process numbers it
+        self.server_pid = 0  #: the host's process, as this process numbers it
         try:
             if select.select([ours], [], [], IMPORT_SECONDS)[0]:
                 data, ancillary, _, _ = ours.recvmsg(1 << 16, socket.CMSG_SPACE(_CREDENTIALS.size))
@@ -124,44 +149,65 @@ class ForkServer:
             self.close()
             raise BotFailure(SANDBOX if reply.get("type") == "refused" else ERROR,
                              str(reply.get("message", reply))[:4000])
-        #: The bot's distribution and its version, as installed (the bot's word, checked
-        #: against the installed packages' metadata, which it cannot change).
-        self.package, self.version = _installed(reply.get("package"))
+        #: Whether the instance plays its games in a long-lived player (a Python bot),
+        #: whose connection is kept from one game to the next.
+        self.player = reply.get("player") is True
 
     def _reply(self, seconds: float) -> dict:
         try:
             line = read_line(self.control, self._buffer, time.monotonic() + seconds)
-        except (TimeoutError, OSError):
-            line = None
-        if line is None:
+            reply = json.loads(line) if line is not None else None
+        except (TimeoutError, OSError, ValueError, RecursionError):
+            reply = None
+        if not isinstance(reply, dict):
             self.close()
             raise BotFailure(CRASH, f"its host process stopped answering (see its log, {self.log_path})")
-        return json.loads(line)
+        return reply
 
     def alive(self) -> bool:
         """Whether the sandbox still runs."""
         return self.process.poll() is None
 
     def server_alive(self) -> bool:
-        """Whether the fork server itself still runs (a seat may have killed it: the
-        sandbox then lives on until its last process ends)."""
+        """Whether the host itself still runs (a seat may have killed it: the sandbox
+        then lives on until its last process ends)."""
         return self.alive() and (not self.server_pid or _running(self.server_pid))
 
+    def take_kept(self) -> tuple[socket.socket, int, int, bytes] | None:
+        """The kept connection of a player waiting for its next game, if there is one
+        (and its player still runs)."""
+        kept, self._kept = self._kept, None
+        if kept is not None and not _running(kept[1]):
+            kept[0].close()
+            return None
+        return kept
+
+    def keep_seat(self, conn: socket.socket, pid: int, inner_pid: int, unread: bytes) -> None:
+        """Keep a player's connection for the instance's next game (its game ended
+        cleanly; the player greets the next game on it)."""
+        if not self.player:
+            conn.close()
+            return
+        if self._kept is not None:
+            self._kept[0].close()
+        self._kept = (conn, pid, inner_pid, unread)
+
     def request_seat(self) -> None:
-        """Ask the server to fork a seat's process (:meth:`start_seat` collects it): a
-        match asks all its servers first, so that they fork at the same time."""
-        if self._requested is None:
+        """Ask the host for a player (:meth:`start_seat` collects it), unless one waits
+        already: a match asks all its instances first, so that they start at once."""
+        if self._requested is None and self._kept is None:
             self._requested = self._request()
 
     def start_seat(self) -> tuple[socket.socket, int]:
-        """A new seat's connection, and its process's number in the sandbox: the server
-        forks it a process."""
+        """A new seat's connection, and its process's number in the sandbox: the host
+        hands the connection to its player (forked if need be) or to a new run of the
+        bot's program."""
         requested, self._requested = self._requested, None
         conn = requested if requested is not None else self._request()
         reply = self._reply(SERVER_SECONDS)
         if reply.get("type") != "spawned" or type(reply.get("pid")) is not int:
             conn.close()
-            raise BotFailure(SANDBOX, f"its host answered {reply!r:.200} to a spawn")
+            raise BotFailure(SANDBOX, f"its host answered {str(reply)[:200]} to a spawn")
         return conn, reply["pid"]
 
     def exit_status(self, pid: int) -> str:
@@ -195,9 +241,11 @@ class ForkServer:
         return conn
 
     def request_reset(self) -> None:
-        """Ask the server to end every process the last match left (and their files);
-        :meth:`reset` waits for it to be done."""
-        if not self._resetting and self.alive():
+        """After a match in which the instance's seat did not end cleanly (a forfeit, a
+        program's run): ask the host to end every process the match left but its
+        player; :meth:`reset` waits for it to be done. An instance whose player waits
+        for its next game needs nothing."""
+        if not self._resetting and self._kept is None and self.alive():
             try:
                 self.control.sendall(encode({"type": "reset"}))
                 self._resetting = True
@@ -205,7 +253,7 @@ class ForkServer:
                 pass
 
     def reset(self) -> None:
-        """Have the server clean up after a match (see :meth:`request_reset`); a server
+        """Have the host clean up after a match (see :meth:`request_reset`); an instance
         that cannot is closed, and a new one started for the next match."""
         self.request_reset()
         resetting, self._resetting = self._resetting, False
@@ -213,12 +261,17 @@ class ForkServer:
             try:
                 if self._reply(SERVER_SECONDS).get("type") == "clean":
                     return
-            except (BotFailure, ValueError):
+            except BotFailure:
                 pass
-        self.close()
+        if self._kept is None:
+            self.close()
 
     def close(self) -> None:
-        """End the server and its sandbox, whatever state they are in."""
+        """End the instance and its sandbox, whatever state they are in: nothing of it
+        is left (processes, files, memory)."""
+        kept, self._kept = self._kept, None
+        if kept is not None:
+            kept[0].close()
         try:
             self.control.close()
         except OSError:
@@ -237,25 +290,6 @@ class ForkServer:
         if self._scratch is not None:
             shutil.rmtree(self._scratch, ignore_errors=True)
             self._scratch = None
-
-
-def _installed(package: object) -> tuple[str, str]:
-    """The package a fork server says its bot comes from, and its installed version, if
-    it is an installed third-party kotarena plugin: the server runs the bot's code, so
-    it may not pass its bot off as kotarena's own or as no plugin at all."""
-    plugins = {ep.dist.name.lower().replace("_", "-") for ep in importlib.metadata.entry_points(group="kotarena")
-               if ep.dist is not None}
-    if not isinstance(package, str) or package.lower().replace("_", "-") not in plugins - {"kotarena"}:
-        return "?", "?"
-    return package, metadata_version(package)
-
-
-def metadata_version(package: str) -> str:
-    """The installed version of ``package`` ("?" if no such package is installed)."""
-    try:
-        return importlib.metadata.version(package)
-    except (importlib.metadata.PackageNotFoundError, ValueError):
-        return "?"
 
 
 def _rotate(log_path: Path) -> None:
@@ -323,7 +357,11 @@ def _proc_cpu(pid: int) -> float:
 
 
 class SandboxedSeat:
-    """One bot at one seat of one game, in a process its fork server made for it."""
+    """One bot at one seat of one game, played by a process of its instance.
+
+    Whatever goes wrong while a seat is handled here (a message of any shape, a field
+    of any type) is that seat's :class:`BotFailure`, never an error of the match.
+    """
 
     def __init__(self, server: ForkServer, time_limit: float, *, game: str, seat: int, params: dict) -> None:
         self.server = server
@@ -341,19 +379,34 @@ class SandboxedSeat:
         self._buffer = bytearray()
         self._slice = 0.0  #: the receive timeout set on the connection
         self._mark = 0.0  #: the seat's CPU clock when it last answered
+        self._clean = False  #: the bot said goodbye to this game: its connection may serve the next
 
     # ------------------------------------------------------------ the game
 
     def start(self, seed: int, view: Any) -> None:
+        self._handled(self._start, seed, view)
+
+    def _start(self, seed: int, view: Any) -> None:
         limit = self.time_limit
-        conn, self.inner_pid = self.server.start_seat()
-        self.conn = conn
-        data, ancillary, _, _ = conn.recvmsg(MAX_LINE, socket.CMSG_SPACE(_CREDENTIALS.size))
-        self.pid = _sender(ancillary)
-        self._buffer += data
+        take = getattr(self.server, "take_kept", None)
+        kept = take() if take is not None else None
+        if kept is not None:
+            conn, self.pid, self.inner_pid, unread = kept
+            self.conn = conn
+            self._buffer += unread
+        else:
+            conn, self.inner_pid = self.server.start_seat()
+            self.conn = conn
+            if not select.select([conn], [], [], limit * 10 * WALL_FACTOR + WALL_GRACE)[0]:
+                raise self._fail(TIMEOUT, "never greeted the referee")
+            data, ancillary, _, _ = conn.recvmsg(MAX_LINE, socket.CMSG_SPACE(_CREDENTIALS.size))
+            self.pid = _sender(ancillary)
+            if not data:
+                raise self._ended()
+            self._buffer += data
         greeting = self._receive(limit * 10)
         if greeting.get("type") != "bot" or greeting.get("protocol") != PROTOCOL:
-            raise self._fail(INVALID, f"greeted with {greeting!r:.200}, not protocol {PROTOCOL}")
+            raise self._fail(INVALID, f"greeted with {_shown(greeting)}, not protocol {PROTOCOL}")
         self._last = view
         self._mark = self._clock()
         self._send({"type": "hello", "protocol": PROTOCOL, "game": self.game, "seat": self.seat,
@@ -367,14 +420,18 @@ class SandboxedSeat:
         seat first, then waits: the seats set up and say goodbye at the same time)."""
         due, self._due = self._due, None
         if due == "ready":
-            self._answer(self.time_limit * 10, "ready")
+            self._handled(self._answer, self.time_limit * 10, "ready")
         elif due == "bye":
             try:
-                self._answer(self.time_limit * 10, "bye")
+                self._handled(self._answer, self.time_limit * 10, "bye")
+                self._clean = True
             except BotFailure:
                 pass  # the game is over: a bot failing to say goodbye changes nothing
 
     def choose(self, view: Any) -> Action:
+        return self._handled(self._choose, view)
+
+    def _choose(self, view: Any) -> Action:
         if self._due is not None:
             self.settle()
         changes = view_changes(view, self._last)
@@ -384,7 +441,7 @@ class SandboxedSeat:
         self.decisions += 1
         text = reply.get("action")
         if type(text) is not str:
-            raise self._fail(INVALID, f"answered {reply!r:.200}, which names no action")
+            raise self._fail(INVALID, f"answered {_shown(reply)}, which names no action")
         return as_action(text, view)
 
     def finish(self, view: Any) -> None:
@@ -394,17 +451,41 @@ class SandboxedSeat:
         try:
             if self._due is not None:
                 self.settle()
-            self._send({"type": "finish", "view": view_changes(view, self._last)})
+            changes = view_changes(view, self._last)
+            outcome = changes.get("outcome")
+            if outcome is not None and hasattr(outcome, "to_json"):
+                # (an outcome is a named tuple, which JSON would write as an array)
+                changes["outcome"] = outcome.to_json()
+            self._last = view
+            self._handled(self._send, {"type": "finish", "view": changes})
             self._due = "bye"
         except BotFailure:
             pass
 
     def close(self) -> None:
-        if self.conn is not None:
-            self.conn.close()
-            self.conn = None
+        """The seat's game is over: a player that said goodbye keeps its connection for
+        its instance's next game; any other seat's connection is closed."""
+        conn, self.conn = self.conn, None
+        if conn is None:
+            return
+        keep = getattr(self.server, "keep_seat", None)
+        if self._clean and self._due is None and keep is not None:
+            keep(conn, self.pid, self.inner_pid, bytes(self._buffer))
+        else:
+            conn.close()
+        self._buffer.clear()
 
     # ------------------------------------------------------------ the wire
+
+    def _handled(self, step: Any, *args: Any) -> Any:
+        """``step(*args)``, with whatever it raises besides a forfeit made this seat's
+        forfeit (the seat's process ended, with it): a bot's bytes can only hurt the bot."""
+        try:
+            return step(*args)
+        except BotFailure:
+            raise
+        except Exception as error:  # noqa: BLE001 - anything a bot's message set off here
+            raise self._fail(INVALID, f"sent what the referee could not handle ({type(error).__name__})") from None
 
     def _send(self, message: dict) -> None:
         try:
@@ -418,8 +499,7 @@ class SandboxedSeat:
 
     def _answer(self, cpu_limit: float, expected: str) -> dict:
         # A decision's CPU time runs from the seat's last answer to this one: what the
-        # seat does between decisions (a thread thinking ahead) counts too, and the
-        # clock is read once per decision.
+        # seat does between decisions (a thread thinking ahead) counts too.
         started = self._mark
         message = self._receive(cpu_limit, started)
         self._mark = now = self._clock()
@@ -431,16 +511,19 @@ class SandboxedSeat:
         if kind == expected:
             return message
         if kind == "error":
-            text = str(message.get("message", ""))[:4000]
+            text = message.get("message", "")
+            text = (text if isinstance(text, str) else _shown(text))[:4000]
             raise self._fail(MEMORY if message.get("kind") == "memory" else ERROR, text or "gave up")
-        raise self._fail(INVALID, f"sent {json.dumps(message)[:200]} when a {expected!r} message was due")
+        raise self._fail(INVALID, f"sent {_shown(message)} when a {expected!r} message was due")
 
     def _receive(self, cpu_limit: float, started: float | None = None) -> dict:
         """The next message, within ``cpu_limit`` seconds of the seat's CPU time.
 
         The socket blocks in ``recv`` for at most a slice of the limit
-        (``SO_RCVTIMEO``): one system call per answer, and between slices the seat's
-        CPU time is read and judged.
+        (``SO_RCVTIMEO``): one system call per answer, and between slices, and after
+        each piece of a line that is not whole yet, the seat's CPU time is read and
+        judged. (The instance's cgroup lets it run on one processor's worth of time at
+        most, so however many threads think, a slice cannot hide much more than itself.)
         """
         buffer = self._buffer
         end = buffer.find(b"\n")
@@ -467,20 +550,22 @@ class SandboxedSeat:
                 if chunk is None:
                     if not self._alive():  # gone, though a process it forked holds the connection
                         raise self._ended()
-                    used = self._clock() - started
-                    if used > cpu_limit:
-                        raise self._fail(TIMEOUT, f"no answer after {used:.2f}s of CPU time (limit {cpu_limit:g}s)")
-                    waited = time.monotonic() - began
-                    if waited > wall_limit:
-                        raise self._fail(TIMEOUT, f"no answer after {waited:.1f}s of wall-clock time (hung, "
-                                                  f"{used:.2f}s of CPU used)")
-                    continue
-                if not chunk:
+                elif not chunk:
                     raise self._ended()
-                buffer += chunk
-                end = buffer.find(b"\n")
-                if end < 0 and len(buffer) > MAX_LINE:
-                    raise self._fail(INVALID, f"sent a line longer than {MAX_LINE} bytes")
+                else:
+                    buffer += chunk
+                    end = buffer.find(b"\n")
+                    if end >= 0:
+                        break
+                    if len(buffer) > MAX_LINE:
+                        raise self._fail(INVALID, f"sent a line longer than {MAX_LINE} bytes")
+                used = self._clock() - started
+                if used > cpu_limit:
+                    raise self._fail(TIMEOUT, f"no answer after {used:.2f}s of CPU time (limit {cpu_limit:g}s)")
+                waited = time.monotonic() - began
+                if waited > wall_limit:
+                    raise self._fail(TIMEOUT, f"no answer after {waited:.1f}s of wall-clock time (hung, "
+                                              f"{used:.2f}s of CPU used)")
         line = bytes(buffer[:end])
         del buffer[:end + 1]
         try:
@@ -493,6 +578,7 @@ class SandboxedSeat:
         return not self.pid or _running(self.pid)
 
     def _ended(self) -> BotFailure:
+        self._clean = False
         group = self.server.group
         if group is not None and group.killed_for_memory():
             return self._fail(MEMORY, f"killed by the kernel for using more than {self.server.memory_mb} MiB")
@@ -503,35 +589,56 @@ class SandboxedSeat:
         """The forfeit, with the seat's process ended (whatever it was doing)."""
         if self.pid:
             _kill(self.pid)
+        self._clean = False
         self.close()
         return BotFailure(kind, detail)
 
 
-# ---------------------------------------------------------------- a worker's servers
+_SHOWN = reprlib.Repr()
+_SHOWN.maxlevel, _SHOWN.maxdict, _SHOWN.maxlist, _SHOWN.maxstring, _SHOWN.maxother = 3, 6, 6, 60, 60
 
-#: This process's fork servers, by bot, seat and settings; kept from match to match.
+
+def _shown(message: object) -> str:
+    """A short text of what a bot sent, whatever its shape (any nesting, any size)."""
+    return _SHOWN.repr(message)[:200]
+
+
+# ---------------------------------------------------------------- a worker's instances
+
+#: This process's instances, by bot, slot and settings; kept from match to match.
 _SERVERS: dict[tuple, ForkServer] = {}
-#: Servers that could not be started, and why: their seats forfeit at once.
+#: Instances that could not be started, and why: their seats forfeit at once.
 _REFUSED: dict[tuple, BotFailure] = {}
 _OWNER = os.getpid()
-#: Numbers the servers a process starts: each one's cgroup needs a name of its own,
-#: even where two serve the same bot and seat with other settings.
+#: The night the instances here belong to (see :func:`seat_server`).
+_NIGHT = ""
+#: Numbers the instances a process starts: each one's cgroup needs a name of its own,
+#: even where two serve the same bot and slot with other settings.
 _STARTED = itertools.count()
 
 
-def seat_server(bot: str, seat: int, *, jailed: bool, memory_mb: int, log_dir: Path,
-                hide: tuple[str, ...] = ()) -> ForkServer:
-    """The fork server of ``bot`` at ``seat`` in this process, started if need be.
+def seat_server(bot: str, slot: int, *, jailed: bool, memory_mb: int, log_dir: Path, hide: tuple[str, ...] = (),
+                dist: str | None = None, path: tuple[str, ...] = (), night: str = "") -> ForkServer:
+    """The instance ``slot`` of ``bot`` in this process, started if need be.
+
+    The caller gives slots so that an instance never meets a deal twice: the k-th seat
+    a bot takes at tables of one deal (one game seed) gets slot k, in the whole of what
+    it plays with these instances. ``night`` names that whole (a league night's run):
+    when another one begins, this process's instances of earlier ones are closed
+    (none of its games may meet what they met).
 
     Raises the :class:`BotFailure` that keeps the bot from being seated (its package
     fails to import, starts threads when imported, ...), the same one every time.
     """
-    global _OWNER
-    if _OWNER != os.getpid():  # a forked worker: its parent's servers are not its own
+    global _OWNER, _NIGHT
+    if _OWNER != os.getpid():  # a forked worker: its parent's instances are not its own
         _SERVERS.clear()
         _REFUSED.clear()
         _OWNER = os.getpid()
-    key = (bot, seat, jailed, memory_mb, str(log_dir), hide)
+    if night != _NIGHT:
+        close_servers()
+        _NIGHT = night
+    key = (bot, slot, jailed, memory_mb, str(log_dir), hide, dist, tuple(path))
     if key in _REFUSED:
         raise _REFUSED[key]
     server = _SERVERS.get(key)
@@ -542,8 +649,9 @@ def seat_server(bot: str, seat: int, *, jailed: bool, memory_mb: int, log_dir: P
     if not _SERVERS:
         _close_at_exit()
     try:
-        server = _SERVERS[key] = ForkServer(bot, f"{bot}-{seat}-{next(_STARTED)}", jailed=jailed, memory_mb=memory_mb,
-                                            log_path=log_dir / f"{bot}.log", hide=hide)
+        server = _SERVERS[key] = ForkServer(bot, f"{bot}-{slot}-{next(_STARTED)}", jailed=jailed,
+                                            memory_mb=memory_mb, log_path=log_dir / f"{bot}.log", hide=hide,
+                                            dist=dist, path=tuple(path))
     except BotFailure as failure:
         _SERVERS.pop(key, None)
         if failure.kind != CRASH:
@@ -553,7 +661,7 @@ def seat_server(bot: str, seat: int, *, jailed: bool, memory_mb: int, log_dir: P
 
 
 def close_servers() -> None:
-    """End this process's fork servers and their sandboxes."""
+    """End this process's instances and their sandboxes: no process of theirs is left."""
     if _OWNER == os.getpid():
         for server in _SERVERS.values():
             server.close()
@@ -561,7 +669,15 @@ def close_servers() -> None:
     _REFUSED.clear()
 
 
+#: The process that has :func:`close_servers` run at its exit.
+_HOOKED_IN = 0
+
+
 def _close_at_exit() -> None:
+    global _HOOKED_IN
+    if _HOOKED_IN == os.getpid():
+        return
+    _HOOKED_IN = os.getpid()
     import atexit
     from multiprocessing import util
 
