@@ -18,9 +18,9 @@ The control socket carries one JSON line per message, in both directions:
 * ``{"type": "spawn"}`` with a socket attached: play a game on it; answered by
   ``{"type": "spawned", "pid": ...}``, the process that plays it;
 * ``{"type": "status", "pid": ...}``: how that process ended;
-* ``{"type": "reset"}`` after each match: end every process of the sandbox but this one
-  and the live player with its own children (what a game left behind: a program's
-  processes, an orphan); answered by ``{"type": "clean"}``. Files and memory stay: they
+* ``{"type": "reset"}`` after a match whose game did not end cleanly here (a forfeit, a
+  program's run): end every process of the sandbox but this one, the player included
+  (the next game gets a new one); answered by ``{"type": "clean"}``. Files stay: they
   are the instance's, and end with it.
 
 Everything here runs where the bot runs and is trusted by nobody: the referee checks each
@@ -190,30 +190,9 @@ def _empty_scratch(scratch: list[str]) -> None:
                 os.rmdir(path)  # (a directory leading to a bound one stays)
 
 
-def _parents() -> dict[int, int]:
-    """Every process in sight, and its parent (``/proc``)."""
-    parents = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat", "rb") as stat_file:
-                    parents[int(entry)] = int(stat_file.read().rsplit(b")", 1)[1].split()[1])
-            except (OSError, ValueError, IndexError):
-                pass
-    return parents
-
-
-def _family(root: int, parents: dict[int, int]) -> set[int]:
-    """``root`` and every process descending from it."""
-    family = {root}
-    grown = True
-    while grown:
-        grown = False
-        for pid, parent in parents.items():
-            if parent in family and pid not in family:
-                family.add(pid)
-                grown = True
-    return family
+def _processes() -> list[int]:
+    """Every process in sight (in the sandbox: the sandbox's)."""
+    return [int(entry) for entry in os.listdir("/proc") if entry.isdigit()]
 
 
 class _Host:
@@ -318,17 +297,14 @@ class _Host:
         return {}
 
     def reset(self) -> None:
-        """End every process but this one and the live player with its descendants."""
-        kept = {os.getpid(), 1}
-        if self._player_alive():
-            kept |= _family(self.player, _parents()) if self.jailed else {self.player}
+        """End every process but this one: the player too (the referee asks after a
+        game that did not end cleanly, whose player it killed or gave up on; a killed
+        process may take a while to die, and must not be handed the next game)."""
         if self.jailed:
-            for pid in _parents():
-                if pid not in kept:
+            for pid in _processes():
+                if pid not in (os.getpid(), 1):
                     _kill(pid)
         for pid in list(self.children):
-            if pid in kept:
-                continue
             for kill, target in ((os.killpg, pid), (os.kill, pid)):
                 try:
                     kill(target, signal.SIGKILL)
@@ -338,7 +314,8 @@ class _Host:
                 os.waitpid(pid, 0)
             except ChildProcessError:
                 pass
-            self.children.discard(pid)
+        self.children.clear()
+        self._drop_player()
 
 
 def _kill(pid: int) -> None:
