@@ -174,12 +174,10 @@ class ForkServer:
         return self.alive() and (not self.server_pid or _running(self.server_pid))
 
     def take_kept(self) -> tuple[socket.socket, int, int, bytes] | None:
-        """The kept connection of a player waiting for its next game, if there is one
-        (and its player still runs)."""
+        """The kept connection of a player waiting for its next game, if there is one.
+        (A player that ended since, by its own doing, forfeits the game it does not
+        greet: ``crash``.)"""
         kept, self._kept = self._kept, None
-        if kept is not None and not _running(kept[1]):
-            kept[0].close()
-            return None
         return kept
 
     def keep_seat(self, conn: socket.socket, pid: int, inner_pid: int, unread: bytes) -> None:
