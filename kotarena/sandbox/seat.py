@@ -63,8 +63,10 @@ MAX_PIDS = 32
 FILE_MB = 64
 #: Processors' worth of CPU time an instance may use at once (its cgroup's quota):
 #: however many threads a bot thinks in, its CPU clock runs at most this fast, so a
-#: decision is caught within a slice of its limit.
-CPUS = 1.0
+#: decision is caught within a slice of its limit. (A quota of exactly one processor
+#: throttled a single-threaded bot in a third of its periods: the kernel hands quota
+#: out in slices; with half a processor more, never.)
+CPUS = 1.5
 _CREDENTIALS = struct.Struct("iII")
 
 
@@ -520,8 +522,8 @@ class SandboxedSeat:
         The socket blocks in ``recv`` for at most a slice of the limit
         (``SO_RCVTIMEO``): one system call per answer, and between slices, and after
         each piece of a line that is not whole yet, the seat's CPU time is read and
-        judged. (The instance's cgroup lets it run on one processor's worth of time at
-        most, so however many threads think, a slice cannot hide much more than itself.)
+        judged. (The instance's cgroup lets it run on ``CPUS`` processors' worth of time
+        at most, so however many threads think, a slice hides at most that many slices.)
         """
         buffer = self._buffer
         end = buffer.find(b"\n")

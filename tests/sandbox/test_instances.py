@@ -86,17 +86,21 @@ def test_without_slots_a_bots_seats_at_a_table_get_their_places_among_its_seats(
     assert seat_slots(seats, (0, 1)) == (0, 0, 1, 2)
 
 
-def test_an_instances_cgroup_holds_it_to_one_processor(sandbox):
+def test_an_instances_cgroup_holds_it_to_a_processor_and_a_half(sandbox):
     from kotarena.sandbox.cgroups import QUOTA_PERIOD_US, SeatGroup
+    from kotarena.sandbox.seat import CPUS
 
-    group = SeatGroup("quota-test", cpus=1.0)
+    assert CPUS == 1.5
+    group = SeatGroup("quota-test", cpus=CPUS)
     try:
         if not group.quota:
             pytest.skip("no CPU controller for this process's cgroups here")
         if group.v2:
-            assert (group.dirs[0] / "cpu.max").read_text().split() == [str(QUOTA_PERIOD_US), str(QUOTA_PERIOD_US)]
+            assert (group.dirs[0] / "cpu.max").read_text().split() == [str(QUOTA_PERIOD_US * 3 // 2),
+                                                                       str(QUOTA_PERIOD_US)]
         else:
-            assert (group.dirs[3] / "cpu.cfs_quota_us").read_text().strip() == str(QUOTA_PERIOD_US)
+            assert (group.dirs[3] / "cpu.cfs_quota_us").read_text().strip() == str(QUOTA_PERIOD_US * 3 // 2)
+            assert (group.dirs[3] / "cpu.cfs_period_us").read_text().strip() == str(QUOTA_PERIOD_US)
     finally:
         group.remove()
 
