@@ -21,7 +21,8 @@ from kotarena.engine.outcome import TERMINATION_TEXT
 from kotarena.games import get_game
 from kotarena.ratings import ranks_for
 from kotarena.replay import actions_replay_text
-from kotarena.sandbox.seat import SandboxedSeat, default_log_dir, seat_server
+from kotarena.sandbox.instance import default_log_dir, seat_server
+from kotarena.sandbox.seat import SandboxedSeat
 from kotarena.seeds import bot_seeds
 from kotarena.storage.models import MatchResult, SeatResult
 from kotarena.tournament.seats import (
