@@ -38,6 +38,7 @@ from kotarena.sandbox.instance import (  # (the instances' names, as this module
     _sender,
     close_servers,
     default_log_dir,
+    read_line,
     seat_server,
 )
 from kotarena.sandbox.protocol import MAX_LINE, PROTOCOL, ProtocolError, decode, encode, view_changes
@@ -300,4 +301,4 @@ def _shown(message: object) -> str:
     return _SHOWN.repr(message)[:200]
 
 
-__all__ = ["ForkServer", "SandboxedSeat", "close_servers", "default_log_dir", "seat_server"]
+__all__ = ["ForkServer", "SandboxedSeat", "close_servers", "default_log_dir", "read_line", "seat_server"]

@@ -88,7 +88,7 @@ def test_without_slots_a_bots_seats_at_a_table_get_their_places_among_its_seats(
 
 def test_an_instances_cgroup_holds_it_to_a_processor_and_a_half(sandbox):
     from kotarena.sandbox.cgroups import QUOTA_PERIOD_US, SeatGroup
-    from kotarena.sandbox.seat import CPUS
+    from kotarena.sandbox.instance import CPUS
 
     assert CPUS == 1.5
     group = SeatGroup("quota-test", cpus=CPUS)
