@@ -214,7 +214,7 @@ def _package(spec: SeatSpec, host: Any) -> tuple[str, str]:
     """The distribution and version of the seat's bot as the referee knows them (the
     job's, from the bot registry; never what a sandboxed bot says), never importing an
     untrusted one here."""
-    if spec.package != "?" or not spec.trusted or isinstance(host, SandboxedSeat):
+    if spec.package != "?" or not spec.trusted:
         return spec.package, spec.version
     info = host.info if isinstance(host, InProcessSeat) and host.info is not None else None
     if info is None:
