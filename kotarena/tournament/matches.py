@@ -58,7 +58,7 @@ class MatchJob:
     #: Each seat's bot seed, worked out by the coordinator with the night's secret key
     #: (:func:`kotarena.seeds.bot_seeds`). Empty: the game seed's own keyed seeds.
     bot_seeds: tuple[int, ...] = ()
-    #: Each seat's instance slot (:func:`kotarena.sandbox.seat.seat_server`): the k-th
+    #: Each seat's instance slot (:func:`kotarena.sandbox.instance.seat_server`): the k-th
     #: seat a bot takes at tables of this deal (this ``seed``) in the night gets slot k,
     #: so no instance meets a deal twice (:func:`kotarena.tournament.night.night_jobs`).
     #: Empty: each seat's place among the seats of its bot at this table.
@@ -218,8 +218,6 @@ def _package(spec: SeatSpec, host: Any) -> tuple[str, str]:
         return spec.package, spec.version
     info = host.info if isinstance(host, InProcessSeat) and host.info is not None else None
     if info is None:
-        if not spec.trusted:
-            return "?", "?"
         try:
             info = get_bot(spec.bot)
         except Exception:  # noqa: BLE001 - an unknown bot's seat still gets its record

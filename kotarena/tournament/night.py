@@ -143,7 +143,7 @@ def night_jobs(ladder, seed: int, seating: Seating = Seating(), night: str = "")
     key = seeds.bot_key(seed)
     deal, taken = None, {}  # the deal of the last tables, and the seats each bot took at them
     for spec in iter_schedule(replace(ladder, seed=seed), list(entrants)):
-        if spec.seed != deal:  # (a duplicate set's tables come one after the other)
+        if spec.seed != deal:  # (the schedule seeds each table or duplicate set its own, the set's tables in a row)
             deal, taken = spec.seed, {}
         seats = tuple(specs[label] for label in spec.seats)
         slots = []
