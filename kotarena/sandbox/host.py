@@ -232,6 +232,7 @@ class _Host:
         self.link = ours
 
     def _fork(self, control: socket.socket, fd: int | None, link: socket.socket | None) -> int:
+        host = os.getpid()
         pid = os.fork()
         if pid == 0:
             code = 0
@@ -239,12 +240,17 @@ class _Host:
                 control.close()
                 if self.link is not None:
                     self.link.close()
-                os.setpgid(0, 0)
                 if link is not None:
+                    # A player stays in the host's process group and dies with the host
+                    # (unsandboxed, nothing else would end it with the instance).
+                    _die_with_parent()
+                    if os.getppid() != host:
+                        return  # (the host is gone already)
                     _play_games(link, self.bot_name, self.memory_mb, self.file_mb)
                 else:
                     from kotarena.sandbox.program import exec_program
 
+                    os.setpgid(0, 0)  # (a program's processes are ended by its group)
                     with socket.socket(fileno=fd) as conn:
                         exec_program(conn, self.program, self.memory_mb, self.file_mb)  # type: ignore[arg-type]
             except BaseException:  # noqa: BLE001 - the process ends here whatever happened
@@ -316,6 +322,12 @@ class _Host:
                 pass
         self.children.clear()
         self._drop_player()
+
+
+def _die_with_parent() -> None:
+    import ctypes
+
+    ctypes.CDLL(None).prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
 
 
 def _kill(pid: int) -> None:

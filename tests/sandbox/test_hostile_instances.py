@@ -53,37 +53,38 @@ def night(tmp_path: Path, text: str, workers: int):
 
 
 def no_sandbox_left() -> list[int]:
-    """This process's sandboxes still running after a short wait (none, once a night ends)."""
+    """Hosts of this test run's instances still running after a short wait (none, once a
+    night has ended): wherever they are, an orphan of an unsandboxed instance included."""
     deadline = time.monotonic() + 10
     while True:
-        left = [pid for pid in descendants(os.getpid()) if b"kotarena.sandbox.host" in _command(pid)]
+        left = sorted(hosts() - BEFORE)
         if not left or time.monotonic() > deadline:
             return left
         time.sleep(0.2)
 
 
-def descendants(root: int) -> list[int]:
-    children: dict[int, list[int]] = {}
+def hosts() -> set[int]:
+    """The processes of the machine running kotarena's host with this Python."""
+    found = set()
     for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-        except (OSError, ValueError, IndexError):
-            continue
-        children.setdefault(parent, []).append(int(entry.name))
-    found, todo = [], list(children.get(root, []))
-    while todo:
-        found.append(todo.pop())
-        todo.extend(children.get(found[-1], []))
+        if entry.name.isdigit():
+            try:
+                command = (entry / "cmdline").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            if command[0] == sys.executable.encode() and b"kotarena.sandbox.host" in command:
+                found.add(int(entry.name))
     return found
 
 
-def _command(pid: int) -> bytes:
-    try:
-        return (Path("/proc") / str(pid) / "cmdline").read_bytes()
-    except OSError:
-        return b""
+#: Hosts running before these tests (another test's, ending): not these tests' concern.
+BEFORE: set[int] = set()
+
+
+@pytest.fixture(autouse=True)
+def _hosts_before():
+    BEFORE.clear()
+    BEFORE.update(hosts())
 
 
 DUPLICATE_NIGHT = """
@@ -152,6 +153,23 @@ def test_the_same_deals_played_again_in_one_process_meet_new_instances(tmp_path,
         night(folder, seeded, workers=0)
     memory = (tmp_path / "night-1" / "bot-logs" / "instances" / "deal-memory.log").read_text()
     assert "DEAL new" in memory and "DEAL seen" not in memory
+    assert no_sandbox_left() == []
+
+
+def test_unsandboxed_on_request_players_are_kept_and_leave_nothing_behind(tmp_path, instances):
+    """(Unsandboxed, a bot shares the machine's files with every other: only for bots you
+    would trust anyway. Its instances still end with the night, processes and all.)"""
+    from kotarena.bots.registry import bot_names
+    from kotarena.tournament.ladder import load_ladder
+
+    path = tmp_path / "ladder.toml"
+    path.write_text(THREADS_NIGHT.replace("many-threads", "finish-logger").format(params="").replace(
+        "time_limit", "seed = 4\ntime_limit"))
+    report = run_night(open_db(tmp_path / "results.db"), load_ladder(path, known_bots=bot_names()), workers=0,
+                       unsandboxed=True)
+    assert report.finished and report.played == 4 and report.forfeits == 0
+    told = (tmp_path / "bot-logs" / "instances" / "finish-logger.log").read_text()
+    assert told.count("FINISH") == 4
     assert no_sandbox_left() == []
 
 
