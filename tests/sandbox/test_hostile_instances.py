@@ -163,7 +163,7 @@ def test_unsandboxed_on_request_players_are_kept_and_leave_nothing_behind(tmp_pa
     from kotarena.tournament.ladder import load_ladder
 
     path = tmp_path / "ladder.toml"
-    path.write_text(THREADS_NIGHT.replace("many-threads", "finish-logger").format(params="").replace(
+    path.write_text(THREADS_NIGHT.replace("many-threads", "finish-logger").replace(
         "time_limit", "seed = 4\ntime_limit"))
     report = run_night(open_db(tmp_path / "results.db"), load_ladder(path, known_bots=bot_names()), workers=0,
                        unsandboxed=True)
@@ -212,7 +212,6 @@ time_limit = 0.25
 
 [[bots]]
 name = "many-threads"
-{params}
 
 [[bots]]
 name = "random"
@@ -220,11 +219,10 @@ label = "honest"
 """
 
 
-@pytest.mark.parametrize("params", ["", "params = { ponder = true }"], ids=["thinking", "pondering"])
-def test_a_bot_thinking_in_many_threads_forfeits_at_its_cpu_limit(tmp_path, instances, params):
-    """8 threads in every decision (or, pondering, between decisions too): the decision
-    that passes its limit is a timeout, however many processors the threads run on."""
-    _, seats, matches, logs = night(tmp_path, THREADS_NIGHT.format(params=params), workers=0)
+def test_a_bot_thinking_in_many_threads_forfeits_at_its_cpu_limit(tmp_path, instances):
+    """8 threads in every decision, until they have used four times its limit: the
+    decision is a timeout, however many processors the threads run on."""
+    _, seats, matches, logs = night(tmp_path, THREADS_NIGHT, workers=0)
     assert len(matches) == 4
     for seat in seats:
         if seat.bot == "many-threads":
