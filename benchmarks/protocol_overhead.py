@@ -7,12 +7,12 @@ through the league's own match runner (``play_match``) in this process, the othe
 ``random`` bots in this process:
 
 * ``python in-process``: the heuristic trusted, called directly (no protocol);
-* ``python sandboxed``: the heuristic untrusted: its Python host in the sandbox, a fresh
-  process per game, the JSON-lines protocol;
+* ``python sandboxed``: the heuristic untrusted: its instance in the sandbox, whose
+  player plays game after game, the JSON-lines protocol;
 * ``go sandboxed``: the Go program in the sandbox, the same protocol.
 
 The overhead per decision is the difference of wall-clock times over the first seat's
-decisions (the process started for each game is in it). The median of the rounds is
+decisions (for the Go bot, the program started for each game is in it). The median of the rounds is
 printed, with each bot's own CPU time per decision (its cgroup's count when
 sandboxed). ``--night N`` then plays a league night of N games with the Go bot, on the
 league's workers and into a fresh database, and counts its forfeits.
@@ -54,7 +54,10 @@ def play(way: str, games: int, log_dir: str) -> tuple[float, int, float, list[st
     seats = (WAYS[way], *(SeatSpec(f"random-{n}", "random") for n in range(1, 4)))
     jobs = [MatchJob(index=i, key=str(i), game="kot", deck="kot", seed=i, first_player=None, seats=seats,
                      time_limit=1.0, log_dir=log_dir) for i in range(games)]
-    play_match(jobs[0], keep_guard=True)  # the fork servers start (once per night in a league)
+    # The instances start (once per night in a league), on a deal of their own: an
+    # instance never meets a deal twice.
+    play_match(MatchJob(index=-1, key="warm-up", game="kot", deck="kot", seed=games, first_player=None, seats=seats,
+                        time_limit=1.0, log_dir=log_dir), keep_guard=True)
     started = time.perf_counter()
     results = [play_match(job, keep_guard=True) for job in jobs]
     wall = time.perf_counter() - started

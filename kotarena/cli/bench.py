@@ -175,8 +175,9 @@ def league(games: int, players: int, workers: str, deck: bool, bot: str, rounds:
 
     \b
     With --untrusted, the night is played twice per round instead, once with its bots
-    trusted (in the workers' processes) and once sandboxed (each seat in its own
-    process, in bubblewrap, speaking the JSON-lines protocol): the cost of the sandbox.
+    trusted (in the workers' processes) and once sandboxed (each seat in an instance of
+    its bot in bubblewrap, speaking the JSON-lines protocol; the instances start with
+    each night): the cost of the sandbox.
 
     \b
     Examples:

@@ -17,7 +17,12 @@ from pathlib import Path
 ROOT = Path("/sys/fs/cgroup")
 #: The controllers a seat needs, by what each is called in the first version.
 V1_CONTROLLERS = ("cpuacct", "memory", "pids")
+#: The controller of CPU quotas (first version: ``cpu``; used where it is mounted).
+V1_QUOTA = "cpu"
 PREFIX = "kotarena-"
+#: The period of a seat's CPU quota, in microseconds: short, so that a bot thinking in
+#: many threads is held to its share within milliseconds, not within a tenth of a second.
+QUOTA_PERIOD_US = 10_000
 
 
 def _own_paths() -> dict[str, str]:
@@ -37,7 +42,10 @@ def _layout() -> dict[str, Path] | None:
     except OSError:
         return None
     if all(name in own for name in V1_CONTROLLERS) and all((ROOT / name).is_dir() for name in V1_CONTROLLERS):
-        return {name: ROOT / name / own[name].lstrip("/") for name in V1_CONTROLLERS}
+        layout = {name: ROOT / name / own[name].lstrip("/") for name in V1_CONTROLLERS}
+        if V1_QUOTA in own and (ROOT / V1_QUOTA / own[V1_QUOTA].lstrip("/") / "cpu.cfs_quota_us").exists():
+            layout[V1_QUOTA] = ROOT / V1_QUOTA / own[V1_QUOTA].lstrip("/")
+        return layout
     if "" in own and (ROOT / "cgroup.controllers").exists():
         return {"": ROOT / own[""].lstrip("/")}
     return None
@@ -58,9 +66,12 @@ def cgroups_problem() -> str | None:
 
 
 class SeatGroup:
-    """The cgroup of one seat slot of this process: ``memory_mb`` and ``max_pids`` caps."""
+    """The cgroup of one seat instance of this process: ``memory_mb`` and ``max_pids``
+    caps, and with ``cpus`` a CPU quota: its processes together run at most as fast as
+    ``cpus`` processors, however many threads they think in (where the CPU controller
+    can be had: :attr:`quota` says whether it is set)."""
 
-    def __init__(self, slot: str, memory_mb: int = 2048, max_pids: int = 64) -> None:
+    def __init__(self, slot: str, memory_mb: int = 2048, max_pids: int = 64, cpus: float | None = None) -> None:
         layout = _layout()
         if layout is None:
             raise OSError("no usable cgroup hierarchy")
@@ -71,6 +82,7 @@ class SeatGroup:
             _sweep(parent)
         for directory in self.dirs:
             directory.mkdir(exist_ok=True)
+        self.quota = False
         if self.v2:
             directory = self.dirs[0]
             (directory / "memory.max").write_text(str(memory_mb << 20))
@@ -79,10 +91,16 @@ class SeatGroup:
             (directory / "pids.max").write_text(str(max_pids))
             self._cpu = os.open(directory / "cpu.stat", os.O_RDONLY)
             self._events = directory / "memory.events"
+            if cpus is not None and (directory / "cpu.max").exists():
+                self.quota = _write(directory / "cpu.max", f"{int(cpus * QUOTA_PERIOD_US)} {QUOTA_PERIOD_US}")
         else:
-            cpuacct, memory, pids = self.dirs
+            cpuacct, memory, pids = self.dirs[:3]
             (memory / "memory.limit_in_bytes").write_text(str(memory_mb << 20))
             (pids / "pids.max").write_text(str(max_pids))
+            if cpus is not None and len(self.dirs) > 3:
+                quota = self.dirs[3]
+                self.quota = (_write(quota / "cpu.cfs_period_us", str(QUOTA_PERIOD_US))
+                              and _write(quota / "cpu.cfs_quota_us", str(int(cpus * QUOTA_PERIOD_US))))
             self._cpu = os.open(cpuacct / "cpuacct.usage", os.O_RDONLY)
             self._events = memory / "memory.oom_control"
         self._ooms = self.ooms()
@@ -120,7 +138,7 @@ class SeatGroup:
 
     def pids(self) -> list[int]:
         """The processes in the group now."""
-        text = (self.dirs[-1] / "cgroup.procs").read_text()
+        text = (self.dirs[2 if not self.v2 else 0] / "cgroup.procs").read_text()
         return [int(word) for word in text.split()]
 
     def remove(self) -> None:
@@ -134,6 +152,15 @@ class SeatGroup:
                 directory.rmdir()
             except OSError:
                 pass
+
+
+def _write(path: Path, value: str) -> bool:
+    """Write a control file; whether it took (a controller may refuse a setting)."""
+    try:
+        path.write_text(value)
+    except OSError:
+        return False
+    return True
 
 
 def _sweep(parent: Path) -> None:

@@ -1,19 +1,27 @@
 """The Python host: the program that seats an installed Python bot behind the protocol.
 
-It runs inside the sandbox (``python -I -m kotarena.sandbox.host BOT --control FD``) as a
-*fork server*: it imports the bot's package once, never sees a game, and for each seat of
-each match forks a fresh process that plays that one game through the protocol
-(:mod:`kotarena.sandbox.protocol`) on a socket the referee hands over, then exits. So a
-bot meets every match with no memory of the earlier ones, and pays the import only once.
+It runs inside the sandbox (``python -I -m kotarena.sandbox.host BOT --control FD``) as
+one *instance* of its bot (see :mod:`kotarena.sandbox.seat`): it imports the bot's
+package once and never sees a game itself. For a Python bot it forks a *player*, a
+process that plays the games the referee hands it one after the other, each through the
+protocol (:mod:`kotarena.sandbox.protocol`) on a socket of its own, and keeps whatever
+the bot keeps from one to the next: the referee gives an instance each deal at most
+once, so what it remembers is what it learnt of its opponents, never the game it plays.
+A player that crashed or was killed is replaced by a new one, forked again from the
+host. For a command-line bot the host forks and ``exec``s the bot's program for each
+game (the protocol is one game per run of the program).
 
 The control socket carries one JSON line per message, in both directions:
 
 * the server says ``{"type": "server"}`` when the bot is imported (or ``{"type":
   "refused", "message": ...}`` if it cannot be seated);
-* ``{"type": "spawn"}`` with a socket attached: fork a seat on it; answered by
-  ``{"type": "spawned", "pid": ...}``;
-* ``{"type": "reset"}`` after each match: end every process but this one and leave
-  nothing behind (scratch files, System V IPC objects); answered by ``{"type": "clean"}``.
+* ``{"type": "spawn"}`` with a socket attached: play a game on it; answered by
+  ``{"type": "spawned", "pid": ...}``, the process that plays it;
+* ``{"type": "status", "pid": ...}``: how that process ended;
+* ``{"type": "reset"}`` after a match whose game did not end cleanly here (a forfeit, a
+  program's run): end every process of the sandbox but this one, the player included
+  (the next game gets a new one); answered by ``{"type": "clean"}``. Files stay: they
+  are the instance's, and end with it.
 
 Everything here runs where the bot runs and is trusted by nobody: the referee checks each
 answer as if a stranger wrote it.
@@ -34,10 +42,16 @@ import sys
 import threading
 import time
 import traceback
-from pathlib import Path
 
 from kotarena.engine.actions import Action
 from kotarena.sandbox.protocol import PROTOCOL, ProtocolError, ViewReader, decode, encode
+
+#: Frames of a bot's traceback sent after its error's own line (the innermost ones).
+TRACEBACK_FRAMES = 6
+#: The longest error message the host sends.
+ERROR_CHARS = 4000
+#: The fields of an outcome, in the order of the JSON array an older referee sent.
+_OUTCOME_FIELDS = ("winner", "termination", "ranks", "turns")
 
 
 def _lines(conn: socket.socket):
@@ -56,15 +70,28 @@ def _lines(conn: socket.socket):
 
 
 def _error_message(error: BaseException) -> str:
-    """The error's own line first (the reason shown), then the last frames of its
-    traceback (where the bot went wrong), each bounded."""
-    summary = "".join(traceback.format_exception_only(type(error), error)).strip()
-    frames = traceback.format_exception(type(error), error, error.__traceback__, limit=-6)
-    return summary[:1000] + "\n" + "".join(frames)[-3000:]
+    """The error's own line first (``ValueError: boom``: the reason, which is what a
+    stored forfeit shows first), then the last frames of its traceback."""
+    reason = "".join(traceback.format_exception_only(type(error), error)).strip()
+    frames = traceback.extract_tb(error.__traceback__)[-TRACEBACK_FRAMES:]
+    if frames:
+        reason += "\nTraceback (most recent call last):\n" + "".join(traceback.format_list(frames)).rstrip()
+    return reason[:ERROR_CHARS]
 
 
-def play_seat(conn: socket.socket, bot_name: str, memory_mb: int, file_mb: int) -> None:
-    """One seat of one game: the protocol's bot side, with the installed bot deciding."""
+def _view_changes(message: dict) -> dict:
+    """A message's ``view`` object (an outcome sent as an array by an older referee is
+    read as the object it stands for)."""
+    changes = message["view"]
+    outcome = changes.get("outcome")
+    if isinstance(outcome, list) and len(outcome) == len(_OUTCOME_FIELDS):
+        changes = {**changes, "outcome": dict(zip(_OUTCOME_FIELDS, outcome))}
+    return changes
+
+
+def play_seat(conn: socket.socket, bot_name: str) -> bool:
+    """One seat of one game: the protocol's bot side, with the installed bot deciding.
+    Whether the game ended cleanly (the next one may come on the same connection)."""
     from kotarena.bots.registry import get_bot
     from kotarena.games import get_game
 
@@ -74,8 +101,7 @@ def play_seat(conn: socket.socket, bot_name: str, memory_mb: int, file_mb: int) 
     hello = decode(next(lines))
     if hello.get("type") != "hello" or hello.get("protocol") != PROTOCOL:
         send(encode({"type": "error", "message": f"cannot speak {hello!r:.200}"}))
-        return
-    _limit_memory(memory_mb, file_mb)
+        return False
     reader = ViewReader(get_game(hello["game"]).view_type)
     try:
         view = reader.read(hello["view"])
@@ -84,7 +110,7 @@ def play_seat(conn: socket.socket, bot_name: str, memory_mb: int, file_mb: int) 
         send(encode({"type": "ready"}))
         for line in lines:
             message = decode(line)
-            view = reader.read(message["view"])
+            view = reader.read(_view_changes(message))
             if message["type"] == "decide":
                 answer = bot.choose(view)
                 text = answer.text if type(answer) is Action else answer
@@ -96,11 +122,12 @@ def play_seat(conn: socket.socket, bot_name: str, memory_mb: int, file_mb: int) 
             elif message["type"] == "finish":
                 bot.finish(view)
                 send(encode({"type": "bye"}))
-                return
+                return True
     except MemoryError:
         send(encode({"type": "error", "kind": "memory", "message": "ran out of memory"}))
     except Exception as error:  # noqa: BLE001 - every failure of the bot is its forfeit
         send(encode({"type": "error", "message": _error_message(error)}))
+    return False
 
 
 def _limit_memory(memory_mb: int, file_mb: int) -> None:
@@ -111,8 +138,28 @@ def _limit_memory(memory_mb: int, file_mb: int) -> None:
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
 
+def _play_games(link: socket.socket, bot_name: str, memory_mb: int, file_mb: int) -> None:
+    """A player's life: the games its host hands it, one after the other, until the host
+    goes. Each connection carries games until one does not end cleanly (the referee
+    keeps a connection whose game ended with the bot's goodbye for its next game)."""
+    _limit_memory(memory_mb, file_mb)
+    while True:
+        try:
+            _, fds, _, _ = socket.recv_fds(link, 16, 1)
+        except OSError:
+            return
+        if not fds:
+            return
+        try:
+            with socket.socket(fileno=fds[0]) as conn:
+                while play_seat(conn, bot_name):
+                    pass
+        except (OSError, ProtocolError, StopIteration, KeyError, TypeError, ValueError, AttributeError):
+            pass  # the referee went away or spoke nonsense in this game: nothing to tell it
+
+
 def _empty_scratch(scratch: list[str]) -> None:
-    """Empty the directories a seat may write in (before each game).
+    """Empty the directories a seat may write in (when an instance starts).
 
     Only what lies on a scratch directory's own filesystem goes: directories bound
     read-only inside it (a virtual environment under ``/tmp``) are left, with the
@@ -143,77 +190,158 @@ def _empty_scratch(scratch: list[str]) -> None:
                 os.rmdir(path)  # (a directory leading to a bound one stays)
 
 
-def _remove_ipc() -> None:
-    """Remove the System V shared memory, semaphores and queues left in the sandbox's
-    IPC namespace (they outlive their processes, and would carry a game to the next)."""
+def _processes() -> list[int]:
+    """Every process in sight (in the sandbox: the sandbox's)."""
+    return [int(entry) for entry in os.listdir("/proc") if entry.isdigit()]
+
+
+class _Host:
+    """The host's processes: the player of a Python bot, the programs of a command-line
+    bot, and what they left."""
+
+    def __init__(self, bot_name: str, program: list[str] | None, memory_mb: int, file_mb: int, jailed: bool) -> None:
+        self.bot_name = bot_name
+        self.program = program
+        self.memory_mb = memory_mb
+        self.file_mb = file_mb
+        self.jailed = jailed
+        self.children: set[int] = set()  #: processes forked here, not yet waited for
+        self.player = 0  #: the live player's process (0: none)
+        self.link: socket.socket | None = None  #: the socket that hands the player its games
+
+    def spawn(self, control: socket.socket, fd: int) -> int:
+        """Have ``fd``'s game played: by the player (started if need be), or by a new
+        run of the bot's program. Returns the process that plays it."""
+        if self.program is not None:
+            return self._fork(control, fd, None)
+        for _ in range(2):
+            if not self._player_alive():
+                self._start_player(control)
+            try:
+                socket.send_fds(self.link, [b"g"], [fd])  # type: ignore[arg-type]
+                break
+            except OSError:
+                self._drop_player()
+        os.close(fd)
+        return self.player
+
+    def _start_player(self, control: socket.socket) -> None:
+        ours, theirs = socket.socketpair()
+        self.player = self._fork(control, None, theirs)
+        theirs.close()
+        self.link = ours
+
+    def _fork(self, control: socket.socket, fd: int | None, link: socket.socket | None) -> int:
+        host = os.getpid()
+        pid = os.fork()
+        if pid == 0:
+            code = 0
+            try:
+                control.close()
+                if self.link is not None:
+                    self.link.close()
+                if link is not None:
+                    # A player stays in the host's process group and dies with the host
+                    # (unsandboxed, nothing else would end it with the instance).
+                    _die_with_parent()
+                    if os.getppid() != host:
+                        return  # (the host is gone already)
+                    _play_games(link, self.bot_name, self.memory_mb, self.file_mb)
+                else:
+                    from kotarena.sandbox.program import exec_program
+
+                    os.setpgid(0, 0)  # (a program's processes are ended by its group)
+                    with socket.socket(fileno=fd) as conn:
+                        exec_program(conn, self.program, self.memory_mb, self.file_mb)  # type: ignore[arg-type]
+            except BaseException:  # noqa: BLE001 - the process ends here whatever happened
+                code = 1
+            finally:
+                os._exit(code)
+        if fd is not None:
+            os.close(fd)
+        self.children.add(pid)
+        return pid
+
+    def _player_alive(self) -> bool:
+        if not self.player:
+            return False
+        try:
+            done, _ = os.waitpid(self.player, os.WNOHANG)
+        except ChildProcessError:
+            done = self.player
+        if done:
+            self.children.discard(self.player)
+            self._drop_player()
+            return False
+        return True
+
+    def _drop_player(self) -> None:
+        if self.link is not None:
+            self.link.close()
+            self.link = None
+        if self.player:
+            _kill(self.player)
+        self.player = 0
+
+    def status(self, pid: object) -> dict:
+        """How process ``pid`` ended: ``{"code": n}`` or ``{"signal": n}`` (within a second)."""
+        if not isinstance(pid, int) or pid not in self.children:
+            return {}
+        for _ in range(100):
+            try:
+                done, status = os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:
+                return {}
+            if done:
+                self.children.discard(pid)
+                if pid == self.player:
+                    self._drop_player()
+                if os.WIFSIGNALED(status):
+                    return {"signal": os.WTERMSIG(status)}
+                return {"code": os.waitstatus_to_exitcode(status)}
+            time.sleep(0.01)
+        return {}
+
+    def reset(self) -> None:
+        """End every process but this one: the player too (the referee asks after a
+        game that did not end cleanly, whose player it killed or gave up on; a killed
+        process may take a while to die, and must not be handed the next game)."""
+        if self.jailed:
+            for pid in _processes():
+                if pid not in (os.getpid(), 1):
+                    _kill(pid)
+        for pid in list(self.children):
+            for kill, target in ((os.killpg, pid), (os.kill, pid)):
+                try:
+                    kill(target, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
+            try:
+                os.waitpid(pid, 0)
+            except ChildProcessError:
+                pass
+        self.children.clear()
+        self._drop_player()
+
+
+def _die_with_parent() -> None:
     import ctypes
 
-    libc = ctypes.CDLL(None, use_errno=True)
-    for table, remove in (("shm", libc.shmctl), ("sem", libc.semctl), ("msg", libc.msgctl)):
-        try:
-            rows = Path(f"/proc/sysvipc/{table}").read_text().splitlines()[1:]
-        except OSError:
-            continue
-        for row in rows:
-            ident = int(row.split()[1])
-            remove(ident, 0, 0) if table == "sem" else remove(ident, 0, None)  # 0 = IPC_RMID
+    ctypes.CDLL(None).prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
 
 
-def _reset(scratch: list[str], jailed: bool, children: set[int]) -> None:
-    """End every other process of the sandbox and leave nothing of the last game.
-
-    In the sandbox this server is alone in its process namespace with the seats: it
-    ends them all, whatever they forked. Unsandboxed (``jailed`` false) it can only end
-    the seats it forked and their process groups.
-    """
-    if jailed:
-        try:
-            os.kill(-1, signal.SIGKILL)  # all we may signal: the sandbox, but us and its init
-        except ProcessLookupError:
-            pass
-    for pid in children:
-        for kill, target in ((os.killpg, pid), (os.kill, pid)):
-            try:
-                kill(target, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
-    children.clear()
-    while True:
-        try:
-            if os.waitpid(-1, 0)[0] == 0:
-                break
-        except ChildProcessError:
-            break
-    _empty_scratch(scratch)
-    if jailed:
-        _remove_ipc()
+def _kill(pid: int) -> None:
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
 
 
-def _exit_status(pid: object, children: set[int]) -> dict:
-    """How seat ``pid`` ended: ``{"code": n}`` or ``{"signal": n}`` (within a second)."""
-    if not isinstance(pid, int) or pid not in children:
-        return {}
-    for _ in range(100):
-        try:
-            done, status = os.waitpid(pid, os.WNOHANG)
-        except ChildProcessError:
-            return {}
-        if done:
-            children.discard(pid)
-            if os.WIFSIGNALED(status):
-                return {"signal": os.WTERMSIG(status)}
-            return {"code": os.waitstatus_to_exitcode(status)}
-        time.sleep(0.01)
-    return {}
-
-
-def serve(control: socket.socket, bot_name: str, memory_mb: int, file_mb: int, scratch: list[str],
-          jailed: bool) -> None:
-    """The fork server's loop."""
+def serve(control: socket.socket, bot_name: str, memory_mb: int, file_mb: int, jailed: bool) -> None:
+    """The host's loop."""
     from kotarena.bots.command import ProgramMissingError, is_program
     from kotarena.bots.registry import get_bot
     from kotarena.games import games
-    from kotarena.sandbox.program import exec_program
 
     reply = control.sendall
     try:
@@ -226,25 +354,25 @@ def serve(control: socket.socket, bot_name: str, memory_mb: int, file_mb: int, s
     except Exception as error:  # noqa: BLE001
         reply(encode({"type": "refused", "message": f"could not load the bot: {_error_message(error)}"}))
         return
-    # The server lives on between matches: nothing of the bot's may run in it then,
-    # or it could carry one game's secrets to the next.
+    # The host forks its players: a thread or process of the bot's running here would
+    # be a part of the instance outside any player (and fork copies no thread).
     if threading.active_count() > 1:
         reply(encode({"type": "refused", "message": "its package starts threads when imported"}))
         return
     try:
-        pid, _ = os.waitpid(-1, os.WNOHANG)
+        os.waitpid(-1, os.WNOHANG)
         reply(encode({"type": "refused", "message": "its package starts processes when imported"}))
         return
     except ChildProcessError:
         pass
     for name in (signal.SIGALRM, signal.SIGVTALRM, signal.SIGPROF, signal.SIGIO, signal.SIGCHLD, signal.SIGUSR1):
         signal.signal(name, signal.SIG_DFL)
-    # Freeze what is loaded so far: a seat's process would otherwise copy, page by page,
-    # everything the collector walks through (the server's memory is shared until written).
+    # Freeze what is loaded so far: a player would otherwise copy, page by page,
+    # everything the collector walks through (the host's memory is shared until written).
     gc.collect()
     gc.freeze()
-    reply(encode({"type": "server", "package": info.package, "version": info.version}))
-    children: set[int] = set()
+    reply(encode({"type": "server", "player": program is None}))
+    host = _Host(bot_name, program, memory_mb, file_mb, jailed)
     while True:
         try:
             data, fds, _, _ = socket.recv_fds(control, 4096, 1)
@@ -254,27 +382,11 @@ def serve(control: socket.socket, bot_name: str, memory_mb: int, file_mb: int, s
             return
         message = json.loads(data)
         if message["type"] == "spawn" and fds:
-            pid = os.fork()
-            if pid == 0:
-                code = 0
-                try:
-                    control.close()
-                    os.setpgid(0, 0)
-                    with socket.socket(fileno=fds[0]) as conn:
-                        if program is not None:
-                            exec_program(conn, program, memory_mb, file_mb)
-                        play_seat(conn, bot_name, memory_mb, file_mb)
-                except (OSError, ProtocolError, StopIteration, KeyError, TypeError):
-                    code = 1  # the referee went away or spoke nonsense: nothing to tell it
-                finally:
-                    os._exit(code)
-            os.close(fds[0])
-            children.add(pid)
-            reply(encode({"type": "spawned", "pid": pid}))
+            reply(encode({"type": "spawned", "pid": host.spawn(control, fds[0])}))
         elif message["type"] == "status":
-            reply(encode({"type": "status", **_exit_status(message.get("pid"), children)}))
+            reply(encode({"type": "status", **host.status(message.get("pid"))}))
         elif message["type"] == "reset":
-            _reset(scratch, jailed, children)
+            host.reset()
             reply(encode({"type": "clean"}))
         else:
             for fd in fds:
@@ -341,7 +453,7 @@ def main(argv: list[str] | None = None) -> None:
         if args.catalogue:
             catalogue(control)
             return
-        serve(control, args.bot, args.memory_mb, args.file_mb, args.scratch, args.jailed)
+        serve(control, args.bot, args.memory_mb, args.file_mb, args.jailed)
 
 
 if __name__ == "__main__":

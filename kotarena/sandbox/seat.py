@@ -1,30 +1,21 @@
-"""The referee's side of a sandboxed seat: a fork server per seat slot, and the protocol.
+"""The referee's side of a sandboxed seat: the protocol, spoken with a bot's instance.
 
-A worker keeps one :class:`ForkServer` per bot and seat number (so two seats of a
-match never share a sandbox, and cannot reach each other), started on first use and
-kept for later matches. For each game a :class:`SandboxedSeat` has the server fork a
-fresh process, talks to it in JSON lines, counts its CPU time from outside (the seat's
-cgroup, or ``/proc`` unsandboxed), and turns whatever goes wrong into a
+A :class:`SandboxedSeat` plays one seat of one game through an instance of its bot
+(:mod:`kotarena.sandbox.instance`: a sandbox kept from game to game that never meets a
+deal twice): it talks to the seat in JSON lines, counts its CPU time from outside (the
+instance's cgroup, or ``/proc`` unsandboxed), and turns whatever goes wrong into a
 :class:`~kotarena.forfeits.BotFailure`. Nothing a bot sends is ever unpickled or
 imported here: a line is JSON or it is a forfeit.
 """
 
 from __future__ import annotations
 
-import importlib.metadata
-import itertools
-import json
 import os
+import reprlib
 import select
-import shutil
-import signal
 import socket
 import struct
-import subprocess
-import sys
-import tempfile
 import time
-from pathlib import Path
 from typing import Any
 
 from kotarena.engine.actions import Action
@@ -33,7 +24,6 @@ from kotarena.forfeits import (
     ERROR,
     INVALID,
     MEMORY,
-    SANDBOX,
     TIMEOUT,
     WALL_FACTOR,
     WALL_GRACE,
@@ -41,284 +31,18 @@ from kotarena.forfeits import (
     as_action,
     clean_detail,
 )
-from kotarena.sandbox.cgroups import SeatGroup
-from kotarena.sandbox.jail import SCRATCH, jail_command, python_paths
+from kotarena.sandbox.instance import (  # (the instances' names, as this module gave them before)
+    _CREDENTIALS,
+    ForkServer,
+    _kill,
+    _running,
+    _sender,
+    close_servers,
+    default_log_dir,
+    read_line,
+    seat_server,
+)
 from kotarena.sandbox.protocol import MAX_LINE, PROTOCOL, ProtocolError, decode, encode, view_changes
-
-#: Seconds a fork server may take to import its bot.
-IMPORT_SECONDS = 60.0
-#: Seconds the server has to fork a seat or to clean up after a match.
-SERVER_SECONDS = 10.0
-#: Processes a seat may have at once (its own included).
-MAX_PIDS = 32
-#: Size of a bot's log file, and of each of its files, in MiB.
-FILE_MB = 64
-_CREDENTIALS = struct.Struct("iII")
-
-
-def read_line(conn: socket.socket, buffer: bytearray, deadline: float) -> bytes | None:
-    """The next line of ``conn`` by ``deadline`` (``time.monotonic``), ``None`` at its end."""
-    while True:
-        end = buffer.find(b"\n")
-        if end >= 0:
-            line = bytes(buffer[:end])
-            del buffer[:end + 1]
-            return line
-        wait = deadline - time.monotonic()
-        if wait <= 0 or not select.select([conn], [], [], wait)[0]:
-            raise TimeoutError
-        chunk = conn.recv(1 << 16)
-        if not chunk:
-            return None
-        buffer += chunk
-
-
-class ForkServer:
-    """A bot's fork server (:mod:`kotarena.sandbox.host`) in its sandbox, or unsandboxed
-    when ``jailed`` is false (the user's explicit choice)."""
-
-    def __init__(self, bot: str, slot: str, *, jailed: bool, memory_mb: int, log_path: Path,
-                 hide: tuple[str, ...] = ()) -> None:
-        self.bot = bot
-        self.jailed = jailed
-        self.memory_mb = memory_mb
-        self.group: SeatGroup | None = SeatGroup(slot, memory_mb, MAX_PIDS) if jailed else None
-        self._scratch = None if jailed else tempfile.mkdtemp(prefix="kotarena-seat-")
-        ours, theirs = socket.socketpair()
-        # The server's first line tells this process its number outside the sandbox.
-        ours.setsockopt(socket.SOL_SOCKET, socket.SO_PASSCRED, 1)
-        command = [sys.executable, "-I", "-m", "kotarena.sandbox.host", bot, "--control", str(theirs.fileno()),
-                   "--path", json.dumps(python_paths()), "--memory-mb", str(memory_mb), "--file-mb", str(FILE_MB)]
-        jail = None
-        if jailed:
-            jail = jail_command([*command, "--jailed", *(f"--scratch={d}" for d in SCRATCH)], hide=hide)
-        else:
-            command += ["--scratch", str(self._scratch)]
-            env = {"PATH": "/usr/bin:/bin", "HOME": str(self._scratch), "TMPDIR": str(self._scratch)}
-        log_path.parent.mkdir(parents=True, exist_ok=True)
-        _rotate(log_path)
-        group = self.group
-        # The sandbox starts inside the seat's cgroup, so that every process in it is
-        # counted and capped there (moving a process later costs about a millisecond).
-        prepare = _die_with_parent if group is None else group.join
-        with open(log_path, "ab") as log:
-            if jail is not None:
-                self.process = jail.start(stdin=subprocess.DEVNULL, stdout=log, stderr=log, pass_fds=(theirs.fileno(),),
-                                          start_new_session=True, preexec_fn=prepare)
-            else:
-                self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=log, stderr=log, env=env,
-                                                pass_fds=(theirs.fileno(),), start_new_session=True,
-                                                preexec_fn=prepare)
-        theirs.close()
-        self.control = ours
-        self._buffer = bytearray()
-        self._requested: socket.socket | None = None
-        self._resetting = False
-        self.log_path = log_path
-        self.server_pid = 0  #: the fork server's process, as this process numbers it
-        try:
-            if select.select([ours], [], [], IMPORT_SECONDS)[0]:
-                data, ancillary, _, _ = ours.recvmsg(1 << 16, socket.CMSG_SPACE(_CREDENTIALS.size))
-                self.server_pid = _sender(ancillary)
-                self._buffer += data
-            reply = self._reply(SERVER_SECONDS)
-        except BotFailure:
-            self.close()
-            raise
-        if reply.get("type") != "server":
-            self.close()
-            raise BotFailure(SANDBOX if reply.get("type") == "refused" else ERROR,
-                             str(reply.get("message", reply))[:4000])
-        #: The bot's distribution and its version, as installed (the bot's word, checked
-        #: against the installed packages' metadata, which it cannot change).
-        self.package, self.version = _installed(reply.get("package"))
-
-    def _reply(self, seconds: float) -> dict:
-        try:
-            line = read_line(self.control, self._buffer, time.monotonic() + seconds)
-        except (TimeoutError, OSError):
-            line = None
-        if line is None:
-            self.close()
-            raise BotFailure(CRASH, f"its host process stopped answering (see its log, {self.log_path})")
-        try:  # (the server runs the bot's import-time code: its lines are the bot's too)
-            return decode(line)
-        except ProtocolError as error:
-            self.close()
-            raise BotFailure(SANDBOX, f"its fork server {error}") from None
-
-    def alive(self) -> bool:
-        """Whether the sandbox still runs."""
-        return self.process.poll() is None
-
-    def server_alive(self) -> bool:
-        """Whether the fork server itself still runs (a seat may have killed it: the
-        sandbox then lives on until its last process ends)."""
-        return self.alive() and (not self.server_pid or _running(self.server_pid))
-
-    def request_seat(self) -> None:
-        """Ask the server to fork a seat's process (:meth:`start_seat` collects it): a
-        match asks all its servers first, so that they fork at the same time."""
-        if self._requested is None:
-            self._requested = self._request()
-
-    def start_seat(self) -> tuple[socket.socket, int]:
-        """A new seat's connection, and its process's number in the sandbox: the server
-        forks it a process."""
-        requested, self._requested = self._requested, None
-        conn = requested if requested is not None else self._request()
-        reply = self._reply(SERVER_SECONDS)
-        if reply.get("type") != "spawned" or type(reply.get("pid")) is not int:
-            conn.close()
-            raise BotFailure(SANDBOX, f"its host answered {reply!r:.200} to a spawn")
-        return conn, reply["pid"]
-
-    def exit_status(self, pid: int) -> str:
-        """How the seat whose process is ``pid`` (in the sandbox) ended, as words."""
-        try:
-            self.control.sendall(encode({"type": "status", "pid": pid}))
-            reply = self._reply(SERVER_SECONDS)
-        except (OSError, BotFailure, ValueError):
-            return "its host is gone too"
-        if type(reply.get("signal")) is int:
-            try:
-                return f"killed by {signal.Signals(reply['signal']).name}"
-            except ValueError:
-                return f"killed by signal {reply['signal']}"
-        if type(reply.get("code")) is int:
-            return f"exit code {reply['code']}"
-        return "still running, or gone without a trace"
-
-    def _request(self) -> socket.socket:
-        conn, theirs = socket.socketpair()
-        # Credentials must be asked for before the seat's process writes its first line.
-        conn.setsockopt(socket.SOL_SOCKET, socket.SO_PASSCRED, 1)
-        try:
-            socket.send_fds(self.control, [encode({"type": "spawn"})], [theirs.fileno()])
-        except OSError as error:
-            conn.close()
-            self.close()
-            raise BotFailure(CRASH, f"its host process is gone ({error})") from None
-        finally:
-            theirs.close()
-        return conn
-
-    def request_reset(self) -> None:
-        """Ask the server to end every process the last match left (and their files);
-        :meth:`reset` waits for it to be done."""
-        if not self._resetting and self.alive():
-            try:
-                self.control.sendall(encode({"type": "reset"}))
-                self._resetting = True
-            except OSError:
-                pass
-
-    def reset(self) -> None:
-        """Have the server clean up after a match (see :meth:`request_reset`); a server
-        that cannot is closed, and a new one started for the next match."""
-        self.request_reset()
-        resetting, self._resetting = self._resetting, False
-        if resetting:
-            try:
-                if self._reply(SERVER_SECONDS).get("type") == "clean":
-                    return
-            except (BotFailure, ValueError):
-                pass
-        self.close()
-
-    def close(self) -> None:
-        """End the server and its sandbox, whatever state they are in."""
-        try:
-            self.control.close()
-        except OSError:
-            pass
-        if self.process.poll() is None:
-            try:
-                os.killpg(self.process.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
-            self.process.wait()
-        if self.group is not None:
-            for pid in self.group.pids():
-                _kill(pid)
-            self.group.remove()
-            self.group = None
-        if self._scratch is not None:
-            shutil.rmtree(self._scratch, ignore_errors=True)
-            self._scratch = None
-
-
-def _installed(package: object) -> tuple[str, str]:
-    """The package a fork server says its bot comes from, and its installed version, if
-    it is an installed third-party kotarena plugin: the server runs the bot's code, so
-    it may not pass its bot off as kotarena's own or as no plugin at all."""
-    plugins = {ep.dist.name.lower().replace("_", "-") for ep in importlib.metadata.entry_points(group="kotarena")
-               if ep.dist is not None}
-    if not isinstance(package, str) or package.lower().replace("_", "-") not in plugins - {"kotarena"}:
-        return "?", "?"
-    return package, metadata_version(package)
-
-
-def metadata_version(package: str) -> str:
-    """The installed version of ``package`` ("?" if no such package is installed)."""
-    try:
-        return importlib.metadata.version(package)
-    except (importlib.metadata.PackageNotFoundError, ValueError):
-        return "?"
-
-
-def _rotate(log_path: Path) -> None:
-    """Start a new log when the last one is full (a full log fails the bot's writes):
-    the full one is kept as ``.old``."""
-    try:
-        if log_path.stat().st_size >= (FILE_MB << 20) // 2:
-            log_path.replace(log_path.with_suffix(".old"))
-    except OSError:
-        pass
-
-
-def _die_with_parent() -> None:
-    import ctypes
-
-    ctypes.CDLL(None).prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
-
-
-def _sender(ancillary: list) -> int:
-    """The sending process's number in this process's namespace (``SCM_CREDENTIALS``)."""
-    for level, kind, payload in ancillary:
-        if level == socket.SOL_SOCKET and kind == socket.SCM_CREDENTIALS:
-            return _CREDENTIALS.unpack(payload[:_CREDENTIALS.size])[0]
-    return 0
-
-
-#: The flag of an exiting process in ``/proc/PID/stat``, and SIGKILL's bit in the
-#: pending-signal masks of ``/proc/PID/status``.
-_PF_EXITING = 0x4
-_SIGKILL_PENDING = 1 << (signal.SIGKILL - 1)
-
-
-def _running(pid: int) -> bool:
-    """Whether process ``pid`` runs: not ended nor waiting to be reaped, and not about
-    to end either (exiting, or killed but not yet scheduled to die). A seat that kills
-    its fork server answers before the server has died; the server must count as dead
-    from the moment the kill is sent, or whether that seat forfeits would be a race."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as stat:
-            fields = stat.read().rsplit(b")", 1)[1].split()
-        with open(f"/proc/{pid}/status", "rb") as status:
-            pending = [int(line.split()[1], 16) for line in status if line.startswith((b"SigPnd:", b"ShdPnd:"))]
-    except OSError:
-        return False
-    # fields[0] is the state (the file's 3rd field), fields[6] the flags (its 9th).
-    return (fields[0] not in (b"Z", b"X") and not int(fields[6]) & _PF_EXITING
-            and not any(mask & _SIGKILL_PENDING for mask in pending))
-
-
-def _kill(pid: int) -> None:
-    try:
-        os.kill(pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 def _proc_cpu(pid: int) -> float:
@@ -332,7 +56,11 @@ def _proc_cpu(pid: int) -> float:
 
 
 class SandboxedSeat:
-    """One bot at one seat of one game, in a process its fork server made for it."""
+    """One bot at one seat of one game, played by a process of its instance.
+
+    Whatever goes wrong while a seat is handled here (a message of any shape, a field
+    of any type) is that seat's :class:`BotFailure`, never an error of the match.
+    """
 
     def __init__(self, server: ForkServer, time_limit: float, *, game: str, seat: int, params: dict) -> None:
         self.server = server
@@ -350,19 +78,34 @@ class SandboxedSeat:
         self._buffer = bytearray()
         self._slice = 0.0  #: the receive timeout set on the connection
         self._mark = 0.0  #: the seat's CPU clock when it last answered
+        self._clean = False  #: the bot said goodbye to this game: its connection may serve the next
 
     # ------------------------------------------------------------ the game
 
     def start(self, seed: int, view: Any) -> None:
+        self._handled(self._start, seed, view)
+
+    def _start(self, seed: int, view: Any) -> None:
         limit = self.time_limit
-        conn, self.inner_pid = self.server.start_seat()
-        self.conn = conn
-        data, ancillary, _, _ = conn.recvmsg(MAX_LINE, socket.CMSG_SPACE(_CREDENTIALS.size))
-        self.pid = _sender(ancillary)
-        self._buffer += data
+        take = getattr(self.server, "take_kept", None)
+        kept = take() if take is not None else None
+        if kept is not None:
+            conn, self.pid, self.inner_pid, unread = kept
+            self.conn = conn
+            self._buffer += unread
+        else:
+            conn, self.inner_pid = self.server.start_seat()
+            self.conn = conn
+            if not select.select([conn], [], [], limit * 10 * WALL_FACTOR + WALL_GRACE)[0]:
+                raise self._fail(TIMEOUT, "never greeted the referee")
+            data, ancillary, _, _ = conn.recvmsg(MAX_LINE, socket.CMSG_SPACE(_CREDENTIALS.size))
+            self.pid = _sender(ancillary)
+            if not data:
+                raise self._ended()
+            self._buffer += data
         greeting = self._receive(limit * 10)
         if greeting.get("type") != "bot" or greeting.get("protocol") != PROTOCOL:
-            raise self._fail(INVALID, f"greeted with {greeting!r:.200}, not protocol {PROTOCOL}")
+            raise self._fail(INVALID, f"greeted with {_shown(greeting)}, not protocol {PROTOCOL}")
         self._last = view
         self._mark = self._clock()
         self._send({"type": "hello", "protocol": PROTOCOL, "game": self.game, "seat": self.seat,
@@ -376,14 +119,18 @@ class SandboxedSeat:
         seat first, then waits: the seats set up and say goodbye at the same time)."""
         due, self._due = self._due, None
         if due == "ready":
-            self._answer(self.time_limit * 10, "ready")
+            self._handled(self._answer, self.time_limit * 10, "ready")
         elif due == "bye":
             try:
-                self._answer(self.time_limit * 10, "bye")
+                self._handled(self._answer, self.time_limit * 10, "bye")
+                self._clean = True
             except BotFailure:
                 pass  # the game is over: a bot failing to say goodbye changes nothing
 
     def choose(self, view: Any) -> Action:
+        return self._handled(self._choose, view)
+
+    def _choose(self, view: Any) -> Action:
         if self._due is not None:
             self.settle()
         changes = view_changes(view, self._last)
@@ -393,7 +140,7 @@ class SandboxedSeat:
         self.decisions += 1
         text = reply.get("action")
         if type(text) is not str:
-            raise self._fail(INVALID, f"answered {reply!r:.200}, which names no action")
+            raise self._fail(INVALID, f"answered {_shown(reply)}, which names no action")
         return as_action(text, view)
 
     def finish(self, view: Any) -> None:
@@ -403,17 +150,41 @@ class SandboxedSeat:
         try:
             if self._due is not None:
                 self.settle()
-            self._send({"type": "finish", "view": view_changes(view, self._last)})
+            changes = view_changes(view, self._last)
+            outcome = changes.get("outcome")
+            if outcome is not None and hasattr(outcome, "to_json"):
+                # (an outcome is a named tuple, which JSON would write as an array)
+                changes["outcome"] = outcome.to_json()
+            self._last = view
+            self._handled(self._send, {"type": "finish", "view": changes})
             self._due = "bye"
         except BotFailure:
             pass
 
     def close(self) -> None:
-        if self.conn is not None:
-            self.conn.close()
-            self.conn = None
+        """The seat's game is over: a player that said goodbye keeps its connection for
+        its instance's next game; any other seat's connection is closed."""
+        conn, self.conn = self.conn, None
+        if conn is None:
+            return
+        keep = getattr(self.server, "keep_seat", None)
+        if self._clean and self._due is None and keep is not None:
+            keep(conn, self.pid, self.inner_pid, bytes(self._buffer))
+        else:
+            conn.close()
+        self._buffer.clear()
 
     # ------------------------------------------------------------ the wire
+
+    def _handled(self, step: Any, *args: Any) -> Any:
+        """``step(*args)``, with whatever it raises besides a forfeit made this seat's
+        forfeit (the seat's process ended, with it): a bot's bytes can only hurt the bot."""
+        try:
+            return step(*args)
+        except BotFailure:
+            raise
+        except Exception as error:  # noqa: BLE001 - anything a bot's message set off here
+            raise self._fail(INVALID, f"sent what the referee could not handle ({type(error).__name__})") from None
 
     def _send(self, message: dict) -> None:
         try:
@@ -427,8 +198,7 @@ class SandboxedSeat:
 
     def _answer(self, cpu_limit: float, expected: str) -> dict:
         # A decision's CPU time runs from the seat's last answer to this one: what the
-        # seat does between decisions (a thread thinking ahead) counts too, and the
-        # clock is read once per decision.
+        # seat does between decisions (a thread thinking ahead) counts too.
         started = self._mark
         message = self._receive(cpu_limit, started)
         self._mark = now = self._clock()
@@ -440,16 +210,19 @@ class SandboxedSeat:
         if kind == expected:
             return message
         if kind == "error":  # (the bot's own words: cleaned and bounded before anyone shows them)
-            text = clean_detail(message.get("message") or "gave up")
+            text = message.get("message", "")
+            text = clean_detail((text if isinstance(text, str) else _shown(text)) or "gave up")
             raise self._fail(MEMORY if message.get("kind") == "memory" else ERROR, text)
-        raise self._fail(INVALID, f"sent {json.dumps(message)[:200]} when a {expected!r} message was due")
+        raise self._fail(INVALID, f"sent {_shown(message)} when a {expected!r} message was due")
 
     def _receive(self, cpu_limit: float, started: float | None = None) -> dict:
         """The next message, within ``cpu_limit`` seconds of the seat's CPU time.
 
         The socket blocks in ``recv`` for at most a slice of the limit
-        (``SO_RCVTIMEO``): one system call per answer, and between slices the seat's
-        CPU time is read and judged.
+        (``SO_RCVTIMEO``): one system call per answer, and between slices, and after
+        each piece of a line that is not whole yet, the seat's CPU time is read and
+        judged. (The instance's cgroup lets it run on ``CPUS`` processors' worth of time
+        at most, so however many threads think, a slice hides at most that many slices.)
         """
         buffer = self._buffer
         end = buffer.find(b"\n")
@@ -476,20 +249,22 @@ class SandboxedSeat:
                 if chunk is None:
                     if not self._alive():  # gone, though a process it forked holds the connection
                         raise self._ended()
-                    used = self._clock() - started
-                    if used > cpu_limit:
-                        raise self._fail(TIMEOUT, f"no answer after {used:.2f}s of CPU time (limit {cpu_limit:g}s)")
-                    waited = time.monotonic() - began
-                    if waited > wall_limit:
-                        raise self._fail(TIMEOUT, f"no answer after {waited:.1f}s of wall-clock time (hung, "
-                                                  f"{used:.2f}s of CPU used)")
-                    continue
-                if not chunk:
+                elif not chunk:
                     raise self._ended()
-                buffer += chunk
-                end = buffer.find(b"\n")
-                if end < 0 and len(buffer) > MAX_LINE:
-                    raise self._fail(INVALID, f"sent a line longer than {MAX_LINE} bytes")
+                else:
+                    buffer += chunk
+                    end = buffer.find(b"\n")
+                    if end >= 0:
+                        break
+                    if len(buffer) > MAX_LINE:
+                        raise self._fail(INVALID, f"sent a line longer than {MAX_LINE} bytes")
+                used = self._clock() - started
+                if used > cpu_limit:
+                    raise self._fail(TIMEOUT, f"no answer after {used:.2f}s of CPU time (limit {cpu_limit:g}s)")
+                waited = time.monotonic() - began
+                if waited > wall_limit:
+                    raise self._fail(TIMEOUT, f"no answer after {waited:.1f}s of wall-clock time (hung, "
+                                              f"{used:.2f}s of CPU used)")
         line = bytes(buffer[:end])
         del buffer[:end + 1]
         try:
@@ -502,6 +277,7 @@ class SandboxedSeat:
         return not self.pid or _running(self.pid)
 
     def _ended(self) -> BotFailure:
+        self._clean = False
         group = self.server.group
         if group is not None and group.killed_for_memory():
             return self._fail(MEMORY, f"killed by the kernel for using more than {self.server.memory_mb} MiB")
@@ -512,77 +288,18 @@ class SandboxedSeat:
         """The forfeit, with the seat's process ended (whatever it was doing)."""
         if self.pid:
             _kill(self.pid)
+        self._clean = False
         self.close()
         return BotFailure(kind, detail)
 
 
-# ---------------------------------------------------------------- a worker's servers
-
-#: This process's fork servers, by bot, seat and settings; kept from match to match.
-_SERVERS: dict[tuple, ForkServer] = {}
-#: Servers that could not be started, and why: their seats forfeit at once.
-_REFUSED: dict[tuple, BotFailure] = {}
-_OWNER = os.getpid()
-#: Numbers the servers a process starts: each one's cgroup needs a name of its own,
-#: even where two serve the same bot and seat with other settings.
-_STARTED = itertools.count()
+_SHOWN = reprlib.Repr()
+_SHOWN.maxlevel, _SHOWN.maxdict, _SHOWN.maxlist, _SHOWN.maxstring, _SHOWN.maxother = 3, 6, 6, 60, 60
 
 
-def seat_server(bot: str, seat: int, *, jailed: bool, memory_mb: int, log_dir: Path,
-                hide: tuple[str, ...] = ()) -> ForkServer:
-    """The fork server of ``bot`` at ``seat`` in this process, started if need be.
-
-    Raises the :class:`BotFailure` that keeps the bot from being seated (its package
-    fails to import, starts threads when imported, ...), the same one every time.
-    """
-    global _OWNER
-    if _OWNER != os.getpid():  # a forked worker: its parent's servers are not its own
-        _SERVERS.clear()
-        _REFUSED.clear()
-        _OWNER = os.getpid()
-    key = (bot, seat, jailed, memory_mb, str(log_dir), hide)
-    if key in _REFUSED:
-        raise _REFUSED[key]
-    server = _SERVERS.get(key)
-    if server is not None and server.alive():
-        return server
-    if server is not None:
-        server.close()
-    if not _SERVERS:
-        _close_at_exit()
-    try:
-        server = _SERVERS[key] = ForkServer(bot, f"{bot}-{seat}-{next(_STARTED)}", jailed=jailed, memory_mb=memory_mb,
-                                            log_path=log_dir / f"{bot}.log", hide=hide)
-    except BotFailure as failure:
-        _SERVERS.pop(key, None)
-        if failure.kind != CRASH:
-            _REFUSED[key] = failure
-        raise
-    return server
+def _shown(message: object) -> str:
+    """A short text of what a bot sent, whatever its shape (any nesting, any size)."""
+    return _SHOWN.repr(message)[:200]
 
 
-def close_servers() -> None:
-    """End this process's fork servers and their sandboxes."""
-    if _OWNER == os.getpid():
-        for server in _SERVERS.values():
-            server.close()
-    _SERVERS.clear()
-    _REFUSED.clear()
-
-
-def _close_at_exit() -> None:
-    import atexit
-    from multiprocessing import util
-
-    atexit.register(close_servers)
-    util.Finalize(None, close_servers, exitpriority=10)  # pool workers leave through os._exit
-
-
-def default_log_dir() -> Path:
-    """Where bots' output goes when a night names no place: the user's log directory."""
-    import platformdirs
-
-    return platformdirs.user_log_path("kotarena") / "bots"
-
-
-__all__ = ["ForkServer", "SandboxedSeat", "close_servers", "default_log_dir", "seat_server"]
+__all__ = ["ForkServer", "SandboxedSeat", "close_servers", "default_log_dir", "read_line", "seat_server"]

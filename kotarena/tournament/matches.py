@@ -22,7 +22,8 @@ from kotarena.forfeits import BODY_LIMIT, REASON_LIMIT, clean_detail
 from kotarena.games import get_game
 from kotarena.ratings import ranks_for
 from kotarena.replay import actions_replay_text
-from kotarena.sandbox.seat import SandboxedSeat, default_log_dir, seat_server
+from kotarena.sandbox.instance import default_log_dir, seat_server
+from kotarena.sandbox.seat import SandboxedSeat
 from kotarena.seeds import bot_seeds
 from kotarena.storage.models import MatchResult, SeatResult
 from kotarena.tournament.seats import (
@@ -58,17 +59,41 @@ class MatchJob:
     #: Each seat's bot seed, worked out by the coordinator with the night's secret key
     #: (:func:`kotarena.seeds.bot_seeds`). Empty: the game seed's own keyed seeds.
     bot_seeds: tuple[int, ...] = ()
+    #: Each seat's instance slot (:func:`kotarena.sandbox.instance.seat_server`): the k-th
+    #: seat a bot takes at tables of this deal (this ``seed``) in the night gets slot k,
+    #: so no instance meets a deal twice (:func:`kotarena.tournament.night.night_jobs`).
+    #: Empty: each seat's place among the seats of its bot at this table.
+    slots: tuple[int, ...] = ()
+    #: The run of a night the job belongs to: a worker's instances serve one run only.
+    night: str = ""
 
 
-def _seat_host(seat: int, spec: SeatSpec, job: MatchJob) -> Any:
-    """The host of ``seat``: the trusted bot itself, or its sandboxed process (always
-    for a command-line bot: its program never runs in the referee's process)."""
+def _seat_host(seat: int, spec: SeatSpec, job: MatchJob, slot: int) -> Any:
+    """The host of ``seat``: the trusted bot itself, or its sandboxed instance ``slot``
+    (always for a command-line bot: its program never runs in the referee's process)."""
     if spec.trusted and not job.isolate_all and not _program(spec.bot):
         return InProcessSeat(spec, job.time_limit)
     log_dir = Path(job.log_dir) if job.log_dir else default_log_dir()
-    server = seat_server(spec.bot, seat, jailed=job.sandbox, memory_mb=job.memory_mb, log_dir=log_dir,
-                         hide=job.hide)
+    dist = spec.package if spec.package not in ("?", "kotarena") else None  # (the host loads it alone)
+    server = seat_server(spec.bot, slot, jailed=job.sandbox, memory_mb=job.memory_mb, log_dir=log_dir,
+                         hide=job.hide, dist=dist, path=spec.path, night=job.night)
     return SandboxedSeat(server, job.time_limit, game=job.game, seat=seat, params=dict(spec.params))
+
+
+def seat_slots(seats: tuple[SeatSpec, ...], slots: tuple[int, ...] = ()) -> tuple[int, ...]:
+    """Each seat's instance slot: ``slots`` where they give each seat of a bot its own,
+    else each seat's place among the seats of its bot at this table (0 for a bot's first
+    seat, 1 for its second...). Two seats of one table never share an instance."""
+    if len(slots) == len(seats):
+        taken = {(spec.bot, slot) for spec, slot in zip(seats, slots)}
+        if len(taken) == len(seats) and all(type(slot) is int and slot >= 0 for slot in slots):
+            return tuple(slots)
+    counts: dict[str, int] = {}
+    places = []
+    for spec in seats:
+        places.append(counts.get(spec.bot, 0))
+        counts[spec.bot] = places[-1] + 1
+    return tuple(places)
 
 
 def _program(bot: str) -> bool:
@@ -109,9 +134,10 @@ def play_match(job: MatchJob, *, keep_guard: bool = False) -> MatchResult:
     state = game.new_state(len(job.seats), seed=job.seed, deck=job.deck, first_player=job.first_player, record=False)
     failures: list[BotFailure | None] = [None] * state.n
     hosts: list[Any] = []
+    slots = seat_slots(job.seats, job.slots)
     for seat, spec in enumerate(job.seats):
         try:
-            host = _seat_host(seat, spec, job)
+            host = _seat_host(seat, spec, job, slots[seat])
         except BotFailure as error:
             failures[seat], host = error, _Unseated(spec)
         hosts.append(host)
@@ -186,14 +212,13 @@ def _settle(hosts: list[Any], failures: list[BotFailure | None]) -> None:
 
 
 def _package(spec: SeatSpec, host: Any) -> tuple[str, str]:
-    """The distribution and version of the seat's bot, never importing an untrusted one
-    here (its fork server says, from the installed metadata)."""
-    if isinstance(host, SandboxedSeat):
-        return host.server.package, host.server.version
+    """The distribution and version of the seat's bot as the referee knows them (the
+    job's, from the bot registry; never what a sandboxed bot says), never importing an
+    untrusted one here."""
+    if spec.package != "?" or not spec.trusted:
+        return spec.package, spec.version
     info = host.info if isinstance(host, InProcessSeat) and host.info is not None else None
     if info is None:
-        if not spec.trusted:
-            return "?", "?"
         try:
             info = get_bot(spec.bot)
         except Exception:  # noqa: BLE001 - an unknown bot's seat still gets its record

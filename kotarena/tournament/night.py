@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import json
+import os
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, replace
@@ -121,33 +122,51 @@ class Seating:
     hide: tuple[str, ...] = ()
 
 
-def night_jobs(ladder, seed: int, seating: Seating = Seating()) -> Iterator[MatchJob]:
+def night_jobs(ladder, seed: int, seating: Seating = Seating(), night: str = "") -> Iterator[MatchJob]:
     """The matches of a night of ``ladder`` seeded ``seed`` (see :func:`night_seed`) as
     jobs, in schedule order, each as soon as it is scheduled.
 
     Each job carries its bots' seeds, keyed with the night's seed (:func:`kotarena.seeds.bot_key`):
     a bot cannot tell the game's seed from its own, and nobody can tell the bots' seeds
-    without the night's seed.
+    without the night's seed. It carries each seat's instance slot: the k-th seat a bot
+    takes at the tables of one deal (a duplicate set's matches share their seed) gets
+    slot k, so a sandboxed bot's instance never meets a deal twice, in any seat. And
+    it names who its seats' bots are (package, version, where a stored bot lies) as the
+    bot registry here knows them, so that workers never ask an untrusted bot.
+    ``night`` names this run of the night (a worker's instances serve one run).
     """
     from kotarena.tournament.schedule import iter_schedule
 
     entrants = {e.label: e for e in ladder.entrants}
-    specs = {
-        label: SeatSpec(
-            entrant=label,
-            bot=entrant.bot,
-            params=tuple(sorted((entrant.params or {}).items())),
-            trusted=_trusted(entrant),
-        )
-        for label, entrant in entrants.items()
-    }
+    specs = {label: _seat_spec(label, entrant) for label, entrant in entrants.items()}
     deck = ladder.deck if ladder.deck != "none" else None
     key = seeds.bot_key(seed)
+    deal, taken = None, {}  # the deal of the last tables, and the seats each bot took at them
     for spec in iter_schedule(replace(ladder, seed=seed), list(entrants)):
-        yield MatchJob(spec.index, spec.key, ladder.game, deck, spec.seed, spec.first_player,
-                       tuple(specs[label] for label in spec.seats), ladder.time_limit,
-                       bot_seeds=seeds.bot_seeds(spec.seed, len(spec.seats), key), sandbox=seating.sandbox,
-                       log_dir=seating.log_dir, hide=seating.hide)
+        if spec.seed != deal:  # (the schedule seeds each table or duplicate set its own, the set's tables in a row)
+            deal, taken = spec.seed, {}
+        seats = tuple(specs[label] for label in spec.seats)
+        slots = []
+        for seat in seats:
+            slots.append(taken.get(seat.bot, 0))
+            taken[seat.bot] = slots[-1] + 1
+        yield MatchJob(spec.index, spec.key, ladder.game, deck, spec.seed, spec.first_player, seats,
+                       ladder.time_limit, bot_seeds=seeds.bot_seeds(spec.seed, len(spec.seats), key),
+                       sandbox=seating.sandbox, log_dir=seating.log_dir, hide=seating.hide, slots=tuple(slots),
+                       night=night)
+
+
+def _seat_spec(label: str, entrant) -> SeatSpec:
+    """The seat of ``entrant``, its bot named as the registry knows it."""
+    from kotarena.bots.registry import get_bot
+
+    try:
+        info = get_bot(entrant.bot)
+        package, version, path = info.package, info.version, tuple(getattr(info, "path", ()) or ())
+    except Exception:  # noqa: BLE001 - an unknown bot forfeits where it is seated
+        package, version, path = "?", "?", ()
+    return SeatSpec(entrant=label, bot=entrant.bot, params=tuple(sorted((entrant.params or {}).items())),
+                    trusted=_trusted(entrant), package=package, version=version, path=path)
 
 
 def seating_for(engine: Engine, ladder, *, unsandboxed: bool = False) -> Seating:
@@ -267,7 +286,10 @@ def run_night(
     if progress:
         progress(done, planned, forfeits)
     # Scheduled as they are handed out: the first matches start while the rest are worked out.
-    todo = (job for job in night_jobs(ladder, night.seed, seating) if job.index not in already)
+    # The run's own name: the workers' sandboxed instances serve this run only (a
+    # resumed night's instances start afresh, whatever an earlier run's met).
+    run = f"{night.id}-{os.getpid()}-{time.time_ns()}"
+    todo = (job for job in night_jobs(ladder, night.seed, seating, run) if job.index not in already)
     # Results are stored in small batches, one transaction each (a batch at most
     # FLUSH_SECONDS old): a kill loses only the unstored batch, which a resume plays again.
     unstored: list[MatchResult] = []
@@ -300,6 +322,7 @@ def run_night(
                         store_unstored()
             store_unstored()
         except BaseException as error:
+            _close_instances()
             # Keep what was played, but let the night end with the error that stopped
             # it: a database that failed one store may well fail this one too.
             try:
@@ -307,6 +330,7 @@ def run_night(
             except Exception as also:  # noqa: BLE001 - reported on the first error
                 error.add_note(f"storing the results not stored yet failed too: {type(also).__name__}: {also}")
             raise
+    _close_instances()
     finished = done == planned or store.stored_count(engine, night.id) == planned
     if finished:
         if results.rated_upto < planned:  # not known to be all rated
@@ -314,6 +338,16 @@ def run_night(
         store.finish_night(engine, night.id)
     return NightReport(ladder.name, night.number, night.seed, planned, len(already), played, forfeits, finished,
                        time.perf_counter() - started, night.sealed, night.commitment)
+
+
+def _close_instances() -> None:
+    """End the sandboxed instances this process played the night's matches with
+    (``--workers 0``; a pool's workers end theirs as they exit): no process is left."""
+    import sys
+
+    seat = sys.modules.get("kotarena.sandbox.seat")
+    if seat is not None:
+        seat.close_servers()
 
 
 @contextlib.contextmanager

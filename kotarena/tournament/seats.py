@@ -60,12 +60,21 @@ class _CpuTimeout(BaseException):
 
 @dataclass(frozen=True)
 class SeatSpec:
-    """Who sits in a seat: an installed bot, its parameters, and whether to trust it."""
+    """Who sits in a seat: an installed bot, its parameters, and whether to trust it.
+
+    ``package`` and ``version`` name the bot's distribution as the referee knows it (the
+    coordinator fills them from the bot registry when it makes the jobs): what is stored
+    for the seat, never what a sandboxed bot says of itself. ``path`` lists the
+    directories the bot's sandbox puts on ``sys.path`` (a stored bot's directory).
+    """
 
     entrant: str
     bot: str
     params: tuple[tuple[str, object], ...] = ()
     trusted: bool = True
+    package: str = "?"
+    version: str = "?"
+    path: tuple[str, ...] = ()
 
 
 class _Guard:

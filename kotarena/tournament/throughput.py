@@ -278,7 +278,7 @@ def measure_sandbox(games: int = 400, players: int = 4, deck: bool = True, worke
                     bot: str = "heuristic", rounds: int = 3) -> SandboxCost:
     """Games/s of a night whose bots are sandboxed against the same night with the bots
     trusted, alternating, ``rounds`` times (the median round counts). Each night starts
-    its workers and, sandboxed, its bots' fork servers: what a league night pays."""
+    its workers and, sandboxed, its bots' instances: what a league night pays."""
     trusted_path = sandboxed_path = None
     trusted_rates, sandboxed_rates = [], []
     with tempfile.TemporaryDirectory() as folder:

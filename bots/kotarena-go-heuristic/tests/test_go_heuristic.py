@@ -55,14 +55,15 @@ def test_the_card_table_is_the_decks():
 
 @pytest.mark.parametrize("trusted", [False, True])
 def test_a_ladder_seats_the_go_bot_in_the_sandbox_even_when_trusted(go_bot, tmp_path, trusted):
-    seats = (SeatSpec("go", "go-heuristic", trusted=trusted), SeatSpec("heuristic", "heuristic", trusted=True),
-             SeatSpec("random", "random"))
+    # (The coordinator names each seat's bot from its registry, as night_jobs does.)
+    seats = (SeatSpec("go", "go-heuristic", trusted=trusted, package="kotarena-go-heuristic", version="0.1.0"),
+             SeatSpec("heuristic", "heuristic", trusted=True), SeatSpec("random", "random"))
     job = MatchJob(index=0, key="go", game="kot", deck="kot", seed=4, first_player=None, seats=seats,
                    time_limit=1.0, log_dir=str(tmp_path))
     result = play_match(job)
     go = result.seats[0]
     assert result.status == "done" and go.forfeit is None
-    # Its package and version come from the fork server, its CPU time from its cgroup:
-    # the program ran in a sandboxed seat, not in this process.
+    # Its package and version are the job's (never the seat's word), its CPU time its
+    # cgroup's: the program ran in a sandboxed seat, not in this process.
     assert (go.package, go.version) == ("kotarena-go-heuristic", "0.1.0")
     assert go.decisions > 0 and go.cpu_seconds > 0
