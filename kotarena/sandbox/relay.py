@@ -16,7 +16,6 @@ deal twice with the bots moved, so a bot's seats of a deal get slots 0 and 1.
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Hashable, Sequence
 from pathlib import Path
 from typing import Any
@@ -56,16 +55,10 @@ def _game_of(view: Any) -> str:
 
 def _server(bot: str, slot: int, *, jailed: bool, memory_mb: int, log_dir: Path, dist: str | None,
             path: Sequence[str]) -> Any:
-    """The fork server instance ``(bot, slot)``, serving the bot of distribution ``dist``."""
+    """The instance ``(bot, slot)``, serving the bot of distribution ``dist``."""
     from kotarena.sandbox.seat import seat_server
 
-    accepted = inspect.signature(seat_server).parameters
-    if "dist" in accepted:
-        return seat_server(bot, slot, jailed=jailed, memory_mb=memory_mb, log_dir=log_dir, dist=dist, path=tuple(path))
-    # A fork server that knows no distribution finds the bot by its full name, which no
-    # other distribution can take.
-    named = f"{dist}:{bot}" if dist and dist != "kotarena" and ":" not in bot else bot
-    return seat_server(named, slot, jailed=jailed, memory_mb=memory_mb, log_dir=log_dir)
+    return seat_server(bot, slot, jailed=jailed, memory_mb=memory_mb, log_dir=log_dir, dist=dist, path=tuple(path))
 
 
 class Relay:
