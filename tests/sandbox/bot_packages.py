@@ -1,14 +1,20 @@
-"""Bot packages for the bot store's tests, made here: wheels written with ``zipfile``
-(as a build backend writes them, RECORD and all) and project directories, so no test
-reaches a package index."""
+"""Bot packages for the sandbox's tests: wheels made here with ``zipfile`` (as a build
+backend writes them, RECORD and all) and project directories, so no test reaches a
+package index; and the fixture packages of ``tests/fixtures`` made visible as installed
+(:func:`installed`)."""
 
 from __future__ import annotations
 
 import base64
 import hashlib
+import os
+import sys
 import textwrap
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path
+
+from kotarena import plugins
 
 #: A bot module: one bot, playing like the random bot, and an optional extra line run
 #: at import (``{extra}``).
@@ -95,3 +101,16 @@ def bot_project(directory: Path, dist: str, *, bot: str, setup_extra: str = "", 
         f"setup(name={dist!r}, version={version}, py_modules=[{module!r}], "
         f"entry_points={{'kotarena': [{bot + ' = ' + module!r}]}})\n")
     return project
+
+
+def installed(monkeypatch, directory: Path, module: str) -> Iterator[Path]:
+    """Make the fixture package in ``directory`` (a module beside its ``.dist-info``)
+    visible as an installed third-party package, untrusted, for one test; forget it
+    after (a fixture's body: ``yield from installed(...)``)."""
+    monkeypatch.syspath_prepend(str(directory))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(directory), os.environ.get("PYTHONPATH")])))
+    monkeypatch.delenv("KOTARENA_TRUST", raising=False)
+    plugins.reset()
+    yield directory
+    plugins.reset()
+    sys.modules.pop(module, None)

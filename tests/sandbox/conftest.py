@@ -7,13 +7,10 @@ kotarena's, so a night seats its bots untrusted, in the sandbox.
 
 from __future__ import annotations
 
-import os
-import sys
 from pathlib import Path
 
 import pytest
-
-from kotarena import plugins
+from bot_packages import installed
 
 HOSTILE = Path(__file__).parent.parent / "fixtures" / "hostilebots"
 
@@ -21,10 +18,4 @@ HOSTILE = Path(__file__).parent.parent / "fixtures" / "hostilebots"
 @pytest.fixture
 def hostile(monkeypatch, sandbox):
     """Make the hostile bots visible (as an installed third-party package)."""
-    monkeypatch.syspath_prepend(str(HOSTILE))
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(HOSTILE), os.environ.get("PYTHONPATH")])))
-    monkeypatch.delenv("KOTARENA_TRUST", raising=False)
-    plugins.reset()
-    yield HOSTILE
-    plugins.reset()
-    sys.modules.pop("kotarena_hostile", None)
+    yield from installed(monkeypatch, HOSTILE, "kotarena_hostile")

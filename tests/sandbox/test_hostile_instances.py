@@ -8,16 +8,15 @@ one says from its host that it is another package; one raises.
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from bot_packages import installed
 from sqlmodel import Session, select
 
-from kotarena import plugins
 from kotarena.storage.db import open_db
 from kotarena.storage.models import BotVersion, Match, Seat
 from kotarena.tournament.night import load_sealed_ladder, run_night
@@ -28,13 +27,7 @@ FIXTURE = Path(__file__).parent.parent / "fixtures" / "hostileinstances"
 @pytest.fixture
 def instances(monkeypatch, sandbox):
     """Make the fixture's bots visible (as an installed third-party package)."""
-    monkeypatch.syspath_prepend(str(FIXTURE))
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(FIXTURE), os.environ.get("PYTHONPATH")])))
-    monkeypatch.delenv("KOTARENA_LOAD_PLUGINS", raising=False)
-    plugins.reset()
-    yield FIXTURE
-    plugins.reset()
-    sys.modules.pop("kotarena_hostile_instances", None)
+    yield from installed(monkeypatch, FIXTURE, "kotarena_hostile_instances")
 
 
 def night(tmp_path: Path, text: str, workers: int):

@@ -11,15 +11,14 @@ nothing stored, and every resume stopped again.
 from __future__ import annotations
 
 import os
-import sys
 import time
 from pathlib import Path
 
 import pytest
+from bot_packages import installed
 from click.testing import CliRunner
 from sqlmodel import Session, select
 
-from kotarena import plugins
 from kotarena.cli import cli
 from kotarena.forfeits import REASON_LIMIT
 from kotarena.replay import replay_from_text, reproduce
@@ -48,13 +47,7 @@ EXPECTED = {
 @pytest.fixture
 def hostileprotocol(monkeypatch, sandbox):
     """Make the garbage bots visible (an installed third-party package: untrusted)."""
-    monkeypatch.syspath_prepend(str(FIXTURE))
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(FIXTURE), os.environ.get("PYTHONPATH")])))
-    monkeypatch.delenv("KOTARENA_LOAD_PLUGINS", raising=False)
-    plugins.reset()
-    yield FIXTURE
-    plugins.reset()
-    sys.modules.pop("kotarena_hostileprotocol", None)
+    yield from installed(monkeypatch, FIXTURE, "kotarena_hostileprotocol")
 
 
 def garbage_ladder(tmp_path: Path) -> Path:
