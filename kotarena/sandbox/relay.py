@@ -83,9 +83,17 @@ class Relay:
                               log_dir=log_dir or default_log_dir(), dist=dist, path=path)
         self.seat: Any = SandboxedSeat(self.server, time_limit, game=_game_of(view), seat=view.player,
                                        params=dict(params))
+        self._guarded(self._start, 0 if seed is None else seed, view)
+
+    def _start(self, seed: int, view: Any) -> None:
+        self.seat.start(seed, view)
+        self.seat.settle()
+
+    def _guarded(self, step: Any, *args: Any) -> Any:
+        """``step(*args)``; whatever stops it ends the seat's game, and a forfeit is
+        raised naming whose seat it was."""
         try:
-            self.seat.start(0 if seed is None else seed, view)
-            self.seat.settle()
+            return step(*args)
         except BotFailure as failure:
             self.close()
             raise self._named(failure) from None
@@ -98,14 +106,7 @@ class Relay:
         if self.seat is None:
             raise BotFailure(CRASH, f"the {self.name} bot already failed in this game")
         before = self.seat.cpu
-        try:
-            action = as_action(self.seat.choose(view), view)
-        except BotFailure as failure:
-            self.close()
-            raise self._named(failure) from None
-        except BaseException:
-            self.close()
-            raise
+        action = self._guarded(lambda: as_action(self.seat.choose(view), view))
         return action, self.seat.cpu - before
 
     def _named(self, failure: BotFailure) -> BotFailure:
