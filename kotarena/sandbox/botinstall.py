@@ -24,6 +24,7 @@ from __future__ import annotations
 import email.parser
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -171,7 +172,23 @@ def wheel_metadata(wheel: Path) -> tuple[str, str, list[str]]:
     return str(name), str(version), [str(line) for line in message.get_all("Requires-Dist") or ()]
 
 
+#: A distribution name as PEP 508 allows it (nothing that could be a path).
+_NAME = re.compile(r"[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?")
+
+
 def _check_name(name: str, version: str) -> None:
+    # The store's directory is named from these: a '/' or '..' in either would have pip
+    # write the wheel's files wherever the wheel says.
+    from packaging.version import InvalidVersion, Version
+
+    if not _NAME.fullmatch(name):
+        raise InstallError(f"{name!r} is not a valid distribution name")
+    try:
+        Version(version)
+    except InvalidVersion:
+        raise InstallError(f"{name}: {version!r} is not a valid version") from None
+    if "/" in version or "\\" in version or version.strip() != version:
+        raise InstallError(f"{name}: {version!r} is not a valid version")
     if normal(name) == "kotarena":
         raise InstallError("kotarena itself is never installed in the bot store")
     try:

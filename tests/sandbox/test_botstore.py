@@ -233,3 +233,46 @@ def test_without_the_sandbox_a_stored_bot_is_neither_checked_nor_read(store, tmp
     assert "smash" not in {bot["name"] for bot in found["bots"]}
     assert [e["message"] for e in found["errors"] if e["package"] == "kotarena-smash"] == [
         "its bots could not be read: no sandbox here (bubblewrap is not installed)"]
+
+
+def _wheel_claiming(directory, name: str, version: str):
+    """A wheel whose file and ``.dist-info`` are ``kotarena_claim-0.1`` but whose
+    METADATA says ``name`` and ``version``: what pip installs is named from the latter."""
+    import base64
+    import hashlib
+    import zipfile
+
+    from bot_packages import bot_source
+
+    info = "kotarena_claim-0.1.dist-info"
+    contents = {"kotarena_claim.py": bot_source("claim"),
+                f"{info}/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n",
+                f"{info}/WHEEL": "Wheel-Version: 1.0\nGenerator: tests\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+                f"{info}/entry_points.txt": "[kotarena]\nclaim = kotarena_claim\n"}
+    record = [f"{path},sha256={base64.urlsafe_b64encode(hashlib.sha256(text.encode()).digest()).rstrip(b'=').decode()},"
+              f"{len(text.encode())}" for path, text in contents.items()]
+    contents[f"{info}/RECORD"] = "\n".join([*record, f"{info}/RECORD,,"]) + "\n"
+    directory.mkdir(parents=True, exist_ok=True)
+    wheel = directory / "kotarena_claim-0.1-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w") as archive:
+        for path, text in contents.items():
+            archive.writestr(path, text)
+    return wheel
+
+
+@pytest.mark.parametrize(("name", "version"), [
+    ("kotarena-claim", "0.1/../../../../../../../../{outside}"),
+    ("../../../../../../../../{outside}/x", "0.1"),
+])
+def test_a_name_or_version_with_path_characters_is_refused_before_anything_is_written(store, tmp_path, name, version):
+    # The store's directory is named from the wheel's metadata: a version (or name) with
+    # '/' and '..' had pip write the wheel's files where it said, the operator's
+    # site-packages (a .pth: code in every process) as well as anywhere else.
+    outside = tmp_path / "outside"
+    wheel = _wheel_claiming(tmp_path / "wheels", name.format(outside=str(outside).lstrip("/")),
+                            version.format(outside=str(outside).lstrip("/")))
+    with pytest.raises(InstallError, match="is not a valid"):
+        install(str(wheel), no_index=True)
+    assert not outside.exists()
+    assert stored_names() == []
+    assert [entry.name for entry in store.iterdir()] == []
