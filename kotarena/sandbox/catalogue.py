@@ -47,7 +47,7 @@ GROUP = "kotarena"
 #: The hooks a package of the bot store may implement: it registers bots, nothing else.
 STORE_HOOKS = frozenset({"register_bots"})
 #: Bumped when what is cached changes shape.
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2
 #: Cache files kept (the oldest go beyond this).
 CACHE_FILES = 500
 #: Bounds on what a catalogue process may make the referee store or print.
@@ -365,7 +365,7 @@ def _checked(candidate: Candidate, raw: dict) -> dict:
     for entry in _list(raw.get("errors")):
         if isinstance(entry, dict):
             plugin = _text(entry.get("plugin"), _NAME_CHARS)
-            error(plugin if plugin in own else plugin_of, _text(entry.get("message"), _MESSAGE_CHARS))
+            error(plugin if plugin in own else plugin_of, _text(entry.get("message"), _MESSAGE_CHARS, lines=True))
     plugins = []
     for entry in _list(raw.get("plugins")):
         if isinstance(entry, dict) and entry.get("plugin") in own:
@@ -386,10 +386,11 @@ def _checked(candidate: Candidate, raw: dict) -> dict:
         if not isinstance(entry, dict):
             continue
         name, plugin = entry.get("name"), entry.get("plugin")
-        if not isinstance(name, str) or not name or len(name) > _NAME_CHARS or plugin not in own:
+        if not isinstance(name, str) or not _is_name(name) or len(name) > _NAME_CHARS or plugin not in own:
             error(plugin_of, f"declared a bot the referee cannot take: {_text(name, _NAME_CHARS)!r}")
             continue
-        games = [game for game in _list(entry.get("games")) if isinstance(game, str) and len(game) <= _NAME_CHARS]
+        games = [game for game in _list(entry.get("games")) if isinstance(game, str) and _is_name(game)
+                 and len(game) <= _NAME_CHARS]
         declared = entry.get("parameters")
         parameters = None if not isinstance(declared, dict) else {
             _text(key, _NAME_CHARS): _text(kind, _NAME_CHARS) for key, kind in list(declared.items())[:100]}
@@ -403,8 +404,19 @@ def _list(value: object) -> list:
     return value[:1000] if isinstance(value, list) else []
 
 
-def _text(value: object, limit: int) -> str:
-    return (value if isinstance(value, str) else str(value))[:limit]
+def _text(value: object, limit: int, *, lines: bool = False) -> str:
+    """``value`` as text the referee may print and store: bounded, without terminal
+    escapes, control or format characters (a bidirectional override), on one line
+    unless ``lines``."""
+    from kotarena.forfeits import _printable
+
+    text = _printable((value if isinstance(value, str) else str(value))[:limit * 2])
+    return (text if lines else " ".join(text.split()))[:limit]
+
+
+def _is_name(name: str) -> bool:
+    """Whether ``name`` may name a bot or a game: printable, no spaces, no line breaks."""
+    return bool(name) and name.isprintable() and not any(char.isspace() for char in name)
 
 
 __all__ = ["CATALOGUE_SECONDS", "Candidate", "CatalogueError", "STORE_HOOKS", "cache_dir", "candidate_of",

@@ -229,3 +229,31 @@ def test_a_package_that_takes_a_name_of_kotarenas_own_is_refused_in_its_own_proc
     assert entries(found, "bots", "kotarena-cat-copy") == []
     assert any("'random' is already taken by package 'kotarena'" in e["message"]
                for e in entries(found, "errors", "kotarena-cat-copy"))
+
+
+def test_what_a_package_declares_reaches_no_terminal_as_control_characters():
+    # A catalogue process speaks for its own package only, but its words are printed by
+    # 'kotarena bots', 'bots list' and 'plugins': terminal escapes (set the title, clear
+    # the screen), a bidirectional override or a line break in a bot's name (a forged
+    # row of the table) were printed as they came.
+    from kotarena.sandbox.catalogue import Candidate, _checked
+
+    candidate = Candidate("kotarena-term", "0.1", ("term",), "/nowhere")
+    raw = {"type": "catalogue",
+           "bots": [{"name": "ok\x1b[31mred", "plugin": "term"},
+                    {"name": "two\nlines", "plugin": "term"},
+                    {"name": "fine", "plugin": "term", "games": ["kot", "k\x1b[2Jot"],
+                     "description": "\x1b]0;pwned\x07\x1b[2J\u202eevil\nsecond line",
+                     "parameters": {"\x1b[5mp": "int\x07"}}],
+           "plugins": [{"plugin": "term", "hooks": ["register_bots", "x\x1b[2J"]}],
+           "errors": [{"plugin": "term", "message": "Traceback\n\x1b[2Jcleared\r\x07"}]}
+    part = _checked(candidate, raw)
+    assert [bot["name"] for bot in part["bots"]] == ["fine"]
+    [bot] = part["bots"]
+    assert bot["games"] == ["kot"]
+    assert bot["description"] == "evil second line"
+    assert bot["parameters"] == {"p": "int"}
+    texts = json.dumps(part, ensure_ascii=False)
+    assert not any(ch in texts for ch in "\x1b\x07\r\u202e")
+    assert [error["message"] for error in part["errors"]][1:] == [
+        "declared a bot the referee cannot take: 'okred'", "declared a bot the referee cannot take: 'two lines'"]
