@@ -22,8 +22,10 @@ install, the newest file of its source tree), and kotarena's own version. A warm
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import os
+import resource
 import socket
 import subprocess
 import sys
@@ -330,6 +332,7 @@ def _ask(candidate: Candidate, jailed: bool) -> dict:
             if process.poll() is None:
                 process.kill()
             _, err = process.communicate()
+            release(process)
     if not line:
         last = err.decode(errors="replace").strip().splitlines()[-1:]
         return {"type": "failed", "message": last[0] if last else reason}
@@ -342,10 +345,65 @@ def _ask(candidate: Candidate, jailed: bool) -> dict:
     return message
 
 
-def start_jailed(command: list[str], *, paths: Iterable[str] = (), scratch_mb: int = 64,
+#: What a process started by :func:`start_jailed` may have, as a seat: memory (MiB) and processes.
+JAILED_MB, JAILED_PIDS = 2048, 64
+_GROUPS = itertools.count()
+
+
+def start_jailed(command: list[str], *, paths: Iterable[str] = (), scratch_mb: int = 64, memory_mb: int = JAILED_MB,
                  **popen) -> subprocess.Popen:
-    """Start ``command`` in the sandbox, with ``paths`` bound read-only too."""
-    return jail_command(command, paths=paths, scratch_mb=scratch_mb).start(**popen)
+    """Start ``command`` in the sandbox, with ``paths`` bound read-only too, held to
+    ``memory_mb`` and :data:`JAILED_PIDS` processes as a seat is (a cgroup of its own,
+    and an address-space limit): the package's code runs there, and a memory or fork
+    bomb at import must not take the machine. Hand the process to :func:`release`
+    when it is done."""
+    from kotarena.sandbox.cgroups import SeatGroup
+
+    try:
+        group = SeatGroup(f"jailed{next(_GROUPS)}", memory_mb=memory_mb, max_pids=JAILED_PIDS)
+    except OSError:
+        group = None  # (the rlimits still hold memory; sandbox_problem requires cgroups for nights)
+    before = popen.pop("preexec_fn", None)
+    size = memory_mb << 20
+
+    def prepare() -> None:
+        if before is not None:
+            before()
+        if group is not None:
+            group.join()
+        resource.setrlimit(resource.RLIMIT_AS, (size, size))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+    try:
+        process = jail_command(command, paths=paths, scratch_mb=scratch_mb).start(preexec_fn=prepare, **popen)
+    except BaseException:
+        if group is not None:
+            group.remove()
+        raise
+    process.kotarena_group = group  # type: ignore[attr-defined]
+    return process
+
+
+def release(process: subprocess.Popen) -> None:
+    """Remove the cgroup of a process :func:`start_jailed` started (once it has ended)."""
+    group = getattr(process, "kotarena_group", None)
+    if group is None:
+        return
+    deadline = time.monotonic() + 2
+    while time.monotonic() < deadline:
+        try:
+            left = group.pids()
+        except OSError:
+            break
+        if not left:
+            break
+        for pid in left:
+            try:
+                os.kill(pid, 9)
+            except OSError:
+                pass
+        time.sleep(0.01)
+    group.remove()
 
 
 def _checked(candidate: Candidate, raw: dict) -> dict:
@@ -420,4 +478,4 @@ def _is_name(name: str) -> bool:
 
 
 __all__ = ["CATALOGUE_SECONDS", "Candidate", "CatalogueError", "STORE_HOOKS", "cache_dir", "candidate_of",
-           "candidates_here", "identity", "read_catalogue", "read_one", "start_jailed", "store_candidates"]
+           "candidates_here", "identity", "read_catalogue", "read_one", "release", "start_jailed", "store_candidates"]

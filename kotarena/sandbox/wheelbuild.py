@@ -37,7 +37,7 @@ def build_wheel(source: Path, directory: Path, *, jailed: bool | None = None) ->
     """A wheel of the sdist or project directory ``source``, built in the sandbox, in
     ``directory``; :class:`~kotarena.sandbox.botstore.InstallError` if it cannot be."""
     from kotarena.sandbox.botstore import InstallError
-    from kotarena.sandbox.catalogue import start_jailed
+    from kotarena.sandbox.catalogue import release, start_jailed
     from kotarena.sandbox.jail import sandbox_problem
 
     archive = source.read_bytes() if source.is_file() else _tar_of(source)
@@ -47,14 +47,16 @@ def build_wheel(source: Path, directory: Path, *, jailed: bool | None = None) ->
         raise InstallError(f"cannot build {source.name} without the sandbox ({sandbox_problem()}): build the wheel "
                            "yourself where you trust its build code, and install the wheel")
     process = start_jailed([sys.executable, "-I", "-m", "kotarena.sandbox.wheelbuild"], scratch_mb=SCRATCH_MB,
-                           stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           preexec_fn=_limits, start_new_session=True)
+                           memory_mb=MAX_WHEEL_MB << 4, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, preexec_fn=_limits, start_new_session=True)
     try:
         stdout, stderr = process.communicate(archive, timeout=BUILD_SECONDS)
     except subprocess.TimeoutExpired:
         process.kill()
         process.communicate()
         raise InstallError(f"building {source.name} took more than {BUILD_SECONDS:.0f} s") from None
+    finally:
+        release(process)
     header, _, wheel = stdout.partition(b"\n")
     try:
         answer = json.loads(header)

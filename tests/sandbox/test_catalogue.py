@@ -257,3 +257,40 @@ def test_what_a_package_declares_reaches_no_terminal_as_control_characters():
     assert not any(ch in texts for ch in "\x1b\x07\r\u202e")
     assert [error["message"] for error in part["errors"]][1:] == [
         "declared a bot the referee cannot take: 'okred'", "declared a bot the referee cannot take: 'two lines'"]
+
+
+#: A package whose import-time code says, as its bot's description, how much address
+#: space it has and how many processes it could start (of 100 tried): a memory or fork
+#: bomb at import would have had the whole machine, at every 'kotarena bots'.
+GREEDY = bot_source("greedy").replace('class StoreBot', '''
+import os as _os
+import resource as _resource
+import time as _time
+
+def _count():
+    children = []
+    try:
+        for _ in range(100):
+            pid = _os.fork()
+            if pid == 0:
+                _time.sleep(5)
+                _os._exit(0)
+            children.append(pid)
+    except OSError:
+        pass
+    for pid in children:
+        _os.kill(pid, 9)
+        _os.waitpid(pid, 0)
+    return len(children)
+
+_DOC = f"as={_resource.getrlimit(_resource.RLIMIT_AS)[0]} forks={_count()}"
+
+class StoreBot''').replace("    name = ", "    description = _DOC\n    name = ")
+
+
+def test_a_package_read_in_the_sandbox_has_no_more_than_a_seats_memory_and_processes(here):
+    install_here(here, "kotarena-cat-greedy", "0.1", GREEDY)
+    [bot] = entries(read_catalogue(), "bots", "kotarena-cat-greedy")
+    limit, forks = (int(word.split("=")[1]) for word in bot["description"].split())
+    assert 0 < limit <= 2048 << 20
+    assert forks < 64
