@@ -154,7 +154,8 @@ def store_candidates(here: set[str] = frozenset()) -> tuple[list[Candidate], lis
 def candidate_of(dist: metadata.Distribution, path: tuple[str, ...] = ()) -> Candidate | None:
     """The :class:`Candidate` for an installed distribution (``None`` without
     ``kotarena`` entry points), from its metadata: nothing of it is imported."""
-    plugins = tuple(sorted(ep.name for ep in dist.entry_points if ep.group == GROUP))
+    # (an entry point's name is printed: one with control characters speaks for nothing)
+    plugins = tuple(sorted(ep.name for ep in dist.entry_points if ep.group == GROUP and _is_name(ep.name)))
     info_dir = getattr(dist, "_path", None)
     if not plugins or info_dir is None:
         return None

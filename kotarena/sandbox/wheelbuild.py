@@ -37,7 +37,7 @@ def build_wheel(source: Path, directory: Path, *, jailed: bool | None = None) ->
     """A wheel of the sdist or project directory ``source``, built in the sandbox, in
     ``directory``; :class:`~kotarena.sandbox.botstore.InstallError` if it cannot be."""
     from kotarena.sandbox.botstore import InstallError
-    from kotarena.sandbox.catalogue import release, start_jailed
+    from kotarena.sandbox.catalogue import _text, release, start_jailed
     from kotarena.sandbox.jail import sandbox_problem
 
     archive = source.read_bytes() if source.is_file() else _tar_of(source)
@@ -64,9 +64,9 @@ def build_wheel(source: Path, directory: Path, *, jailed: bool | None = None) ->
         answer = None
     if not isinstance(answer, dict):
         last = stderr.decode(errors="replace").strip().splitlines()[-1:]
-        raise InstallError(f"building {source.name} failed: {last[0] if last else 'no answer'}")
-    if "error" in answer:
-        raise InstallError(f"{source.name}: {answer['error']}"[:600])
+        raise InstallError(f"building {source.name} failed: {_text(last[0], 500) if last else 'no answer'}")
+    if "error" in answer:  # (the build code can write this answer: its words, cleaned)
+        raise InstallError(f"{source.name}: {_text(answer['error'], 500)}")
     name = Path(str(answer.get("wheel", ""))).name
     if not name.endswith(".whl") or len(wheel) != answer.get("size"):
         raise InstallError(f"building {source.name} sent back no wheel")

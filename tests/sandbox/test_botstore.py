@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import textwrap
 from importlib import metadata
 
 import pytest
@@ -276,3 +277,28 @@ def test_a_name_or_version_with_path_characters_is_refused_before_anything_is_wr
     assert not outside.exists()
     assert stored_names() == []
     assert [entry.name for entry in store.iterdir()] == []
+
+
+def test_what_a_failed_build_says_reaches_the_terminal_without_control_characters(store, tmp_path):
+    # A project's build code can write what the referee reads back as the build's
+    # answer (the builder's standard output is its to open, in /proc): the refusal
+    # quotes it, with no terminal escapes.
+    project = tmp_path / "src"
+    project.mkdir()
+    (project / "setup.py").write_text(textwrap.dedent('''\
+        import json, os
+        pid = os.getppid()
+        while pid > 1:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                if b"kotarena.sandbox.wheelbuild" in f.read():
+                    break
+            with open(f"/proc/{pid}/stat") as f:
+                pid = int(f.read().rsplit(")", 1)[1].split()[1])
+        with open(f"/proc/{pid}/fd/1", "w") as out:
+            out.write(json.dumps({"error": "\\x1b]0;pwned\\x07\\x1b[2Jgone\\u202e"}) + "\\n")
+        os._exit(1)
+    '''))
+    result = run("bots", "install", str(project))
+    assert result.exit_code == 1
+    assert "gone" in result.output
+    assert not any(char in result.output for char in "\x1b\x07\u202e")

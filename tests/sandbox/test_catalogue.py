@@ -294,3 +294,14 @@ def test_a_package_read_in_the_sandbox_has_no_more_than_a_seats_memory_and_proce
     limit, forks = (int(word.split("=")[1]) for word in bot["description"].split())
     assert 0 < limit <= 2048 << 20
     assert forks < 64
+
+
+def test_an_entry_point_name_with_control_characters_speaks_for_no_plugin(here):
+    # The entry points' names are the package's own metadata, printed by 'kotarena
+    # plugins' and in its errors.
+    from kotarena.sandbox import catalogue
+
+    install_here(here, "kotarena-cat-esc", "0.1", bot_source("esc"))
+    info = here / "kotarena_cat_esc-0.1.dist-info"
+    (info / "entry_points.txt").write_text("[kotarena]\nesc\x1b]0;pwned\x07 = kotarena_cat_esc\n")
+    assert [c for c in catalogue.candidates_here() if c.name == "kotarena-cat-esc"] == []
