@@ -302,3 +302,30 @@ def test_what_a_failed_build_says_reaches_the_terminal_without_control_character
     assert result.exit_code == 1
     assert "gone" in result.output
     assert not any(char in result.output for char in "\x1b\x07\u202e")
+
+
+def test_a_build_that_floods_its_answer_is_refused_without_holding_it_all(store, tmp_path, monkeypatch):
+    # What the builder sends back was read whole into the referee's memory: a build
+    # writing without end (through the builder's /proc/PID/fd/1) had all of it.
+    from kotarena.sandbox import wheelbuild
+
+    monkeypatch.setattr(wheelbuild, "MAX_ANSWER_BYTES", 1 << 20)
+    project = tmp_path / "src"
+    project.mkdir()
+    (project / "setup.py").write_text(textwrap.dedent('''\
+        import os
+        pid = os.getppid()
+        while pid > 1:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                if b"kotarena.sandbox.wheelbuild" in f.read():
+                    break
+            with open(f"/proc/{pid}/stat") as f:
+                pid = int(f.read().rsplit(")", 1)[1].split()[1])
+        with open(f"/proc/{pid}/fd/1", "wb") as out, open(f"/proc/{pid}/fd/2", "wb") as err:
+            for _ in range(8):
+                out.write(b"x" * (1 << 20))
+                err.write(b"y" * (1 << 20))
+        os._exit(1)
+    '''))
+    with pytest.raises(InstallError, match="sent more than 1 MiB"):
+        install(str(project))
