@@ -139,6 +139,7 @@ def _wheel_of(source: str, directory: Path, index: list[str], jailed: bool | Non
         Requirement(source)
     except InvalidRequirement:
         raise InstallError(f"{source!r} is no file, directory or requirement") from None
+    _requirement(source, repr(source))
     say(f"Downloading a wheel of {source}")
     try:
         _pip(["download", "--no-deps", "--only-binary", ":all:", "--dest", str(directory), source], index)
@@ -201,15 +202,29 @@ def _check_name(name: str, version: str) -> None:
 
 def _check_kotarena(name: str, version: str, requires: list[str]) -> None:
     """Refuse a bot that needs another kotarena than this one."""
-    from packaging.requirements import Requirement
-
     from kotarena import __version__
 
     for line in requires:
-        requirement = Requirement(line)
+        requirement = _requirement(line, f"{name} {version}")
         if normal(requirement.name) == "kotarena" and _applies(requirement) and \
                 not requirement.specifier.contains(__version__, prereleases=True):
             raise InstallError(f"{name} {version} needs {requirement}; this is kotarena {__version__}")
+
+
+def _requirement(line: str, owner: str):
+    """``line`` of ``owner``'s requirements, parsed; refused if it names a URL (pip
+    builds a directory or an sdist it points at to read its metadata, whatever
+    ``--only-binary`` says: its build code would run here, outside the sandbox)."""
+    from packaging.requirements import InvalidRequirement, Requirement
+
+    try:
+        requirement = Requirement(line)
+    except InvalidRequirement:
+        raise InstallError(f"{owner} has a requirement that cannot be read: {line[:200]!r}") from None
+    if requirement.url is not None:
+        raise InstallError(f"{owner} names a URL as a requirement ({requirement.name} @ ...): only requirements "
+                           "from the package index are installed; build and install that one first if you trust it")
+    return requirement
 
 
 def _applies(requirement) -> bool:
@@ -220,14 +235,12 @@ def _install_requirements(stage: Path, requires: list[str], work: Path, index: l
                           say: Callable[[str], None]) -> list[str]:
     """Install, as wheels, the requirements (and theirs) that this environment and the
     stage do not satisfy yet; the ``name==version`` of each installed."""
-    from packaging.requirements import Requirement
-
     installed: list[str] = []
-    pending = requires
+    pending = [(line, "the bot") for line in requires]
     for level in range(MAX_LEVELS):
         wanted = []
-        for line in pending:
-            requirement = Requirement(line)
+        for line, owner in pending:
+            requirement = _requirement(line, owner)
             if not _applies(requirement) or normal(requirement.name) == "kotarena":
                 continue  # (kotarena was checked: the bot runs on this one)
             if _satisfied(requirement, stage) or any(normal(r.name) == normal(requirement.name) for r in wanted):
@@ -242,7 +255,7 @@ def _install_requirements(stage: Path, requires: list[str], work: Path, index: l
         pending = []
         for dist in metadata.distributions(path=[str(batch)]):
             installed.append(f"{dist.metadata['Name']}=={dist.version}")
-            pending += dist.requires or []
+            pending += [(line, f"its requirement {dist.metadata['Name']}") for line in dist.requires or []]
         _merge(batch, stage)
     raise InstallError(f"its requirements go more than {MAX_LEVELS} levels deep")
 

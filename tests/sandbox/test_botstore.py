@@ -329,3 +329,25 @@ def test_a_build_that_floods_its_answer_is_refused_without_holding_it_all(store,
     '''))
     with pytest.raises(InstallError, match="sent more than 1 MiB"):
         install(str(project))
+
+
+def _marking_project(directory, marker):
+    """A project whose setup.py, wherever it runs, writes ``marker``."""
+    directory.mkdir(parents=True)
+    (directory / "setup.py").write_text(f"open({str(marker)!r}, 'w').write('ran')\n"
+                                        "from setuptools import setup\nsetup(name='kotarena-evil-dep', version='1.0')\n")
+    return directory
+
+
+def test_a_requirement_that_points_at_a_source_is_refused_and_never_built_here(store, tmp_path):
+    # 'NAME @ URL' in Requires-Dist (a directory, an sdist on any server): pip built it
+    # to read its metadata, --only-binary or not, running its setup.py in the
+    # operator's process, with the operator's rights, outside the sandbox.
+    marker = tmp_path / "setup-ran"
+    project = _marking_project(tmp_path / "evil", marker)
+    wheel = bot_wheel(tmp_path / "wheels", "kotarena-needs-url", bot="needsurl",
+                      requires=(f"kotarena-evil-dep @ file://{project}",))
+    with pytest.raises(InstallError, match="names a URL"):
+        install(str(wheel), no_index=True)
+    assert not marker.exists()
+    assert stored_names() == []
