@@ -427,7 +427,7 @@ def _checked(candidate: Candidate, raw: dict) -> dict:
             error(plugin if plugin in own else plugin_of, _text(entry.get("message"), _MESSAGE_CHARS, lines=True))
     plugins = []
     for entry in _list(raw.get("plugins")):
-        if isinstance(entry, dict) and entry.get("plugin") in own:
+        if isinstance(entry, dict) and isinstance(entry.get("plugin"), str) and entry["plugin"] in own:
             hooks = sorted({_text(h, _NAME_CHARS) for h in _list(entry.get("hooks"))})
             plugins.append({"plugin": entry["plugin"], "package": package, "version": version, "hooks": hooks,
                             "path": path})
@@ -445,7 +445,8 @@ def _checked(candidate: Candidate, raw: dict) -> dict:
         if not isinstance(entry, dict):
             continue
         name, plugin = entry.get("name"), entry.get("plugin")
-        if not isinstance(name, str) or not _is_name(name) or len(name) > _NAME_CHARS or plugin not in own:
+        if not isinstance(name, str) or not _is_name(name) or len(name) > _NAME_CHARS or not isinstance(plugin, str) \
+                or plugin not in own:
             error(plugin_of, f"declared a bot the referee cannot take: {_text(name, _NAME_CHARS)!r}")
             continue
         games = [game for game in _list(entry.get("games")) if isinstance(game, str) and _is_name(game)

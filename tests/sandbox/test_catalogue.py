@@ -305,3 +305,19 @@ def test_an_entry_point_name_with_control_characters_speaks_for_no_plugin(here):
     info = here / "kotarena_cat_esc-0.1.dist-info"
     (info / "entry_points.txt").write_text("[kotarena]\nesc\x1b]0;pwned\x07 = kotarena_cat_esc\n")
     assert [c for c in catalogue.candidates_here() if c.name == "kotarena-cat-esc"] == []
+
+
+def test_an_answer_whose_plugin_is_not_text_costs_only_its_package():
+    # The answer is the package's to write (LIAR above replaces the host's encoder): a
+    # plugin given as a list or an object raised TypeError (unhashable) in the referee,
+    # and 'kotarena bots', 'league run' and every command reading the catalogue stopped.
+    from kotarena.sandbox.catalogue import Candidate, _checked
+
+    candidate = Candidate("kotarena-odd", "0.1", ("odd",), "/nowhere")
+    raw = {"type": "catalogue",
+           "bots": [{"name": "odd", "plugin": ["odd"]}, {"name": "fine", "plugin": "odd"}],
+           "plugins": [{"plugin": {"a": 1}, "hooks": []}, {"plugin": "odd", "hooks": ["register_bots"]}],
+           "errors": [{"plugin": ["x"], "message": {"m": 1}}]}
+    part = _checked(candidate, raw)
+    assert [bot["name"] for bot in part["bots"]] == ["fine"]
+    assert [plugin["plugin"] for plugin in part["plugins"]] == ["odd"]
