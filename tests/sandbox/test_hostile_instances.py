@@ -159,14 +159,10 @@ def test_the_same_deals_played_again_in_one_process_meet_new_instances(tmp_path,
 def test_unsandboxed_on_request_players_are_kept_and_leave_nothing_behind(tmp_path, instances):
     """(Unsandboxed, a bot shares the machine's files with every other: only for bots you
     would trust anyway. Its instances still end with the night, processes and all.)"""
-    from kotarena.bots.registry import bot_names
-    from kotarena.tournament.ladder import load_ladder
-
     path = tmp_path / "ladder.toml"
     path.write_text(THREADS_NIGHT.replace("many-threads", "finish-logger").replace(
         "time_limit", "seed = 4\ntime_limit"))
-    report = run_night(open_db(tmp_path / "results.db"), load_ladder(path, known_bots=bot_names()), workers=0,
-                       unsandboxed=True)
+    report = run_night(open_db(tmp_path / "results.db"), load_sealed_ladder(path), workers=0, unsandboxed=True)
     assert report.finished and report.played == 4 and report.forfeits == 0
     told = (tmp_path / "bot-logs" / "instances" / "finish-logger.log").read_text()
     assert told.count("FINISH") == 4
