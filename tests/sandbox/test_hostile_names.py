@@ -44,3 +44,21 @@ def test_a_bot_named_like_a_path_plays_its_games_and_writes_nowhere_else(tmp_pat
     assert len(list(logs.glob("*.log"))) == 1
     assert {path.name for path in tmp_path.iterdir()} <= {"bot-logs", "ladder.toml", "results.db", "results.db-wal",
                                                           "results.db-shm"}
+
+
+def test_a_package_is_imported_in_no_sandbox_but_its_own_bots(tmp_path, slash):
+    # The package's import-time code makes kotarena's random bot give up wherever it is
+    # imported. Sandboxed, random's instance loaded every installed package (the seat
+    # named no distribution for kotarena's own bots), so another package's code ran in
+    # its sandbox and made it lose every game.
+    ladder = tmp_path / "ladder.toml"
+    ladder.write_text('name = "sabotage"\nplayers = 2\ngames = 6\nseed = 5\ntime_limit = 0.5\nallow_repeats = true\n'
+                      '\n[[bots]]\nname = "random"\ntrusted = false\n\n[[bots]]\nname = "../../slash"\n')
+    engine = open_db(tmp_path / "results.db")
+    report = run_night(engine, load_sealed_ladder(ladder), workers=1)
+    assert report.finished and report.played == 6
+    with Session(engine) as session:
+        seats = session.exec(select(Seat)).all()
+    sandboxed_random = [seat for seat in seats if seat.entrant == "random"]
+    assert sandboxed_random
+    assert [seat.forfeit_detail for seat in sandboxed_random if seat.forfeit] == []
