@@ -25,6 +25,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
+from kotarena.bots import registry as _bots
 from kotarena.games import UnknownDeckError, UnknownGameError, get_game, get_spec
 from kotarena.tournament.names import name_problem
 
@@ -236,12 +237,6 @@ def _games_refusal(bot: str, game: str) -> str | None:
     return None if info.plays(game) else game_refusal(bot, info.games, game)
 
 
-def _registry():
-    from kotarena.bots import registry
-
-    return registry
-
-
 def _kind(value: object) -> str:
     """A TOML user's name for the type of ``value``."""
     if isinstance(value, bool):
@@ -398,8 +393,7 @@ class _Checker:
         )
 
     def ladder_name(self, data: dict, default_name: str) -> str:
-        name = self.string(data, "name", default_name)
-        assert name is not None
+        name = self.string(data, "name", default_name) or ""
         problem = name_problem(name)
         if problem is not None:
             given = "" if "name" in data else " (the file's name: the ladder names none)"
@@ -552,7 +546,7 @@ class _Checker:
         if bot in INTERACTIVE_BOTS:
             raise self.fail(key, f"the {bot} bot needs a person at a terminal and cannot play in a ladder")
         if self.known_bots is not None and bot not in self.known_bots:
-            refusal = _registry().refusal(bot)
+            refusal = _bots.refusal(bot)
             if refusal is None:  # (DIST:NAME of an installed bot)
                 return
             usable = [name for name in self.known_bots if name not in INTERACTIVE_BOTS]
@@ -582,8 +576,8 @@ class _Checker:
             raise self.fail("trusted", f"must be a list of bot names, not {_kind(value)}")
         if self.known_bots is not None:
             for name in value:
-                if name not in self.known_bots and _registry().ambiguous(name):
-                    raise self.fail("trusted", _registry().ambiguous(name))
+                if name not in self.known_bots and _bots.ambiguous(name):
+                    raise self.fail("trusted", _bots.ambiguous(name))
         return set(value)
 
     def all_bots(self, params: dict[str, dict], trusted: set[str] = frozenset()) -> list[Entrant]:
@@ -593,9 +587,9 @@ class _Checker:
 
             names = bot_names()
         # Only the bots that play the ladder's game: "all" means all who can sit at this table.
-        trusted = trusted | _registry().qualified(trusted) if self.known_bots is not None else trusted
+        trusted = trusted | _bots.qualified(trusted) if self.known_bots is not None else trusted
         entrants = [Entrant(label=name, bot=name, params=dict(params.get(name, {})),
-                            trusted=True if name in trusted or _registry().qualified({name}) & trusted else None)
+                            trusted=True if name in trusted or _bots.qualified({name}) & trusted else None)
                     for name in names if name not in INTERACTIVE_BOTS
                     and not (self.game and _games_refusal(name, self.game))]
         for entrant in entrants:

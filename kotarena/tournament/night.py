@@ -157,13 +157,12 @@ def night_jobs(ladder, seed: int, seating: Seating = Seating(), night: str = "")
 
 
 def _seat_spec(label: str, entrant) -> SeatSpec:
-    """The seat of ``entrant``, its bot named as the registry knows it."""
-    from kotarena.bots.registry import get_bot
-
-    try:
-        info = get_bot(entrant.bot)
-        package, version, path = info.package, info.version, tuple(getattr(info, "path", ()) or ())
-    except Exception:  # noqa: BLE001 - an unknown bot forfeits where it is seated
+    """The seat of ``entrant``, its bot named as the registry knows it (an untrusted one
+    from the sandboxed catalogue: never imported here)."""
+    info = _known(entrant.bot)
+    if info is not None:
+        package, version, path = info.package, info.version, tuple(info.path or ())
+    else:  # (an unknown bot forfeits where it is seated)
         package, version, path = "?", "?", ()
     return SeatSpec(entrant=label, bot=entrant.bot, params=tuple(sorted((entrant.params or {}).items())),
                     trusted=_trusted(entrant), package=package, version=version, path=path)

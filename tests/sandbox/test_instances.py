@@ -136,8 +136,8 @@ NESTED = b'{"type": "error", "message": ' + b"[" * 5000 + b"]" * 5000 + b"}\n"
 
 
 @pytest.mark.parametrize(("line", "kind"), [
-    (b'{"type": "error", "message": {"not": "text"}, "kind": [1]}\n', "error"),
-    (b'{"type": "error", "message": 12}\n', "error"),
+    (b'{"type": "error", "message": {"not": "text"}, "kind": [1]}\n', "invalid"),
+    (b'{"type": "error", "message": 12}\n', "invalid"),  # (a message is text, or the line is refused)
     (NESTED, "invalid"),
     (b'{"type": ["ready"]}\n', "invalid"),
 ])
