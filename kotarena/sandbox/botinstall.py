@@ -51,6 +51,8 @@ from kotarena.sandbox.catalogue import STORE_HOOKS, candidate_of, read_one
 
 #: How deep requirements of requirements are followed.
 MAX_LEVELS = 20
+#: The largest METADATA read (into this process) from a wheel.
+MAX_METADATA_BYTES = 16 << 20
 #: Seconds a pip command may take.
 PIP_SECONDS = 600.0
 
@@ -163,6 +165,8 @@ def wheel_metadata(wheel: Path) -> tuple[str, str, list[str]]:
             names = [n for n in archive.namelist() if n.count("/") == 1 and n.endswith(".dist-info/METADATA")]
             if len(names) != 1:
                 raise InstallError(f"{wheel.name} is not a wheel: it has {len(names)} .dist-info/METADATA files")
+            if archive.getinfo(names[0]).file_size > MAX_METADATA_BYTES:  # (read here: no zip bomb)
+                raise InstallError(f"{wheel.name} has a METADATA of more than {MAX_METADATA_BYTES >> 20} MiB")
             text = archive.read(names[0]).decode("utf-8", errors="replace")
     except (zipfile.BadZipFile, OSError) as error:
         raise InstallError(f"{wheel.name} is not a wheel: {error}") from None

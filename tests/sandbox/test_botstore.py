@@ -351,3 +351,19 @@ def test_a_requirement_that_points_at_a_source_is_refused_and_never_built_here(s
         install(str(wheel), no_index=True)
     assert not marker.exists()
     assert stored_names() == []
+
+
+def test_a_wheel_whose_metadata_unpacks_to_gigabytes_is_refused_unread(store, tmp_path, monkeypatch):
+    # METADATA is read into the operator's process: a zip bomb there (a few kB packed)
+    # was unpacked whole.
+    import zipfile
+
+    from kotarena.sandbox import botinstall
+
+    monkeypatch.setattr(botinstall, "MAX_METADATA_BYTES", 1 << 20)
+    wheel = tmp_path / "kotarena_bomb-0.1-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("kotarena_bomb-0.1.dist-info/METADATA",
+                         "Metadata-Version: 2.1\nName: kotarena-bomb\nVersion: 0.1\nDescription: " + "a" * (8 << 20))
+    with pytest.raises(InstallError, match="METADATA of more than 1 MiB"):
+        install(str(wheel), no_index=True)
