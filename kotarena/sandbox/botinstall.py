@@ -24,6 +24,7 @@ from __future__ import annotations
 import email.parser
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -50,6 +51,8 @@ from kotarena.sandbox.catalogue import STORE_HOOKS, candidate_of, read_one
 
 #: How deep requirements of requirements are followed.
 MAX_LEVELS = 20
+#: The largest METADATA read (into this process) from a wheel.
+MAX_METADATA_BYTES = 16 << 20
 #: Seconds a pip command may take.
 PIP_SECONDS = 600.0
 
@@ -138,6 +141,7 @@ def _wheel_of(source: str, directory: Path, index: list[str], jailed: bool | Non
         Requirement(source)
     except InvalidRequirement:
         raise InstallError(f"{source!r} is no file, directory or requirement") from None
+    _requirement(source, repr(source))
     say(f"Downloading a wheel of {source}")
     try:
         _pip(["download", "--no-deps", "--only-binary", ":all:", "--dest", str(directory), source], index)
@@ -161,6 +165,8 @@ def wheel_metadata(wheel: Path) -> tuple[str, str, list[str]]:
             names = [n for n in archive.namelist() if n.count("/") == 1 and n.endswith(".dist-info/METADATA")]
             if len(names) != 1:
                 raise InstallError(f"{wheel.name} is not a wheel: it has {len(names)} .dist-info/METADATA files")
+            if archive.getinfo(names[0]).file_size > MAX_METADATA_BYTES:  # (read here: no zip bomb)
+                raise InstallError(f"{wheel.name} has a METADATA of more than {MAX_METADATA_BYTES >> 20} MiB")
             text = archive.read(names[0]).decode("utf-8", errors="replace")
     except (zipfile.BadZipFile, OSError) as error:
         raise InstallError(f"{wheel.name} is not a wheel: {error}") from None
@@ -171,7 +177,23 @@ def wheel_metadata(wheel: Path) -> tuple[str, str, list[str]]:
     return str(name), str(version), [str(line) for line in message.get_all("Requires-Dist") or ()]
 
 
+#: A distribution name as PEP 508 allows it (nothing that could be a path).
+_NAME = re.compile(r"[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?")
+
+
 def _check_name(name: str, version: str) -> None:
+    # The store's directory is named from these: a '/' or '..' in either would have pip
+    # write the wheel's files wherever the wheel says.
+    from packaging.version import InvalidVersion, Version
+
+    if not _NAME.fullmatch(name):
+        raise InstallError(f"{name!r} is not a valid distribution name")
+    try:
+        Version(version)
+    except InvalidVersion:
+        raise InstallError(f"{name}: {version!r} is not a valid version") from None
+    if "/" in version or "\\" in version or version.strip() != version:
+        raise InstallError(f"{name}: {version!r} is not a valid version")
     if normal(name) == "kotarena":
         raise InstallError("kotarena itself is never installed in the bot store")
     try:
@@ -184,15 +206,29 @@ def _check_name(name: str, version: str) -> None:
 
 def _check_kotarena(name: str, version: str, requires: list[str]) -> None:
     """Refuse a bot that needs another kotarena than this one."""
-    from packaging.requirements import Requirement
-
     from kotarena import __version__
 
     for line in requires:
-        requirement = Requirement(line)
+        requirement = _requirement(line, f"{name} {version}")
         if normal(requirement.name) == "kotarena" and _applies(requirement) and \
                 not requirement.specifier.contains(__version__, prereleases=True):
             raise InstallError(f"{name} {version} needs {requirement}; this is kotarena {__version__}")
+
+
+def _requirement(line: str, owner: str):
+    """``line`` of ``owner``'s requirements, parsed; refused if it names a URL (pip
+    builds a directory or an sdist it points at to read its metadata, whatever
+    ``--only-binary`` says: its build code would run here, outside the sandbox)."""
+    from packaging.requirements import InvalidRequirement, Requirement
+
+    try:
+        requirement = Requirement(line)
+    except InvalidRequirement:
+        raise InstallError(f"{owner} has a requirement that cannot be read: {line[:200]!r}") from None
+    if requirement.url is not None:
+        raise InstallError(f"{owner} names a URL as a requirement ({requirement.name} @ ...): only requirements "
+                           "from the package index are installed; build and install that one first if you trust it")
+    return requirement
 
 
 def _applies(requirement) -> bool:
@@ -203,14 +239,12 @@ def _install_requirements(stage: Path, requires: list[str], work: Path, index: l
                           say: Callable[[str], None]) -> list[str]:
     """Install, as wheels, the requirements (and theirs) that this environment and the
     stage do not satisfy yet; the ``name==version`` of each installed."""
-    from packaging.requirements import Requirement
-
     installed: list[str] = []
-    pending = requires
+    pending = [(line, "the bot") for line in requires]
     for level in range(MAX_LEVELS):
         wanted = []
-        for line in pending:
-            requirement = Requirement(line)
+        for line, owner in pending:
+            requirement = _requirement(line, owner)
             if not _applies(requirement) or normal(requirement.name) == "kotarena":
                 continue  # (kotarena was checked: the bot runs on this one)
             if _satisfied(requirement, stage) or any(normal(r.name) == normal(requirement.name) for r in wanted):
@@ -225,7 +259,7 @@ def _install_requirements(stage: Path, requires: list[str], work: Path, index: l
         pending = []
         for dist in metadata.distributions(path=[str(batch)]):
             installed.append(f"{dist.metadata['Name']}=={dist.version}")
-            pending += dist.requires or []
+            pending += [(line, f"its requirement {dist.metadata['Name']}") for line in dist.requires or []]
         _merge(batch, stage)
     raise InstallError(f"its requirements go more than {MAX_LEVELS} levels deep")
 

@@ -22,8 +22,10 @@ install, the newest file of its source tree), and kotarena's own version. A warm
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import os
+import resource
 import socket
 import subprocess
 import sys
@@ -47,7 +49,7 @@ GROUP = "kotarena"
 #: The hooks a package of the bot store may implement: it registers bots, nothing else.
 STORE_HOOKS = frozenset({"register_bots"})
 #: Bumped when what is cached changes shape.
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2
 #: Cache files kept (the oldest go beyond this).
 CACHE_FILES = 500
 #: Bounds on what a catalogue process may make the referee store or print.
@@ -152,7 +154,8 @@ def store_candidates(here: set[str] = frozenset()) -> tuple[list[Candidate], lis
 def candidate_of(dist: metadata.Distribution, path: tuple[str, ...] = ()) -> Candidate | None:
     """The :class:`Candidate` for an installed distribution (``None`` without
     ``kotarena`` entry points), from its metadata: nothing of it is imported."""
-    plugins = tuple(sorted(ep.name for ep in dist.entry_points if ep.group == GROUP))
+    # (an entry point's name is printed: one with control characters speaks for nothing)
+    plugins = tuple(sorted(ep.name for ep in dist.entry_points if ep.group == GROUP and _is_name(ep.name)))
     info_dir = getattr(dist, "_path", None)
     if not plugins or info_dir is None:
         return None
@@ -330,6 +333,7 @@ def _ask(candidate: Candidate, jailed: bool) -> dict:
             if process.poll() is None:
                 process.kill()
             _, err = process.communicate()
+            release(process)
     if not line:
         last = err.decode(errors="replace").strip().splitlines()[-1:]
         return {"type": "failed", "message": last[0] if last else reason}
@@ -342,10 +346,65 @@ def _ask(candidate: Candidate, jailed: bool) -> dict:
     return message
 
 
-def start_jailed(command: list[str], *, paths: Iterable[str] = (), scratch_mb: int = 64,
+#: What a process started by :func:`start_jailed` may have, as a seat: memory (MiB) and processes.
+JAILED_MB, JAILED_PIDS = 2048, 64
+_GROUPS = itertools.count()
+
+
+def start_jailed(command: list[str], *, paths: Iterable[str] = (), scratch_mb: int = 64, memory_mb: int = JAILED_MB,
                  **popen) -> subprocess.Popen:
-    """Start ``command`` in the sandbox, with ``paths`` bound read-only too."""
-    return jail_command(command, paths=paths, scratch_mb=scratch_mb).start(**popen)
+    """Start ``command`` in the sandbox, with ``paths`` bound read-only too, held to
+    ``memory_mb`` and :data:`JAILED_PIDS` processes as a seat is (a cgroup of its own,
+    and an address-space limit): the package's code runs there, and a memory or fork
+    bomb at import must not take the machine. Hand the process to :func:`release`
+    when it is done."""
+    from kotarena.sandbox.cgroups import SeatGroup
+
+    try:
+        group = SeatGroup(f"jailed{next(_GROUPS)}", memory_mb=memory_mb, max_pids=JAILED_PIDS)
+    except OSError:
+        group = None  # (the rlimits still hold memory; sandbox_problem requires cgroups for nights)
+    before = popen.pop("preexec_fn", None)
+    size = memory_mb << 20
+
+    def prepare() -> None:
+        if before is not None:
+            before()
+        if group is not None:
+            group.join()
+        resource.setrlimit(resource.RLIMIT_AS, (size, size))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+    try:
+        process = jail_command(command, paths=paths, scratch_mb=scratch_mb).start(preexec_fn=prepare, **popen)
+    except BaseException:
+        if group is not None:
+            group.remove()
+        raise
+    process.kotarena_group = group  # type: ignore[attr-defined]
+    return process
+
+
+def release(process: subprocess.Popen) -> None:
+    """Remove the cgroup of a process :func:`start_jailed` started (once it has ended)."""
+    group = getattr(process, "kotarena_group", None)
+    if group is None:
+        return
+    deadline = time.monotonic() + 2
+    while time.monotonic() < deadline:
+        try:
+            left = group.pids()
+        except OSError:
+            break
+        if not left:
+            break
+        for pid in left:
+            try:
+                os.kill(pid, 9)
+            except OSError:
+                pass
+        time.sleep(0.01)
+    group.remove()
 
 
 def _checked(candidate: Candidate, raw: dict) -> dict:
@@ -365,10 +424,10 @@ def _checked(candidate: Candidate, raw: dict) -> dict:
     for entry in _list(raw.get("errors")):
         if isinstance(entry, dict):
             plugin = _text(entry.get("plugin"), _NAME_CHARS)
-            error(plugin if plugin in own else plugin_of, _text(entry.get("message"), _MESSAGE_CHARS))
+            error(plugin if plugin in own else plugin_of, _text(entry.get("message"), _MESSAGE_CHARS, lines=True))
     plugins = []
     for entry in _list(raw.get("plugins")):
-        if isinstance(entry, dict) and entry.get("plugin") in own:
+        if isinstance(entry, dict) and isinstance(entry.get("plugin"), str) and entry["plugin"] in own:
             hooks = sorted({_text(h, _NAME_CHARS) for h in _list(entry.get("hooks"))})
             plugins.append({"plugin": entry["plugin"], "package": package, "version": version, "hooks": hooks,
                             "path": path})
@@ -386,10 +445,12 @@ def _checked(candidate: Candidate, raw: dict) -> dict:
         if not isinstance(entry, dict):
             continue
         name, plugin = entry.get("name"), entry.get("plugin")
-        if not isinstance(name, str) or not name or len(name) > _NAME_CHARS or plugin not in own:
+        if not isinstance(name, str) or not _is_name(name) or len(name) > _NAME_CHARS or not isinstance(plugin, str) \
+                or plugin not in own:
             error(plugin_of, f"declared a bot the referee cannot take: {_text(name, _NAME_CHARS)!r}")
             continue
-        games = [game for game in _list(entry.get("games")) if isinstance(game, str) and len(game) <= _NAME_CHARS]
+        games = [game for game in _list(entry.get("games")) if isinstance(game, str) and _is_name(game)
+                 and len(game) <= _NAME_CHARS]
         declared = entry.get("parameters")
         parameters = None if not isinstance(declared, dict) else {
             _text(key, _NAME_CHARS): _text(kind, _NAME_CHARS) for key, kind in list(declared.items())[:100]}
@@ -403,9 +464,20 @@ def _list(value: object) -> list:
     return value[:1000] if isinstance(value, list) else []
 
 
-def _text(value: object, limit: int) -> str:
-    return (value if isinstance(value, str) else str(value))[:limit]
+def _text(value: object, limit: int, *, lines: bool = False) -> str:
+    """``value`` as text the referee may print and store: bounded, without terminal
+    escapes, control or format characters (a bidirectional override), on one line
+    unless ``lines``."""
+    from kotarena.forfeits import _printable
+
+    text = _printable((value if isinstance(value, str) else str(value))[:limit * 2])
+    return (text if lines else " ".join(text.split()))[:limit]
+
+
+def _is_name(name: str) -> bool:
+    """Whether ``name`` may name a bot or a game: printable, no spaces, no line breaks."""
+    return bool(name) and name.isprintable() and not any(char.isspace() for char in name)
 
 
 __all__ = ["CATALOGUE_SECONDS", "Candidate", "CatalogueError", "STORE_HOOKS", "cache_dir", "candidate_of",
-           "candidates_here", "identity", "read_catalogue", "read_one", "start_jailed", "store_candidates"]
+           "candidates_here", "identity", "read_catalogue", "read_one", "release", "start_jailed", "store_candidates"]

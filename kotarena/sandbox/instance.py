@@ -390,7 +390,7 @@ def seat_server(bot: str, slot: int, *, jailed: bool, memory_mb: int, log_dir: P
     if not _SERVERS:
         _close_at_exit()
     try:
-        server = _SERVERS[key] = ForkServer(bot, f"{bot}-{slot}-{next(_STARTED)}", jailed=jailed,
+        server = _SERVERS[key] = ForkServer(bot, f"{path_name(bot)}-{slot}-{next(_STARTED)}", jailed=jailed,
                                             memory_mb=memory_mb, log_path=log_dir / f"{path_name(bot)}.log", hide=hide,
                                             dist=dist, path=tuple(path))
     except BotFailure as failure:

@@ -21,6 +21,7 @@ import resource
 import subprocess
 import sys
 import tarfile
+import time
 import tomllib
 import zipfile
 from pathlib import Path
@@ -29,6 +30,8 @@ from pathlib import Path
 BUILD_SECONDS = 600.0
 SCRATCH_MB = 1024
 MAX_WHEEL_MB = 256
+#: How much the builder may send back (its answer's line and the wheel).
+MAX_ANSWER_BYTES = (MAX_WHEEL_MB << 20) + (1 << 16)
 #: Directories of a project never sent to the build (history, environments, build output).
 _SKIPPED = {"__pycache__", "build", "dist", "node_modules"}
 
@@ -37,7 +40,7 @@ def build_wheel(source: Path, directory: Path, *, jailed: bool | None = None) ->
     """A wheel of the sdist or project directory ``source``, built in the sandbox, in
     ``directory``; :class:`~kotarena.sandbox.botstore.InstallError` if it cannot be."""
     from kotarena.sandbox.botstore import InstallError
-    from kotarena.sandbox.catalogue import start_jailed
+    from kotarena.sandbox.catalogue import _text, release, start_jailed
     from kotarena.sandbox.jail import sandbox_problem
 
     archive = source.read_bytes() if source.is_file() else _tar_of(source)
@@ -47,14 +50,16 @@ def build_wheel(source: Path, directory: Path, *, jailed: bool | None = None) ->
         raise InstallError(f"cannot build {source.name} without the sandbox ({sandbox_problem()}): build the wheel "
                            "yourself where you trust its build code, and install the wheel")
     process = start_jailed([sys.executable, "-I", "-m", "kotarena.sandbox.wheelbuild"], scratch_mb=SCRATCH_MB,
-                           stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           preexec_fn=_limits, start_new_session=True)
+                           memory_mb=MAX_WHEEL_MB << 4, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, preexec_fn=_limits, start_new_session=True)
     try:
-        stdout, stderr = process.communicate(archive, timeout=BUILD_SECONDS)
+        stdout, stderr = _communicate(process, archive, MAX_ANSWER_BYTES, BUILD_SECONDS)
     except subprocess.TimeoutExpired:
-        process.kill()
-        process.communicate()
         raise InstallError(f"building {source.name} took more than {BUILD_SECONDS:.0f} s") from None
+    except OverflowError:
+        raise InstallError(f"building {source.name} sent more than {MAX_ANSWER_BYTES >> 20} MiB back") from None
+    finally:
+        release(process)
     header, _, wheel = stdout.partition(b"\n")
     try:
         answer = json.loads(header)
@@ -62,15 +67,67 @@ def build_wheel(source: Path, directory: Path, *, jailed: bool | None = None) ->
         answer = None
     if not isinstance(answer, dict):
         last = stderr.decode(errors="replace").strip().splitlines()[-1:]
-        raise InstallError(f"building {source.name} failed: {last[0] if last else 'no answer'}")
-    if "error" in answer:
-        raise InstallError(f"{source.name}: {answer['error']}"[:600])
+        raise InstallError(f"building {source.name} failed: {_text(last[0], 500) if last else 'no answer'}")
+    if "error" in answer:  # (the build code can write this answer: its words, cleaned)
+        raise InstallError(f"{source.name}: {_text(answer['error'], 500)}")
     name = Path(str(answer.get("wheel", ""))).name
     if not name.endswith(".whl") or len(wheel) != answer.get("size"):
         raise InstallError(f"building {source.name} sent back no wheel")
     target = directory / name
     target.write_bytes(wheel)
     return target
+
+
+def _communicate(process: subprocess.Popen, data: bytes, limit: int, timeout: float) -> tuple[bytes, bytes]:
+    """``process.communicate(data)``, holding at most ``limit`` bytes of its standard
+    output (:class:`OverflowError` beyond: the build's code can write there) and the
+    last 64 KiB of its standard error; the process is killed on any failure."""
+    import selectors
+    import threading
+
+    def feed() -> None:
+        try:
+            process.stdin.write(data)
+        except OSError:
+            pass
+        finally:
+            try:
+                process.stdin.close()
+            except OSError:
+                pass
+
+    writer = threading.Thread(target=feed, daemon=True)
+    writer.start()
+    out, err = bytearray(), bytearray()
+    deadline = time.monotonic() + timeout
+    try:
+        with selectors.DefaultSelector() as selector:
+            selector.register(process.stdout, selectors.EVENT_READ, out)
+            selector.register(process.stderr, selectors.EVENT_READ, err)
+            while selector.get_map():
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise subprocess.TimeoutExpired(process.args, timeout)
+                for key, _ in selector.select(left):
+                    chunk = os.read(key.fd, 1 << 16)
+                    if not chunk:
+                        selector.unregister(key.fileobj)
+                        continue
+                    key.data.extend(chunk)
+                    if key.data is out and len(out) > limit:
+                        raise OverflowError(limit)
+                    if key.data is err and len(err) > 1 << 17:
+                        del err[:-(1 << 16)]
+        process.wait(max(deadline - time.monotonic(), 0.1))
+    except BaseException:
+        process.kill()
+        process.wait()
+        raise
+    finally:
+        writer.join(1)
+        for stream in (process.stdout, process.stderr):
+            stream.close()
+    return bytes(out), bytes(err)
 
 
 def _limits() -> None:

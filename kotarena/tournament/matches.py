@@ -74,7 +74,9 @@ def _seat_host(seat: int, spec: SeatSpec, job: MatchJob, slot: int) -> Any:
     if spec.trusted and not job.isolate_all and not _program(spec.bot):
         return InProcessSeat(spec, job.time_limit)
     log_dir = Path(job.log_dir) if job.log_dir else default_log_dir()
-    dist = spec.package if spec.package not in ("?", "kotarena") else None  # (the host loads it alone)
+    # (the host loads kotarena's own plugins and this distribution alone: never every
+    # installed one, whose import-time code would run in this bot's sandbox)
+    dist = spec.package if spec.package != "?" else None
     server = seat_server(spec.bot, slot, jailed=job.sandbox, memory_mb=job.memory_mb, log_dir=log_dir,
                          hide=job.hide, dist=dist, path=spec.path, night=job.night)
     return SandboxedSeat(server, job.time_limit, game=job.game, seat=seat, params=dict(spec.params))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import textwrap
 from importlib import metadata
 
 import pytest
@@ -233,3 +234,136 @@ def test_without_the_sandbox_a_stored_bot_is_neither_checked_nor_read(store, tmp
     assert "smash" not in {bot["name"] for bot in found["bots"]}
     assert [e["message"] for e in found["errors"] if e["package"] == "kotarena-smash"] == [
         "its bots could not be read: no sandbox here (bubblewrap is not installed)"]
+
+
+def _wheel_claiming(directory, name: str, version: str):
+    """A wheel whose file and ``.dist-info`` are ``kotarena_claim-0.1`` but whose
+    METADATA says ``name`` and ``version``: what pip installs is named from the latter."""
+    import base64
+    import hashlib
+    import zipfile
+
+    from bot_packages import bot_source
+
+    info = "kotarena_claim-0.1.dist-info"
+    contents = {"kotarena_claim.py": bot_source("claim"),
+                f"{info}/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n",
+                f"{info}/WHEEL": "Wheel-Version: 1.0\nGenerator: tests\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+                f"{info}/entry_points.txt": "[kotarena]\nclaim = kotarena_claim\n"}
+    record = [f"{path},sha256={base64.urlsafe_b64encode(hashlib.sha256(text.encode()).digest()).rstrip(b'=').decode()},"
+              f"{len(text.encode())}" for path, text in contents.items()]
+    contents[f"{info}/RECORD"] = "\n".join([*record, f"{info}/RECORD,,"]) + "\n"
+    directory.mkdir(parents=True, exist_ok=True)
+    wheel = directory / "kotarena_claim-0.1-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w") as archive:
+        for path, text in contents.items():
+            archive.writestr(path, text)
+    return wheel
+
+
+@pytest.mark.parametrize(("name", "version"), [
+    ("kotarena-claim", "0.1/../../../../../../../../{outside}"),
+    ("../../../../../../../../{outside}/x", "0.1"),
+])
+def test_a_name_or_version_with_path_characters_is_refused_before_anything_is_written(store, tmp_path, name, version):
+    # The store's directory is named from the wheel's metadata: a version (or name) with
+    # '/' and '..' had pip write the wheel's files where it said, the operator's
+    # site-packages (a .pth: code in every process) as well as anywhere else.
+    outside = tmp_path / "outside"
+    wheel = _wheel_claiming(tmp_path / "wheels", name.format(outside=str(outside).lstrip("/")),
+                            version.format(outside=str(outside).lstrip("/")))
+    with pytest.raises(InstallError, match="is not a valid"):
+        install(str(wheel), no_index=True)
+    assert not outside.exists()
+    assert stored_names() == []
+    assert [entry.name for entry in store.iterdir()] == []
+
+
+def test_what_a_failed_build_says_reaches_the_terminal_without_control_characters(store, tmp_path):
+    # A project's build code can write what the referee reads back as the build's
+    # answer (the builder's standard output is its to open, in /proc): the refusal
+    # quotes it, with no terminal escapes.
+    project = tmp_path / "src"
+    project.mkdir()
+    (project / "setup.py").write_text(textwrap.dedent('''\
+        import json, os
+        pid = os.getppid()
+        while pid > 1:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                if b"kotarena.sandbox.wheelbuild" in f.read():
+                    break
+            with open(f"/proc/{pid}/stat") as f:
+                pid = int(f.read().rsplit(")", 1)[1].split()[1])
+        with open(f"/proc/{pid}/fd/1", "w") as out:
+            out.write(json.dumps({"error": "\\x1b]0;pwned\\x07\\x1b[2Jgone\\u202e"}) + "\\n")
+        os._exit(1)
+    '''))
+    result = run("bots", "install", str(project))
+    assert result.exit_code == 1
+    assert "gone" in result.output
+    assert not any(char in result.output for char in "\x1b\x07\u202e")
+
+
+def test_a_build_that_floods_its_answer_is_refused_without_holding_it_all(store, tmp_path, monkeypatch):
+    # What the builder sends back was read whole into the referee's memory: a build
+    # writing without end (through the builder's /proc/PID/fd/1) had all of it.
+    from kotarena.sandbox import wheelbuild
+
+    monkeypatch.setattr(wheelbuild, "MAX_ANSWER_BYTES", 1 << 20)
+    project = tmp_path / "src"
+    project.mkdir()
+    (project / "setup.py").write_text(textwrap.dedent('''\
+        import os
+        pid = os.getppid()
+        while pid > 1:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                if b"kotarena.sandbox.wheelbuild" in f.read():
+                    break
+            with open(f"/proc/{pid}/stat") as f:
+                pid = int(f.read().rsplit(")", 1)[1].split()[1])
+        with open(f"/proc/{pid}/fd/1", "wb") as out, open(f"/proc/{pid}/fd/2", "wb") as err:
+            for _ in range(8):
+                out.write(b"x" * (1 << 20))
+                err.write(b"y" * (1 << 20))
+        os._exit(1)
+    '''))
+    with pytest.raises(InstallError, match="sent more than 1 MiB"):
+        install(str(project))
+
+
+def _marking_project(directory, marker):
+    """A project whose setup.py, wherever it runs, writes ``marker``."""
+    directory.mkdir(parents=True)
+    (directory / "setup.py").write_text(f"open({str(marker)!r}, 'w').write('ran')\n"
+                                        "from setuptools import setup\nsetup(name='kotarena-evil-dep', version='1.0')\n")
+    return directory
+
+
+def test_a_requirement_that_points_at_a_source_is_refused_and_never_built_here(store, tmp_path):
+    # 'NAME @ URL' in Requires-Dist (a directory, an sdist on any server): pip built it
+    # to read its metadata, --only-binary or not, running its setup.py in the
+    # operator's process, with the operator's rights, outside the sandbox.
+    marker = tmp_path / "setup-ran"
+    project = _marking_project(tmp_path / "evil", marker)
+    wheel = bot_wheel(tmp_path / "wheels", "kotarena-needs-url", bot="needsurl",
+                      requires=(f"kotarena-evil-dep @ file://{project}",))
+    with pytest.raises(InstallError, match="names a URL"):
+        install(str(wheel), no_index=True)
+    assert not marker.exists()
+    assert stored_names() == []
+
+
+def test_a_wheel_whose_metadata_unpacks_to_gigabytes_is_refused_unread(store, tmp_path, monkeypatch):
+    # METADATA is read into the operator's process: a zip bomb there (a few kB packed)
+    # was unpacked whole.
+    import zipfile
+
+    from kotarena.sandbox import botinstall
+
+    monkeypatch.setattr(botinstall, "MAX_METADATA_BYTES", 1 << 20)
+    wheel = tmp_path / "kotarena_bomb-0.1-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("kotarena_bomb-0.1.dist-info/METADATA",
+                         "Metadata-Version: 2.1\nName: kotarena-bomb\nVersion: 0.1\nDescription: " + "a" * (8 << 20))
+    with pytest.raises(InstallError, match="METADATA of more than 1 MiB"):
+        install(str(wheel), no_index=True)

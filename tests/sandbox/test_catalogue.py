@@ -229,3 +229,95 @@ def test_a_package_that_takes_a_name_of_kotarenas_own_is_refused_in_its_own_proc
     assert entries(found, "bots", "kotarena-cat-copy") == []
     assert any("'random' is already taken by package 'kotarena'" in e["message"]
                for e in entries(found, "errors", "kotarena-cat-copy"))
+
+
+def test_what_a_package_declares_reaches_no_terminal_as_control_characters():
+    # A catalogue process speaks for its own package only, but its words are printed by
+    # 'kotarena bots', 'bots list' and 'plugins': terminal escapes (set the title, clear
+    # the screen), a bidirectional override or a line break in a bot's name (a forged
+    # row of the table) were printed as they came.
+    from kotarena.sandbox.catalogue import Candidate, _checked
+
+    candidate = Candidate("kotarena-term", "0.1", ("term",), "/nowhere")
+    raw = {"type": "catalogue",
+           "bots": [{"name": "ok\x1b[31mred", "plugin": "term"},
+                    {"name": "two\nlines", "plugin": "term"},
+                    {"name": "fine", "plugin": "term", "games": ["kot", "k\x1b[2Jot"],
+                     "description": "\x1b]0;pwned\x07\x1b[2J\u202eevil\nsecond line",
+                     "parameters": {"\x1b[5mp": "int\x07"}}],
+           "plugins": [{"plugin": "term", "hooks": ["register_bots", "x\x1b[2J"]}],
+           "errors": [{"plugin": "term", "message": "Traceback\n\x1b[2Jcleared\r\x07"}]}
+    part = _checked(candidate, raw)
+    assert [bot["name"] for bot in part["bots"]] == ["fine"]
+    [bot] = part["bots"]
+    assert bot["games"] == ["kot"]
+    assert bot["description"] == "evil second line"
+    assert bot["parameters"] == {"p": "int"}
+    texts = json.dumps(part, ensure_ascii=False)
+    assert not any(ch in texts for ch in "\x1b\x07\r\u202e")
+    assert [error["message"] for error in part["errors"]][1:] == [
+        "declared a bot the referee cannot take: 'okred'", "declared a bot the referee cannot take: 'two lines'"]
+
+
+#: A package whose import-time code says, as its bot's description, how much address
+#: space it has and how many processes it could start (of 100 tried): a memory or fork
+#: bomb at import would have had the whole machine, at every 'kotarena bots'.
+GREEDY = bot_source("greedy").replace('class StoreBot', '''
+import os as _os
+import resource as _resource
+import time as _time
+
+def _count():
+    children = []
+    try:
+        for _ in range(100):
+            pid = _os.fork()
+            if pid == 0:
+                _time.sleep(5)
+                _os._exit(0)
+            children.append(pid)
+    except OSError:
+        pass
+    for pid in children:
+        _os.kill(pid, 9)
+        _os.waitpid(pid, 0)
+    return len(children)
+
+_DOC = f"as={_resource.getrlimit(_resource.RLIMIT_AS)[0]} forks={_count()}"
+
+class StoreBot''').replace("    name = ", "    description = _DOC\n    name = ")
+
+
+def test_a_package_read_in_the_sandbox_has_no_more_than_a_seats_memory_and_processes(here):
+    install_here(here, "kotarena-cat-greedy", "0.1", GREEDY)
+    [bot] = entries(read_catalogue(), "bots", "kotarena-cat-greedy")
+    limit, forks = (int(word.split("=")[1]) for word in bot["description"].split())
+    assert 0 < limit <= 2048 << 20
+    assert forks < 64
+
+
+def test_an_entry_point_name_with_control_characters_speaks_for_no_plugin(here):
+    # The entry points' names are the package's own metadata, printed by 'kotarena
+    # plugins' and in its errors.
+    from kotarena.sandbox import catalogue
+
+    install_here(here, "kotarena-cat-esc", "0.1", bot_source("esc"))
+    info = here / "kotarena_cat_esc-0.1.dist-info"
+    (info / "entry_points.txt").write_text("[kotarena]\nesc\x1b]0;pwned\x07 = kotarena_cat_esc\n")
+    assert [c for c in catalogue.candidates_here() if c.name == "kotarena-cat-esc"] == []
+
+
+def test_an_answer_whose_plugin_is_not_text_costs_only_its_package():
+    # The answer is the package's to write (LIAR above replaces the host's encoder): a
+    # plugin given as a list or an object raised TypeError (unhashable) in the referee,
+    # and 'kotarena bots', 'league run' and every command reading the catalogue stopped.
+    from kotarena.sandbox.catalogue import Candidate, _checked
+
+    candidate = Candidate("kotarena-odd", "0.1", ("odd",), "/nowhere")
+    raw = {"type": "catalogue",
+           "bots": [{"name": "odd", "plugin": ["odd"]}, {"name": "fine", "plugin": "odd"}],
+           "plugins": [{"plugin": {"a": 1}, "hooks": []}, {"plugin": "odd", "hooks": ["register_bots"]}],
+           "errors": [{"plugin": ["x"], "message": {"m": 1}}]}
+    part = _checked(candidate, raw)
+    assert [bot["name"] for bot in part["bots"]] == ["fine"]
+    assert [plugin["plugin"] for plugin in part["plugins"]] == ["odd"]

@@ -274,3 +274,28 @@ def test_a_traceback_that_comes_first_is_stored_with_its_exceptions_line_first()
                           'KeyError(k)\nKeyError: \x1b[31m\'k\'\x1b[0m\n')
     assert detail.split("\n") == ["KeyError: 'k'", "Traceback (most recent call last):",
                                   '  File "bot.py", line 3, in choose', "    raise KeyError(k)"]
+
+
+_JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
+                     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+                     max_leaves=20)
+_KEYS = st.sampled_from(["name", "plugin", "games", "description", "parameters", "hooks", "message", "program"])
+_ENTRY = st.dictionaries(_KEYS, _JSON | st.sampled_from(["odd", "bot"]), max_size=6) | _JSON
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.fixed_dictionaries({"type": st.just("catalogue"), "bots": st.lists(_ENTRY, max_size=4) | _JSON,
+                              "plugins": st.lists(_ENTRY, max_size=4) | _JSON,
+                              "errors": st.lists(_ENTRY, max_size=4) | _JSON}))
+def test_a_catalogue_answer_of_any_shape_only_ever_gives_entries_of_its_own_package(raw):
+    # What a package's catalogue process answers is its to write: whatever its shape,
+    # the referee keeps text entries of the package's own plugins, or nothing, and raises nothing.
+    from kotarena.sandbox.catalogue import Candidate, _checked
+
+    part = _checked(Candidate("kotarena-odd", "0.1", ("odd",), "/nowhere"), raw)
+    json.dumps(part)
+    for bot in part["bots"]:
+        assert bot["package"] == "kotarena-odd" and bot["plugin"] == "odd" and isinstance(bot["name"], str)
+        assert all(isinstance(game, str) for game in bot["games"])
+    for error in part["errors"]:
+        assert isinstance(error["message"], str) and error["message"].isprintable() or "\n" in error["message"]
