@@ -442,12 +442,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--jailed", action="store_true", help="alone in a process namespace (the sandbox)")
     args = parser.parse_args(argv)
     sys.path[:0] = [entry for entry in dict.fromkeys(json.loads(args.path)) if entry not in sys.path]
-    if args.dist:
-        _load_only(args.dist)
-    else:
-        from kotarena import plugins
-
-        plugins.restrict(None)  # (here, where the bot runs, its distribution is imported: that is the sandbox's job)
+    # kotarena's own plugins and the bot's distribution only: never every installed one,
+    # whose import-time code would run in this bot's sandbox.
+    _load_only(args.dist or "kotarena")
     _empty_scratch(args.scratch)
     with socket.socket(fileno=args.control) as control:
         if args.catalogue:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from kotarena.bots.command import is_program
-from kotarena.bots.registry import get_bot
+from kotarena.bots.registry import find_bot, get_bot
 from kotarena.engine.outcome import TERMINATION_TEXT
 from kotarena.forfeits import BODY_LIMIT, REASON_LIMIT, clean_detail
 from kotarena.games import get_game
@@ -76,9 +76,15 @@ def _seat_host(seat: int, spec: SeatSpec, job: MatchJob, slot: int) -> Any:
     log_dir = Path(job.log_dir) if job.log_dir else default_log_dir()
     # (the host loads kotarena's own plugins and this distribution alone: never every
     # installed one, whose import-time code would run in this bot's sandbox)
-    dist = spec.package if spec.package != "?" else None
+    dist, path = spec.package, spec.path
+    if dist == "?":  # (a job made by hand: the bot's distribution, known without importing it)
+        try:
+            info = find_bot(spec.bot)
+            dist, path = info.package, tuple(info.path or ())
+        except Exception:  # noqa: BLE001 - an unknown bot fails in its sandbox, which loads no plugin but ours
+            dist = "kotarena"
     server = seat_server(spec.bot, slot, jailed=job.sandbox, memory_mb=job.memory_mb, log_dir=log_dir,
-                         hide=job.hide, dist=dist, path=spec.path, night=job.night)
+                         hide=job.hide, dist=dist, path=path, night=job.night)
     return SandboxedSeat(server, job.time_limit, game=job.game, seat=seat, params=dict(spec.params))
 
 
