@@ -46,10 +46,17 @@ class ProgramSeat(Relay):
     def __init__(self, cls: type, view: Any, *, seed: int | None, params: dict, time_limit: float) -> None:
         import importlib.metadata
 
-        try:
-            dist = importlib.metadata.packages_distributions().get(cls.__module__.split(".")[0], [None])[0]
-        except Exception:  # noqa: BLE001 - a class defined outside any installed package
+        from kotarena.bots.registry import get_bot
+
+        try:  # (the registry knows which distribution registered the bot's name)
+            dist = get_bot(cls.name).package if get_bot(cls.name).cls is cls else None
+        except Exception:  # noqa: BLE001 - a class registered under no name here
             dist = None
+        if dist is None:
+            try:
+                dist = importlib.metadata.packages_distributions().get(cls.__module__.split(".")[0], [None])[0]
+            except Exception:  # noqa: BLE001 - a class defined outside any installed package
+                dist = None
         super().__init__(cls.name, view, slot=view.player, seed=seed, params=params, time_limit=time_limit,
                          dist=dist, why="is a program, which plays only in the sandbox", program=True)
 

@@ -87,8 +87,9 @@ def test_match_reports_a_failing_program_in_one_line(programs):
 def test_two_servers_of_one_bot_and_seat_with_other_settings_each_have_their_own_cgroup(programs, tmp_path):
     from kotarena.sandbox.seat import seat_server
 
-    small = seat_server("program-quitter", 0, jailed=True, memory_mb=256, log_dir=tmp_path)
-    large = seat_server("program-quitter", 0, jailed=True, memory_mb=512, log_dir=tmp_path)
+    # (the caller names the bot's distribution: the host loads that one and kotarena's own only)
+    small = seat_server("program-quitter", 0, jailed=True, memory_mb=256, log_dir=tmp_path, dist="kotarena-programbots")
+    large = seat_server("program-quitter", 0, jailed=True, memory_mb=512, log_dir=tmp_path, dist="kotarena-programbots")
     try:
         assert small is not large and small.group.dirs != large.group.dirs
     finally:

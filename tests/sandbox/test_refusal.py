@@ -9,7 +9,7 @@ from click.testing import CliRunner
 from kotarena.cli import cli
 from kotarena.storage.db import open_db
 from kotarena.tournament.ladder import load_ladder
-from kotarena.tournament.night import NightError, run_night
+from kotarena.tournament.night import NightError, load_sealed_ladder, run_night
 
 LADDER = """
 name = "plain"
@@ -45,7 +45,9 @@ def test_a_night_with_untrusted_bots_refuses_to_start_without_the_sandbox(tmp_pa
 def test_unsandboxed_on_request_the_untrusted_bots_still_play_through_the_protocol(tmp_path, hostile, no_sandbox):
     path = tmp_path / "plain.toml"
     path.write_text(LADDER)
-    report = run_night(open_db(tmp_path / "r.db"), load_ladder(path), workers=0, unsandboxed=True)
+    # (read as league run reads it: the untrusted bots known from their catalogue, here
+    # read in plain processes since there is no sandbox)
+    report = run_night(open_db(tmp_path / "r.db"), load_sealed_ladder(path), workers=0, unsandboxed=True)
     assert report.finished and report.played == 2 and report.forfeits == 0
 
 
