@@ -67,7 +67,14 @@ class StoredBot:
 
 
 def entry_name(name: str, version: str) -> str:
-    """The store directory's name for a distribution and version."""
+    """The store directory's name for a distribution and version (the version in its
+    normal form, which has no ``-``: ``1.0-1`` is ``1.0.post1``)."""
+    from packaging.version import InvalidVersion, Version
+
+    try:
+        version = str(Version(version))
+    except InvalidVersion:
+        pass  # (refused before anything is stored: see botinstall)
     return f"{normal(name)}-{version}"
 
 

@@ -274,7 +274,7 @@ def _answers(candidates: list[Candidate], jailed: bool | None) -> dict[Candidate
     with ThreadPoolExecutor(workers) as pool:
         for candidate, raw in zip(missing, pool.map(lambda c: _ask(c, jailed), missing)):
             found[candidate] = _checked(candidate, raw)
-            if raw.get("type") == "catalogue":
+            if raw.get("type") == "catalogue" or raw.get("keep") is True:
                 _store(candidate, found[candidate])
     return found
 
@@ -321,10 +321,11 @@ def _ask(candidate: Candidate, jailed: bool) -> dict:
             return {"type": "failed", "message": f"could not start: {error}"}
         finally:
             theirs.close()
+        hung = False
         try:
             line = read_line(ours, bytearray(), time.monotonic() + CATALOGUE_SECONDS)
         except TimeoutError:
-            line, reason = None, f"no answer within {CATALOGUE_SECONDS:.0f} s"
+            line, reason, hung = None, f"no answer within {CATALOGUE_SECONDS:.0f} s", True
         except OSError as error:
             line, reason = None, str(error)
         else:
@@ -334,6 +335,8 @@ def _ask(candidate: Candidate, jailed: bool) -> dict:
                 process.kill()
             _, err = process.communicate()
             release(process)
+    if hung:  # (kept in the cache: a package that hangs costs its wait once, not in every command)
+        return {"type": "failed", "message": reason, "keep": True}
     if not line:
         last = err.decode(errors="replace").strip().splitlines()[-1:]
         return {"type": "failed", "message": last[0] if last else reason}

@@ -367,3 +367,14 @@ def test_a_wheel_whose_metadata_unpacks_to_gigabytes_is_refused_unread(store, tm
                          "Metadata-Version: 2.1\nName: kotarena-bomb\nVersion: 0.1\nDescription: " + "a" * (8 << 20))
     with pytest.raises(InstallError, match="METADATA of more than 1 MiB"):
         install(str(wheel), no_index=True)
+
+
+def test_a_version_is_stored_in_its_normal_form_and_listed(store, tmp_path):
+    from kotarena.sandbox.botstore import entry_name
+
+    assert entry_name("Kotarena_Smash", "1.0-1") == "kotarena-smash-1.0.post1"
+    wheel = bot_wheel(tmp_path / "wheels", "kotarena-dashed", "1.0-1", bot="dashed")
+    result = run("bots", "install", str(wheel), "--no-index")
+    assert result.exit_code == 0, result.output
+    assert [name for name, _ in stored_names()] == ["kotarena-dashed"]
+    assert (store / "kotarena-dashed-1.0.post1").is_dir()

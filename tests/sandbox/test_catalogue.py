@@ -321,3 +321,14 @@ def test_an_answer_whose_plugin_is_not_text_costs_only_its_package():
     part = _checked(candidate, raw)
     assert [bot["name"] for bot in part["bots"]] == ["fine"]
     assert [plugin["plugin"] for plugin in part["plugins"]] == ["odd"]
+
+
+def test_a_package_that_hangs_costs_its_wait_once_not_in_every_command(here, monkeypatch):
+    monkeypatch.setattr(catalogue, "CATALOGUE_SECONDS", 1.0)
+    install_here(here, "kotarena-cat-sleeper", "0.1", "import time\ntime.sleep(60)\n")
+    [error] = entries(read_catalogue(), "errors", "kotarena-cat-sleeper")
+    assert "no answer within" in error["message"]
+    # Read again (another command): from the cache, no process started.
+    monkeypatch.setattr(catalogue, "_ask", lambda *args: pytest.fail("read again"))
+    [again] = entries(read_catalogue(), "errors", "kotarena-cat-sleeper")
+    assert again == error
