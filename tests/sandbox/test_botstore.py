@@ -279,21 +279,33 @@ def test_a_name_or_version_with_path_characters_is_refused_before_anything_is_wr
     assert [entry.name for entry in store.iterdir()] == []
 
 
+#: The start of a hostile project's setup.py: the process of the sandboxed builder that
+#: runs it (whose standard output is the build's answer to the referee).
+FIND_BUILDER = textwrap.dedent('''\
+    import os
+
+
+    def find_builder():
+        pid = os.getppid()
+        while pid > 1:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                if b"kotarena.sandbox.wheelbuild" in f.read():
+                    return pid
+            with open(f"/proc/{pid}/stat") as f:
+                pid = int(f.read().rsplit(")", 1)[1].split()[1])
+        return pid
+''')
+
+
 def test_what_a_failed_build_says_reaches_the_terminal_without_control_characters(store, tmp_path):
     # A project's build code can write what the referee reads back as the build's
     # answer (the builder's standard output is its to open, in /proc): the refusal
     # quotes it, with no terminal escapes.
     project = tmp_path / "src"
     project.mkdir()
-    (project / "setup.py").write_text(textwrap.dedent('''\
+    (project / "setup.py").write_text(FIND_BUILDER + textwrap.dedent('''\
         import json, os
-        pid = os.getppid()
-        while pid > 1:
-            with open(f"/proc/{pid}/cmdline", "rb") as f:
-                if b"kotarena.sandbox.wheelbuild" in f.read():
-                    break
-            with open(f"/proc/{pid}/stat") as f:
-                pid = int(f.read().rsplit(")", 1)[1].split()[1])
+        pid = find_builder()
         with open(f"/proc/{pid}/fd/1", "w") as out:
             out.write(json.dumps({"error": "\\x1b]0;pwned\\x07\\x1b[2Jgone\\u202e"}) + "\\n")
         os._exit(1)
@@ -312,15 +324,9 @@ def test_a_build_that_floods_its_answer_is_refused_without_holding_it_all(store,
     monkeypatch.setattr(wheelbuild, "MAX_ANSWER_BYTES", 1 << 20)
     project = tmp_path / "src"
     project.mkdir()
-    (project / "setup.py").write_text(textwrap.dedent('''\
+    (project / "setup.py").write_text(FIND_BUILDER + textwrap.dedent('''\
         import os
-        pid = os.getppid()
-        while pid > 1:
-            with open(f"/proc/{pid}/cmdline", "rb") as f:
-                if b"kotarena.sandbox.wheelbuild" in f.read():
-                    break
-            with open(f"/proc/{pid}/stat") as f:
-                pid = int(f.read().rsplit(")", 1)[1].split()[1])
+        pid = find_builder()
         with open(f"/proc/{pid}/fd/1", "wb") as out, open(f"/proc/{pid}/fd/2", "wb") as err:
             for _ in range(8):
                 out.write(b"x" * (1 << 20))
