@@ -37,8 +37,9 @@ from importlib import metadata
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
+from kotarena.sandbox import jail
 from kotarena.sandbox.botstore import normal, stored
-from kotarena.sandbox.jail import bwrap_path, jail_command, python_paths, sandbox_problem
+from kotarena.sandbox.jail import jail_command, python_paths
 from kotarena.sandbox.protocol import ProtocolError, decode
 from kotarena.sandbox.seat import read_line
 
@@ -110,7 +111,7 @@ def read_one(candidate: Candidate, *, jailed: bool | None = None) -> dict:
     """One distribution's catalogue (read afresh, not from the cache): what
     :func:`read_catalogue` would hold of it."""
     if jailed is None:
-        jailed = sandbox_problem() is None
+        jailed = jail.sandbox_problem() is None
     return _checked(candidate, _ask(candidate, jailed))
 
 
@@ -259,15 +260,15 @@ def _answers(candidates: list[Candidate], jailed: bool | None) -> dict[Candidate
         return found
     auto = jailed is None
     if auto:
-        jailed = sandbox_problem() is None  # (probed only when something must be read)
+        jailed = jail.sandbox_problem() is None  # (probed only when something must be read)
     if not jailed and auto:
         # A bot of the store runs nowhere but in the sandbox unless the caller says so.
         for candidate in [c for c in missing if c.path]:
             missing.remove(candidate)
-            found[candidate] = _checked(candidate, {"type": "failed", "message": f"no sandbox here ({sandbox_problem()})"})
+            found[candidate] = _checked(candidate, {"type": "failed", "message": f"no sandbox here ({jail.sandbox_problem()})"})
         if not missing:
             return found
-    if jailed and bwrap_path() is None:
+    if jailed and jail.bwrap_path() is None:
         # (one clear line when the sandbox cannot start, not one error per package)
         raise CatalogueError("could not read the installed bots: bubblewrap (bwrap) is not installed")
     workers = max(1, min(len(missing), os.cpu_count() or 2, 8))

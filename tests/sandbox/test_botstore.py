@@ -221,13 +221,12 @@ def test_an_sdist_that_leads_outside_its_directory_is_refused(store, tmp_path):
 
 
 def test_without_the_sandbox_a_stored_bot_is_neither_checked_nor_read(store, tmp_path, monkeypatch):
-    from kotarena.sandbox import catalogue, jail
+    from kotarena.sandbox import jail
 
     install(str(bot_wheel(tmp_path / "a", "kotarena-smash", bot="smash")), no_index=True)
     wheel = bot_wheel(tmp_path / "b", "kotarena-crush", bot="crusher")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cold-cache"))
     monkeypatch.setattr(jail, "sandbox_problem", lambda: "bubblewrap is not installed")
-    monkeypatch.setattr(catalogue, "sandbox_problem", lambda: "bubblewrap is not installed")
     with pytest.raises(InstallError, match="kotarena-crush cannot be checked without the sandbox"):
         install(str(wheel), no_index=True)
     found = read_catalogue()
