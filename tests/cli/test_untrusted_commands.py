@@ -22,6 +22,7 @@ from click.testing import CliRunner
 
 from kotarena import plugins
 from kotarena.cli import cli
+from kotarena.testing import missing
 
 HOSTILE_NAMES = Path(__file__).resolve().parent.parent / "fixtures" / "hostilenames"
 IMPOSTOR = "kotarena-hostilenames:heuristic"
@@ -123,7 +124,7 @@ def test_every_command_leaves_the_untrusted_package_unimported(armed):
 
 def test_a_name_shared_with_an_installed_bot_is_refused_by_the_commands_that_play(armed):
     if not _installed("kotarena-heuristic"):
-        pytest.skip("the example bot kotarena-heuristic is not installed")
+        missing("the example bot kotarena-heuristic")
     marker, _, _ = armed
 
     for args in (["match", "--bot", "heuristic", "--bot", "random"], ["compare", "random", "heuristic"],

@@ -3,14 +3,12 @@ log and its cgroup after the bot, so the name must never be a path, nor stop the
 
 from __future__ import annotations
 
-import os
-import sys
 from pathlib import Path
 
 import pytest
+from bot_packages import installed
 from sqlmodel import Session, select
 
-from kotarena import plugins
 from kotarena.storage.db import open_db
 from kotarena.storage.models import Seat
 from kotarena.tournament.night import load_sealed_ladder, run_night
@@ -20,13 +18,8 @@ FIXTURE = Path(__file__).parent.parent / "fixtures" / "hostileslash"
 
 @pytest.fixture
 def slash(monkeypatch, sandbox):
-    monkeypatch.syspath_prepend(str(FIXTURE))
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(FIXTURE), os.environ.get("PYTHONPATH")])))
-    monkeypatch.delenv("KOTARENA_TRUST", raising=False)
-    plugins.reset()
-    yield FIXTURE
-    plugins.reset()
-    sys.modules.pop("kotarena_hostileslash", None)
+    """The hostile package of a bot named like a path, installed and untrusted."""
+    yield from installed(monkeypatch, FIXTURE, "kotarena_hostileslash")
 
 
 def test_a_bot_named_like_a_path_plays_its_games_and_writes_nowhere_else(tmp_path, slash):

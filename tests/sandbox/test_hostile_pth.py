@@ -6,7 +6,6 @@ workers), and the bot still plays its games, sealed."""
 
 from __future__ import annotations
 
-import inspect
 import os
 import subprocess
 import sys
@@ -69,18 +68,9 @@ def test_no_command_runs_a_stored_bots_pth_or_imports_it(pth_bot):
     assert not marker.exists(), marker.read_text()
 
 
-def _seats_bind_a_stored_bots_path() -> bool:
-    from kotarena.bots.registry import BotInfo
-    from kotarena.sandbox.seat import seat_server
-
-    return "path" in BotInfo.__dataclass_fields__ and "path" in inspect.signature(seat_server).parameters
-
-
 def test_a_sealed_night_plays_the_stored_bot_and_no_operator_process_runs_its_code(pth_bot, tmp_path):
     from kotarena.tournament.night import load_sealed_ladder, run_night
 
-    if not _seats_bind_a_stored_bots_path():
-        pytest.skip("a seat binds a stored bot's directory once BotInfo.path and seat_server(path=) exist")
     _, marker = pth_bot
     ladder_file = tmp_path / "pth.toml"
     ladder_file.write_text('name = "pth"\nplayers = 2\ngames = 6\nseed = 3\ntime_limit = 0.5\n'

@@ -15,6 +15,7 @@ from kotarena.forfeits import BotFailure
 from kotarena.games import new_game
 from kotarena.sandbox.protocol import PROTOCOL
 from kotarena.sandbox.seat import SandboxedSeat
+from kotarena.testing import missing
 from kotarena.tournament.ladder import load_ladder
 from kotarena.tournament.matches import seat_slots
 from kotarena.tournament.night import night_jobs
@@ -94,7 +95,7 @@ def test_an_instances_cgroup_holds_it_to_a_processor_and_a_half(sandbox):
     group = SeatGroup("quota-test", cpus=CPUS)
     try:
         if not group.quota:
-            pytest.skip("no CPU controller for this process's cgroups here")
+            missing("a CPU controller for this process's cgroups")
         if group.v2:
             assert (group.dirs[0] / "cpu.max").read_text().split() == [str(QUOTA_PERIOD_US * 3 // 2),
                                                                        str(QUOTA_PERIOD_US)]
