@@ -182,11 +182,23 @@ def _read_lines(path: str) -> list[str]:
         return []
 
 
+def _parse(source: str) -> ast.Module:
+    """``ast.parse``, tried again when CPython 3.11's AST constructor raises its
+    spurious ``SystemError`` (python/cpython#106905, fixed in 3.11.8 and 3.12.1: seen
+    here on a loaded machine while other threads ran)."""
+    for _ in range(4):
+        try:
+            return ast.parse(source)
+        except SystemError as error:
+            problem = error
+    raise ValueError(f"could not parse an editable finder: {problem}")
+
+
 def _finder_targets(path: str) -> list[str]:
     """The paths an editable finder module maps names to (its ``MAPPING`` and
     ``NAMESPACES`` literals)."""
     try:
-        tree = ast.parse(Path(path).read_text(encoding="utf-8", errors="replace"))
+        tree = _parse(Path(path).read_text(encoding="utf-8", errors="replace"))
     except (OSError, SyntaxError, ValueError):
         return []
     found: list[str] = []

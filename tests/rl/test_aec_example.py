@@ -6,6 +6,7 @@ import importlib.util
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 EXAMPLE = Path(__file__).parents[2] / "docs" / "examples" / "pettingzoo_reinforce.py"
 
@@ -17,6 +18,7 @@ def load_example():
     return module
 
 
+@pytest.mark.slow
 def test_a_few_thousand_steps_of_reinforce_beat_the_random_player_it_started_as():
     example = load_example()
     weights, steps = example.train(games=100, seed=0)

@@ -51,6 +51,7 @@ def test_is_registered_through_its_entry_point(monkeypatch):
     assert get_bot("heuristic").cls is HeuristicBot
 
 
+@pytest.mark.slow
 def test_passes_the_conformance_check():
     report = check_bot(HeuristicBot)
     assert report.ok, report.text()

@@ -55,6 +55,7 @@ def test_is_registered_through_its_entry_point(monkeypatch):
     assert get_bot("mcts").cls is SearchBot
 
 
+@pytest.mark.slow
 def test_passes_the_conformance_check_on_a_small_budget():
     report = check_bot(TinySearchBot, games=1)
     assert report.ok, report.text()
@@ -207,6 +208,7 @@ def test_a_decision_with_one_legal_action_is_not_searched():
 # ------------------------------------------------------------------ whole games
 
 
+@pytest.mark.slow
 def test_wins_most_four_player_games_against_random_bots():
     games, wins = 6, 0
     for seed in range(games):
@@ -219,6 +221,7 @@ def test_wins_most_four_player_games_against_random_bots():
     assert wins >= 4  # a fair share would be 1.5
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 4])
 def test_plays_origins_and_wins_most_games_against_random_bots(players):
     assert QuickSearchBot.games >= {"kot", "origins"}
@@ -233,6 +236,7 @@ def test_plays_origins_and_wins_most_games_against_random_bots(players):
     assert wins >= 4  # a fair share would be 3 (two players) or 1.5
 
 
+@pytest.mark.slow
 def test_search_bot_plays_duel_through_the_shared_determinization_and_beats_random():
     wins = 0
     for seed in range(4):
