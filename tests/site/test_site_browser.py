@@ -315,8 +315,12 @@ def test_each_decision_shows_the_seat_its_legal_actions_its_choice_and_the_time_
     assert actions == legal and first.find_element(By.CSS_SELECTOR, ".actions li.chosen").text == choice
     timing = browser.find_element(By.ID, "timing").text
     assert "not each decision's" in timing
-    for facts in match["seats"]:
-        assert f"over {facts['decisions']} decisions" in timing
+    for name, facts in zip(names, match["seats"]):
+        said = next(part for part in timing.split("; ") if f"{name}: {facts['decisions']} decisions, " in part)
+        if facts["cpu_seconds"]:
+            assert f"{facts['cpu_seconds']:.3f}"[:4] in said and "ms a decision on average" in said
+        else:
+            assert said.endswith("too little CPU time to measure") or said.endswith("measure.")
     if ladder == "duel":  # the monsters were chosen before the first turn
         open_viewer(browser, built_site, ladder, 0)
         assert [item.find_element(By.CSS_SELECTOR, "code.choice").text for item in

@@ -148,3 +148,12 @@ def test_duel_shows_its_cards_texts_from_its_card_rows_and_each_monsters_superpo
         assert data["cards"][key]["type"] == f"superpower: {monsters[key].power}"
     cards = [key for key in data["cards"] if key in rows]
     assert cards and all(data["cards"][key]["text"].startswith(rows[key]["effect"]) for key in cards)
+
+
+def test_a_duel_whose_seats_choose_their_monsters_draws_the_monsters_chosen_from_the_setup_on():
+    replay = played("duel:monsters=choice", 2, 61)
+    frames, _, _ = game_frames(replay)
+    picks = [decision["choice"].removeprefix("pick ") for decision in frames[0]["decisions"]]
+    assert [seat["monster"] for seat in frames[0]["board"]["seats"]] == [f"monster:{pick}" for pick in picks]
+    assert all([seat["monster"] for seat in frame["board"]["seats"]] == [f"monster:{pick}" for pick in picks]
+               for frame in frames)

@@ -119,7 +119,8 @@
                                  class: "glyph" }),
       claw: () => {
         const group = svg("g", { class: "glyph stroke" });
-        for (const x of [11, 19, 27]) group.appendChild(svg("path", { d: `M${x} 31 Q${x + 5} 20 ${x + 1} 8` }));
+        // three slashes, as a claw leaves them
+        for (const x of [8, 15, 22]) group.appendChild(svg("path", { d: `M${x} 32 Q${x + 4} 18 ${x + 11} 8` }));
         return group;
       },
       fame: () => svg("polygon", { points: "20,5 24,16 35,16 26,23 29,34 20,27 11,34 14,23 5,16 16,16",
@@ -325,9 +326,10 @@
       return;
     }
     const parts = cpu.map((seconds, seat) => {
-      if (!seconds) return `${seatName(seat)} too little to measure over ${counts[seat] || 0} decisions`;
-      const each = counts[seat] ? `, ${((1000 * seconds) / counts[seat]).toPrecision(2)} ms a decision on average` : "";
-      return `${seatName(seat)} ${seconds.toPrecision(3)} s over ${counts[seat] || 0} decisions${each}`;
+      const made = `${seatName(seat)}: ${counts[seat] || 0} decisions`;
+      if (!seconds) return `${made}, too little CPU time to measure`;
+      const each = counts[seat] ? ` (${((1000 * seconds) / counts[seat]).toPrecision(2)} ms a decision on average)` : "";
+      return `${made}, ${seconds.toPrecision(3)} s${each}`;
     });
     $("timing").textContent = "Time: the results keep each seat's CPU time for the whole game, not each " +
       `decision's: ${parts.join("; ")}.`;
