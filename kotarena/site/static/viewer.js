@@ -301,9 +301,9 @@
       head.appendChild(el("code", "choice", decision.choice));
       item.appendChild(head);
       const legal = (game.legal || [])[decision.legal] || [];
-      const more = decision.more ? ` (and ${decision.more} more)` : "";
+      const listed = decision.more ? ` (the first ${legal.length} listed)` : "";
       const details = el("details", "legal");
-      details.appendChild(el("summary", "", `${legal.length + (decision.more || 0)} legal actions${more}`));
+      details.appendChild(el("summary", "", `${legal.length + (decision.more || 0)} legal actions${listed}`));
       const list = el("ul", "actions");
       for (const action of legal) {
         const option = el("li", action === decision.choice ? "chosen" : "", action);
