@@ -2,9 +2,11 @@
 events in words and a picture of the table once the turn is over.
 
 Everything here goes through the game seam (``new_game``, ``pause_between_turns``,
-``next_turn``, ``turn``, ``Game.event_lines``, ``Game.snapshot``, ``Game.purchases``), so
-the viewer shows any game kotarena plays without knowing it. A game that pauses between
-turns is pictured at each pause; one that does not, whenever its turn number moves on.
+``next_turn``, ``turn``, ``decision``, ``legal``, ``Game.event_lines``, ``Game.snapshot``,
+``Game.purchases``), so the viewer shows any game kotarena plays without knowing it; the
+drawn table of the games kotarena ships is :mod:`kotarena.site.boards`'. A game that
+pauses between turns is pictured at each pause; one that does not, whenever its turn
+number moves on.
 """
 
 from __future__ import annotations
