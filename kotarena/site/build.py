@@ -154,7 +154,8 @@ def _build_ladder(engine: Engine, root: Path, info: dict[str, Any], pool, worker
             "ladder": name, "ladder_page": f"{slug(name)}/index.html", "night": match["night"],
             "night_page": f"{slug(name)}/night-{match['night']}.html", "index": match["index"] + 1,
             "entrants": [s["entrant"] for s in seats], "places": [s["rank"] + 1 for s in seats],
-            "forfeits": [s["forfeit"] for s in seats]}))
+            "forfeits": [s["forfeit"] for s in seats], "decisions": [s["decisions"] for s in seats],
+            "cpu_seconds": [s["cpu_seconds"] for s in seats]}))
         if len(jobs) >= BATCH:
             send()
     close_night()

@@ -2,9 +2,11 @@
 events in words and a picture of the table once the turn is over.
 
 Everything here goes through the game seam (``new_game``, ``pause_between_turns``,
-``next_turn``, ``turn``, ``Game.event_lines``, ``Game.snapshot``, ``Game.purchases``), so
-the viewer shows any game kotarena plays without knowing it. A game that pauses between
-turns is pictured at each pause; one that does not, whenever its turn number moves on.
+``next_turn``, ``turn``, ``decision``, ``legal``, ``Game.event_lines``, ``Game.snapshot``,
+``Game.purchases``), so the viewer shows any game kotarena plays without knowing it; the
+drawn table of the games kotarena ships is :mod:`kotarena.site.boards`'. A game that
+pauses between turns is pictured at each pause; one that does not, whenever its turn
+number moves on.
 """
 
 from __future__ import annotations
@@ -16,37 +18,56 @@ from kotarena.engine.actions import Action, parse_action
 from kotarena.engine.outcome import EngineError
 from kotarena.games import get_game, new_game
 from kotarena.replay import Replay, ReplayError, replay_from_text
+from kotarena.site.boards import board, texts
+
+#: The most legal actions a decision keeps for the viewer (a King of Tokyo roll has 64,
+#: a buy with a full purse a few dozen): beyond it, how many more there were.
+LEGAL_SHOWN = 80
 
 
 def game_frames(replay: Replay) -> tuple[list[dict[str, Any]], list[tuple[int, str]], str | None]:
     """Play ``replay`` again from its seed and picture it turn by turn.
 
-    Returns three things. The frames: each ``{"title", "player", "lines", "state"}``,
-    that is its title, whose turn it was (a seat, or ``None``), its events in words and
-    the game's :meth:`snapshot <kotarena.engine.game.Game.snapshot>` at its end; the
-    first, ``"Setup"``, holds what happened before the first turn and the table at the
-    first turn's first decision, then comes one frame per turn. What each seat bought
-    (``Game.purchases``). And ``None``, or for a replay that does not play out as
-    stored, why (the frames then stop where it went wrong).
+    Returns three things. The frames: each ``{"title", "player", "lines", "state",
+    "board", "decisions"}``, that is its title, whose turn it was (a seat, or ``None``),
+    its events in words, the game's :meth:`snapshot <kotarena.engine.game.Game.snapshot>`
+    at its end, the drawn table then (:func:`kotarena.site.boards.board`, ``None`` for a
+    game the viewer does not draw) and the decisions taken in it, each ``{"seat",
+    "kind", "legal", "more", "choice"}``: the seat that decided, the kind of question,
+    its legal actions in words (at most :data:`LEGAL_SHOWN`, ``more`` saying how many
+    were left out) and the action it chose. The first frame, ``"Setup"``, holds what
+    happened before the first turn and the table at the first turn's first decision,
+    without the dice (nobody rolled yet: the first roll is the first turn's), then comes
+    one frame per turn. What each seat bought (``Game.purchases``). And ``None``, or for
+    a replay that does not play out as stored, why (the frames then stop where it went
+    wrong).
     """
+    frames, bought, problem, _ = _played(replay)
+    return frames, bought, problem
+
+
+def _played(replay: Replay) -> tuple[list[dict[str, Any]], list[tuple[int, str]], str | None, dict[str, Any]]:
+    """:func:`game_frames`'s three, and the texts of the cards and monsters the frames
+    show (:func:`kotarena.site.boards.texts`, only those named)."""
     try:
         game = get_game(replay.game)
         if replay.rules_version > game.spec.rules_version:
             return [], [], (f"written under {game.spec.title} rules version {replay.rules_version}, "
-                            f"newer than this kotarena's {game.spec.rules_version}")
+                            f"newer than this kotarena's {game.spec.rules_version}"), {}
         state = new_game(game.spec.name, list(replay.players), seed=replay.seed, deck=replay.deck,
                          first_player=replay.first_player, record=True)
     except (EngineError, ValueError) as error:
-        return [], [], f"cannot set the game up: {error}"
+        return [], [], f"cannot set the game up: {error}", {}
     names = state.names
     log = state.log if state.log is not None else []
     # Setup is what came before the first turn's own events, where the log marks turns
     # with a "turn" event (King of Tokyo's does); otherwise whatever was logged so far.
     start = next((at for at, event in enumerate(log) if event[0] == "turn"), len(log))
     frames = [{"title": "Setup", "player": None, "lines": game.event_lines(log[:start], names),
-               "state": game.snapshot(state)}]
+               "state": game.snapshot(state), "board": board(game, state), "decisions": []}]
     state.pause_between_turns = True
     done = start  # the log's events already in a frame
+    decided: list[dict[str, Any]] = []  # the decisions since the last frame
 
     def close_turn(number: int) -> None:
         nonlocal done
@@ -60,10 +81,14 @@ def game_frames(replay: Replay) -> tuple[list[dict[str, Any]], list[tuple[int, s
             first_turn = next((at for at, event in enumerate(events) if event[0] == "turn"), len(events))
             frames[0]["lines"] += game.event_lines(events[:first_turn], names)
             frames[0]["state"] = game.snapshot(state)
+            frames[0]["board"] = board(game, state)
+            frames[0]["decisions"] += decided
+            decided.clear()
             done += first_turn
             return
         frames.append({"title": f"Turn {number}", "player": player, "lines": game.event_lines(events, names),
-                       "state": game.snapshot(state)})
+                       "state": game.snapshot(state), "board": board(game, state), "decisions": list(decided)})
+        decided.clear()
         done = len(log)
 
     problem = None
@@ -75,6 +100,7 @@ def game_frames(replay: Replay) -> tuple[list[dict[str, Any]], list[tuple[int, s
                 close_turn(state.turn)
                 state.next_turn()
             turn = state.turn
+            decided.append(_decision(state, action))
             state.apply(_parsed(action))
             # A game that does not pause between turns: a turn ends where the number moves on.
             if state.turn != turn and not state.between_turns and state.outcome is None:
@@ -86,7 +112,26 @@ def game_frames(replay: Replay) -> tuple[list[dict[str, Any]], list[tuple[int, s
         close_turn(state.turn)
     if problem is None and state.outcome != replay.outcome:
         problem = "the replay does not play out: the game ends otherwise than stored"
-    return frames, game.purchases(log), problem
+    _hide_dice(frames[0])
+    named = _named(frames)
+    cards = {key: text for key, text in texts(game, state).items() if key in named}
+    return frames, game.purchases(log), problem, cards
+
+
+def _decision(state: Any, action: str) -> dict[str, Any]:
+    """The decision ``state`` asks, and ``action`` its answer, for the viewer."""
+    decision = state.decision
+    legal = [choice.text for choice in state.legal]
+    return {"seat": decision.player, "kind": str(decision.kind), "legal": legal[:LEGAL_SHOWN],
+            "more": max(0, len(legal) - LEGAL_SHOWN), "choice": action}
+
+
+def _hide_dice(setup: dict[str, Any]) -> None:
+    """The setup frame pictures the table at the first turn's first decision, by when
+    the first player has rolled: that roll is the first turn's, so the setup shows no dice."""
+    setup["state"]["table"].pop("dice", None)
+    if setup["board"] is not None:
+        setup["board"]["dice"] = []
 
 
 @functools.lru_cache(maxsize=4096)
@@ -103,12 +148,34 @@ def viewer_data(match_id: int, replay_text: str, entrants: list[str]) -> tuple[d
     except ReplayError as error:
         return {"match": match_id, "game": None, "players": [], "entrants": entrants, "frames": [],
                 "error": str(error)}, []
-    frames, bought, problem = game_frames(replay)
+    frames, bought, problem, cards = _played(replay)
     try:
         title = get_game(replay.game).spec.title
     except (EngineError, ValueError):
         title = replay.game
+    # A decision's legal actions are most often a list seen before (every roll offers the
+    # same rerolls): the game keeps each list once and its decisions name it by number.
+    lists: dict[tuple[str, ...], int] = {}
+    for frame in frames:
+        for decision in frame["decisions"]:
+            decision["legal"] = lists.setdefault(tuple(decision["legal"]), len(lists))
     # The seed as text: a JavaScript number holds whole numbers exactly only up to 2**53,
     # and seeds go up to 2**63.
     return {"match": match_id, "game": title, "seed": str(replay.seed), "deck": replay.deck,
-            "players": list(replay.players), "entrants": entrants, "frames": frames, "error": problem}, bought
+            "players": list(replay.players), "entrants": entrants, "frames": frames, "cards": cards,
+            "legal": [list(legal) for legal in lists], "error": problem}, bought
+
+
+def _named(frames: list[dict[str, Any]]) -> set[str]:
+    """The ids of the cards and monsters the frames' drawn tables show."""
+    named: set[str] = set()
+    for frame in frames:
+        drawn = frame["board"]
+        if drawn is None:
+            continue
+        named.update(card for card in drawn.get("market", ()) if card)
+        for seat in drawn["seats"]:
+            named.update(seat.get("cards", ()))
+            if "monster" in seat:
+                named.add(seat["monster"])
+    return named

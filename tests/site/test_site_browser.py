@@ -156,3 +156,194 @@ def test_a_link_to_a_game_the_site_does_not_hold_says_so(browser, built_site):
     WebDriverWait(browser, 10).until(lambda d: d.find_element(By.ID, "problem").is_displayed())
     assert "Match 999999 is not in the replays file four-1" in browser.find_element(By.ID, "problem").text
     assert console_errors(browser) == []
+
+
+# ---------------------------------------------------------------- the drawn table, texts, autoplay, decisions
+
+def turns_replayed(replay_text: str):
+    """The engine's state as each turn of a stored game ends (``[0]`` the first turn's),
+    and each turn's decisions as (seat, legal action texts, chosen text), the setup's first."""
+    replay = replay_from_text(replay_text)
+    state = new_game(replay.game, list(replay.players), seed=replay.seed, deck=replay.deck,
+                     first_player=replay.first_player, record=True)
+    state.pause_between_turns = True
+    ends, decisions = [], {0: []}
+    for _, action in replay.actions:
+        if state.between_turns:
+            ends.append(state.clone())
+            state.next_turn()
+        decisions.setdefault(state.turn, []).append((state.decision.player, [a.text for a in state.legal], action))
+        state.apply(action)
+    return ends + [state], decisions
+
+
+def open_viewer(browser, site, ladder: str, step: int) -> None:
+    """The viewer showing the night's first match of ``ladder`` at frame ``step``."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    browser.get((site / ladder / "night-1.html").as_uri())
+    link = browser.find_element(By.CSS_SELECTOR, "table.matches a.view").get_attribute("href")
+    browser.get(f"{link}&t={step}")
+    browser.refresh()  # (a new hash on the same page is not a new load)
+    WebDriverWait(browser, 10).until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready"))
+
+
+def drawn(browser, css: str) -> list[int]:
+    from selenium.webdriver.common.by import By
+
+    return [int(figure.get_attribute("data-value")) for figure in browser.find_elements(By.CSS_SELECTOR, css)]
+
+
+@pytest.mark.parametrize("ladder", ["four", "duo", "duel"])
+def test_the_drawn_table_shows_the_monsters_tokyo_dice_and_tracks_as_the_engine_had_them(
+        browser, built_site, season_db, ladder, tmp_path):
+    from selenium.webdriver.common.by import By
+
+    from kotarena.engine.dice import FACE_NAMES
+    from kotarena.games.duel.faces import FACE_NAMES as DUEL_FACES
+
+    match = stored(season_db, ladder)[0]
+    ends, _ = turns_replayed(match["replay"])
+    faces = DUEL_FACES if ladder == "duel" else FACE_NAMES
+    open_viewer(browser, built_site, ladder, 0)
+    assert browser.find_elements(By.CSS_SELECTOR, "#board .monster")  # the table is drawn
+    assert browser.find_elements(By.CSS_SELECTOR, "#board svg.die") == []  # nobody rolled yet
+    for turn in (1, 3, match["turns"]):
+        open_viewer(browser, built_site, ladder, turn)
+        state = ends[turn - 1]
+        assert drawn(browser, "#board .monster .stat.health") == list(state.health)
+        assert drawn(browser, "#board .monster .stat.energy") == list(state.energy)
+        assert [die.get_attribute("data-face") for die in browser.find_elements(By.CSS_SELECTOR, "#board svg.die")] \
+            == [faces[face] for face in state.dice]
+        if ladder == "duel":
+            assert [int(track.get_attribute("data-marker")) for track in
+                    browser.find_elements(By.CSS_SELECTOR, "#board svg.track")] == [state.board.index(0),
+                                                                                      state.board.index(1)]
+            assert len(browser.find_elements(By.CSS_SELECTOR, "#board svg.track .marker")) == 2
+        else:
+            assert drawn(browser, "#board .monster .stat.stars") == list(state.stars)
+            city = browser.find_element(By.CSS_SELECTOR, "#board .spot.city").get_attribute("data-seat")
+            assert city == (str(state.city + 1) if state.city >= 0 else "")
+    assert browser.get_screenshot_as_png().startswith(b"\x89PNG")
+    browser.save_screenshot(str(tmp_path / f"{ladder}.png"))  # (kept with the test's files, to look at)
+    assert console_errors(browser) == []
+
+
+@pytest.mark.parametrize("ladder", ["four", "duo", "duel"])
+def test_pointing_at_a_card_or_tapping_it_shows_its_text(browser, built_site, season_db, ladder):
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+
+    from kotarena.games import get_game
+
+    match = stored(season_db, ladder)[0]
+    replay = replay_from_text(match["replay"])
+    if ladder == "duel":
+        texts = {row["id"]: row["effect"] for row in get_game("duel").card_rows()}
+    else:
+        texts = {info.id: info.text for info in new_game(replay.game, list(replay.players), seed=replay.seed,
+                                                          deck=replay.deck).cards_info}
+    open_viewer(browser, built_site, ladder, 1)
+    tip = browser.find_element(By.ID, "tip")
+    assert not tip.is_displayed()
+    card = browser.find_element(By.CSS_SELECTOR, "#board .market .card[data-card]")
+    ActionChains(browser).move_to_element(card).perform()
+    assert tip.is_displayed() and tip.find_element(By.TAG_NAME, "b").text == card.text
+    assert tip.find_element(By.CSS_SELECTOR, ".text").text.startswith(texts[card.get_attribute("data-card")])
+    ActionChains(browser).move_to_element(browser.find_element(By.ID, "heading")).perform()
+    assert not tip.is_displayed()
+    card.click()  # a tap
+    assert tip.is_displayed()
+    if ladder == "duel":  # the monster's chip names its superpower, and says what it does
+        from kotarena.games.duel.monsters import BY_ID
+
+        chip = browser.find_element(By.CSS_SELECTOR, "#board .monster[data-seat='1'] .monster-board")
+        chip.click()
+        monster = BY_ID[chip.get_attribute("data-card").removeprefix("monster:")]
+        assert chip.text == f"superpower: {monster.power}"
+        assert tip.find_element(By.CSS_SELECTOR, ".text").text == monster.text
+    assert console_errors(browser) == []
+
+
+@pytest.mark.parametrize("ladder", ["four", "duo", "duel"])
+def test_autoplay_runs_to_the_last_turn_at_the_speed_chosen_and_pauses(browser, built_site, season_db, ladder):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+
+    match = stored(season_db, ladder)[0]
+    open_viewer(browser, built_site, ladder, 0)
+    Select(browser.find_element(By.ID, "speed")).select_by_value("250")
+    body = browser.find_element(By.TAG_NAME, "body")
+    body.send_keys(" ")  # the space bar plays
+    assert body.get_attribute("data-playing") == "true"
+    WebDriverWait(browser, 5).until(lambda d: d.find_element(By.ID, "frame-title").text != "Setup")
+    body.send_keys(" ")  # and pauses
+    assert body.get_attribute("data-playing") == "false"
+    paused = browser.find_element(By.ID, "frame-title").text
+    browser.find_element(By.ID, "play").click()
+    assert browser.find_element(By.ID, "play").get_attribute("aria-pressed") == "true"
+    WebDriverWait(browser, 0.25 * match["turns"] + 10).until(
+        lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-playing") == "false")
+    assert browser.find_element(By.ID, "frame-title").text == f"Turn {match['turns']}" != paused
+    assert browser.find_element(By.ID, "play").text == "play"
+    body.send_keys(Keys.HOME)
+    assert browser.find_element(By.ID, "frame-title").text == "Setup"
+    assert console_errors(browser) == []
+
+
+@pytest.mark.parametrize("ladder", ["four", "duo", "duel"])
+def test_each_decision_shows_the_seat_its_legal_actions_its_choice_and_the_time_stored(
+        browser, built_site, season_db, ladder):
+    from selenium.webdriver.common.by import By
+
+    match = stored(season_db, ladder)[0]
+    _, decisions = turns_replayed(match["replay"])
+    open_viewer(browser, built_site, ladder, 1)
+    shown = browser.find_elements(By.CSS_SELECTOR, "#decisions li.decision")
+    assert len(shown) == len(decisions[1])
+    names = replay_from_text(match["replay"]).players
+    for item, (seat, _, choice) in zip(shown, decisions[1]):
+        assert item.get_attribute("data-seat") == str(seat + 1)
+        assert item.find_element(By.CSS_SELECTOR, ".asked b").text == names[seat]
+        assert item.find_element(By.CSS_SELECTOR, "code.choice").text == choice
+    first = shown[0]
+    first.find_element(By.TAG_NAME, "summary").click()
+    seat, legal, choice = decisions[1][0]
+    actions = [option.text for option in first.find_elements(By.CSS_SELECTOR, ".actions li")]
+    assert actions == legal and first.find_element(By.CSS_SELECTOR, ".actions li.chosen").text == choice
+    timing = browser.find_element(By.ID, "timing").text
+    assert "not each decision's" in timing
+    for name, facts in zip(names, match["seats"]):
+        said = next(part for part in timing.split("; ") if f"{name}: {facts['decisions']} decisions, " in part)
+        if facts["cpu_seconds"]:
+            assert f"{facts['cpu_seconds']:.3f}"[:4] in said and "ms a decision on average" in said
+        else:
+            assert said.endswith("too little CPU time to measure") or said.endswith("measure.")
+    if ladder == "duel":  # the monsters were chosen before the first turn
+        open_viewer(browser, built_site, ladder, 0)
+        assert [item.find_element(By.CSS_SELECTOR, "code.choice").text for item in
+                browser.find_elements(By.CSS_SELECTOR, "#decisions li.decision")] == [c for _, _, c in decisions[0]]
+    assert console_errors(browser) == []
+
+
+@pytest.mark.parametrize("ladder", ["four", "duel"])
+def test_at_phone_width_nothing_is_cut_off(browser, built_site, ladder):
+    from selenium.webdriver.common.by import By
+
+    size = browser.get_window_size()
+    browser.set_window_size(390, 844)
+    try:
+        open_viewer(browser, built_site, ladder, 2)
+        # The page itself never scrolls sideways; the table of figures scrolls in its own box.
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= \
+            browser.execute_script("return window.innerWidth")
+        for element in browser.find_elements(By.CSS_SELECTOR, "#board .monster, #board svg, .controls button"):
+            box = element.rect
+            assert box["x"] >= 0 and box["x"] + box["width"] <= 390, element.get_attribute("outerHTML")[:80]
+        wrapper = browser.find_element(By.CSS_SELECTOR, ".facts .scroll")
+        assert browser.execute_script("return getComputedStyle(arguments[0]).overflowX", wrapper) == "auto"
+    finally:
+        browser.set_window_size(size["width"], size["height"])
+    assert console_errors(browser) == []
