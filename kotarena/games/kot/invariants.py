@@ -33,7 +33,8 @@ def invariants(state: State) -> list[str]:
     slots; deck, market, discard pile and owned cards together hold every card of the
     deck exactly once; only keep cards are owned; the card Made in a Lab shows is the
     top of the deck), the pending decision (a living decider, a non-empty legal list,
-    and the list the rules give for roll, yield and buy decisions), and a finished
+    the list the rules give for roll, yield and buy decisions, no damage waiting at a
+    roll decision), and a finished
     game's outcome (winner alone in first place, ranks consistent with survival, stars
     and elimination order).
     """
@@ -204,6 +205,9 @@ def _check_roll(state: State, problems: list[str]) -> None:
         problems.append(f"{_who(state, p)} rolls during {_who(state, state.active)}'s turn")
     if not 1 <= state.rolls_left <= state.rules.rerolls:
         problems.append(f"a roll decision with {state.rolls_left} rerolls left")
+    if state._queue or state._ready:
+        # Health a reroll costs (Orb of Doom) is lost at the reroll, not held over it.
+        problems.append(f"a roll decision with damage still waiting: {state._queue + state._ready!r}")
     # Six dice, more with Extra Head, fewer with shrink tokens or Freeze Time.
     if len(dice) > state.rules.die_slots or any(not 0 <= face <= 5 for face in dice):
         problems.append(f"the dice are {dice!r}")

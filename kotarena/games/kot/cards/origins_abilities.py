@@ -70,8 +70,9 @@ class FlamingAura(Effect):
 
 
 class OrbOfDoom(Effect):
-    """Each reroll another monster makes costs it 1 health (card damage from the Orb's
-    owner, landing once its dice resolved)."""
+    """Each reroll another monster makes costs it 1 health: card damage from the Orb's
+    owner, dealt at the reroll itself (``roll.reroll`` drains the queue there), so a
+    roller brought to 0 is out before its dice resolve."""
 
     moments = ("rerolled",)
 
