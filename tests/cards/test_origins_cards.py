@@ -11,6 +11,7 @@ from __future__ import annotations
 from kotarena.games.kot.cards import DECKS, get_deck
 from kotarena.games.kot.cards.origins import ORIGINS_NEW
 from kotarena.games.kot.position import MonsterSetup
+from kotarena.games.kot.rulings import BIOFUEL_IN_TOKYO, DRAINING_RAY_ROBS_EVERY_TIED_LEADER
 
 #: The deck these tests play (``test_coverage.py`` reads it).
 DECK = "origins"
@@ -143,6 +144,7 @@ def test_shrinky_is_not_offered_without_a_2(table):
 
 
 def test_draining_ray_takes_a_star_from_each_monster_tied_for_the_most(table):
+    assert DRAINING_RAY_ROBS_EVERY_TIED_LEADER is True
     state = table(MonsterSetup("Alienoid", stars=1, cards=["draining_ray"]), MonsterSetup("Kraken", stars=5),
                   MonsterSetup("Meka Dragon", stars=5), MonsterSetup("The King", stars=3), deck=DECK,
                   dice=["energy energy energy energy 1 2"])
@@ -193,6 +195,7 @@ def test_biofuel_spends_heart_results_on_energy(table):
 
 
 def test_biofuel_gives_energy_for_hearts_in_tokyo(table):
+    assert BIOFUEL_IN_TOKYO is True
     state = table(MonsterSetup("Alienoid", tokyo="city", cards=["biofuel"]), "Kraken", deck=DECK,
                   dice=["heart heart 1 2 3 1"])
     state.apply("stop")

@@ -14,6 +14,7 @@ from kotarena.engine import PositionError, ScriptedDice
 from kotarena.games import get_game, new_game
 from kotarena.games.kot import ORIGINS, ORIGINS_GAME, ORIGINS_TWO_PLAYERS
 from kotarena.games.kot.position import MonsterSetup
+from kotarena.games.kot.rulings import ROLL_OFF_ONLY_THE_TIED_ROLL_AGAIN
 from kotarena.testing import check_game
 
 
@@ -49,6 +50,7 @@ def test_origins_keeps_every_promise_of_the_seam():
 def test_first_player_ties_roll_again_until_one_has_the_most_claws():
     # Alienoid and Kraken tie on two claws (Cyber Bunny, with one, is out of it); they
     # roll again and tie on one; then Kraken rolls more.
+    assert ROLL_OFF_ONLY_THE_TIED_ROLL_AGAIN is True
     dice = ScriptedDice(["claw claw 1 2 3 heart", "claw 1 2 3 heart energy", "claw claw 1 1 2 2",
                          "claw 1 2 3 3 3", "claw 1 2 3 3 3",
                          "1 1 2 2 3 3", "claw 1 2 3 3 3",

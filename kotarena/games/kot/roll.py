@@ -23,6 +23,7 @@ from kotarena.games.kot.end import finish_last_standing
 from kotarena.games.kot.hooks import NO_FLAGS, ask
 from kotarena.games.kot.kinds import ROLL, START_CARDS, THEN_REROLL
 from kotarena.games.kot.resolve import resolve
+from kotarena.games.kot.rulings import ROLL_OFF_ONLY_THE_TIED_ROLL_AGAIN
 from kotarena.games.kot.tables import reroll_legal
 
 if TYPE_CHECKING:
@@ -54,14 +55,15 @@ def faces(key: float, slots: int) -> tuple[int, ...]:
 
 def roll_off(s: State) -> int:
     """The classic roll-off (a step of the rules' table): everyone rolls the dice; most
-    claws starts, ties roll again among themselves."""
+    claws starts, ties roll again (among themselves: ``ROLL_OFF_ONLY_THE_TIED_ROLL_AGAIN``)."""
     contenders = [p for p in range(s.n) if s.alive[p]]
     while len(contenders) > 1:
         claws = {p: roll_off_dice(s).count(CLAW) for p in contenders}
         best = max(claws.values())
         if s.log is not None:
             s.log.append(("rolloff", tuple(sorted(claws.items()))))
-        contenders = [p for p in contenders if claws[p] == best]
+        if ROLL_OFF_ONLY_THE_TIED_ROLL_AGAIN or list(claws.values()).count(best) == 1:
+            contenders = [p for p in contenders if claws[p] == best]
     return contenders[0]
 
 
