@@ -1,7 +1,7 @@
 """Every choice the seeds leave open in King of Tokyo and King of Tokyo: Origins that
 the engine makes at one place, each one named constant, in one place.
 
-Each constant has its row in the rulings table of the page its rule belongs to, with
+Each constant has its row in the rulings table of each page its rule belongs to, with
 the seed passage and the tests that pin it: ``docs/rules.md`` (the classic game),
 ``docs/origins.md`` (Origins), ``docs/cards.md`` (the cards). Change a ruling here and
 only here. The constants are ``Final``: the compiled turn machine takes their values as
