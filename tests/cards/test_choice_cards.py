@@ -8,6 +8,12 @@ never uses a card by accident.
 from __future__ import annotations
 
 from kotarena.games.kot.position import MonsterSetup
+from kotarena.games.kot.rulings import (
+    CURE_TOKENS_ONLY_OUTSIDE_TOKYO,
+    HEALING_RAY_FROM_TOKYO,
+    MIMIC_MAY_COPY_ITS_OWNERS_CARDS,
+    RAPID_HEALING_BEFORE_DAMAGE_ONLY_IF_FATAL,
+)
 
 QUIET = "1 2 3 1 2 heart"
 
@@ -199,6 +205,7 @@ def test_poison_tokens_outlive_the_card_and_a_heart_may_remove_one(table):
 
 
 def test_a_heart_on_poison_is_not_offered_in_tokyo(table):
+    assert CURE_TOKENS_ONLY_OUTSIDE_TOKYO is True
     state = table(MonsterSetup("Kraken", poison=1, tokyo="city"), "Alienoid", deck=None,
                   dice=["heart 1 2 3 energy energy"])
     state.apply("stop")
@@ -406,6 +413,7 @@ def test_rapid_healing_is_offered_before_damage_that_would_eliminate(table):
 
 
 def test_rapid_healing_is_not_offered_before_damage_it_survives(table):
+    assert RAPID_HEALING_BEFORE_DAMAGE_ONLY_IF_FATAL is True
     state = table("Alienoid", MonsterSetup("Kraken", tokyo="city", health=5, energy=2, cards=["rapid_healing"]),
                   deck="default", dice=["claw claw 1 2 3 heart"])
     state.apply("stop")
@@ -493,6 +501,7 @@ def test_healing_ray_spends_hearts_on_another_monster_who_pays_2_energy_per_heal
 
 
 def test_healing_ray_works_from_tokyo_where_hearts_cannot_heal_the_roller(table):
+    assert HEALING_RAY_FROM_TOKYO is True
     state = table(MonsterSetup("Alienoid", tokyo="city", cards=["healing_ray"]), MonsterSetup("Kraken", health=5),
                   deck="default", dice=["heart 1 2 3 energy energy"])
     state.apply("stop")
@@ -523,6 +532,7 @@ def test_mimic_copies_another_monsters_card_placed_at_the_start_of_the_turn_for_
 
 def test_mimic_may_copy_a_card_of_its_own_owner(table):
     # Seed 003: "Mimic imitates any card in play", its owner's own included.
+    assert MIMIC_MAY_COPY_ITS_OWNERS_CARDS is True
     state = table(MonsterSetup("Alienoid", energy=1, cards=["extra_head", "mimic"]), "Kraken",
                   deck="default", dice=["1 2 3 1 2 energy heart 3"])
     assert "use mimic 1 extra_head" in {a.text for a in state.legal}

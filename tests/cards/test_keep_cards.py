@@ -7,6 +7,7 @@ plays through the real engine with scripted dice.
 from __future__ import annotations
 
 from kotarena.games.kot.position import MonsterSetup
+from kotarena.games.kot.rulings import CARDS_SEE_THEIR_OWN_PURCHASE, UNDERDOG_NEEDS_STRICTLY_FEWEST_STARS
 
 NOTHING = "1 2 3 1 2 energy"  # scores nothing, 1 energy
 QUIET = "1 2 3 1 2 heart"  # scores nothing, 1 heart
@@ -74,6 +75,7 @@ def test_rooting_for_the_underdog_gives_a_star_to_the_monster_with_fewest_stars(
 
 
 def test_rooting_for_the_underdog_gives_nothing_on_a_tie_for_fewest(table):
+    assert UNDERDOG_NEEDS_STRICTLY_FEWEST_STARS is True
     state = table(MonsterSetup("Alienoid", stars=2, cards=["rooting_for_the_underdog"]),
                   MonsterSetup("Kraken", stars=2), deck="default", dice=[QUIET])
     play_turn(state)
@@ -87,6 +89,7 @@ def test_dedicated_news_team_gives_a_star_for_each_card_bought_after_it(at_buy):
 
 
 def test_dedicated_news_team_gives_nothing_for_itself(at_buy):
+    assert CARDS_SEE_THEIR_OWN_PURCHASE is False
     state = at_buy("dedicated_news_team")
     state.apply("buy 1")
     assert state.stars[0] == 0

@@ -11,6 +11,7 @@ from __future__ import annotations
 from kotarena.games.kot.cards import DECKS, get_deck
 from kotarena.games.kot.cards.origins import ORIGINS_NEW
 from kotarena.games.kot.position import MonsterSetup
+from kotarena.games.kot.rulings import BIOFUEL_IN_TOKYO, DRAINING_RAY_ROBS_EVERY_TIED_LEADER
 
 #: The deck these tests play (``test_coverage.py`` reads it).
 DECK = "origins"
@@ -143,6 +144,7 @@ def test_shrinky_is_not_offered_without_a_2(table):
 
 
 def test_draining_ray_takes_a_star_from_each_monster_tied_for_the_most(table):
+    assert DRAINING_RAY_ROBS_EVERY_TIED_LEADER is True
     state = table(MonsterSetup("Alienoid", stars=1, cards=["draining_ray"]), MonsterSetup("Kraken", stars=5),
                   MonsterSetup("Meka Dragon", stars=5), MonsterSetup("The King", stars=3), deck=DECK,
                   dice=["energy energy energy energy 1 2"])
@@ -193,6 +195,7 @@ def test_biofuel_spends_heart_results_on_energy(table):
 
 
 def test_biofuel_gives_energy_for_hearts_in_tokyo(table):
+    assert BIOFUEL_IN_TOKYO is True
     state = table(MonsterSetup("Alienoid", tokyo="city", cards=["biofuel"]), "Kraken", deck=DECK,
                   dice=["heart heart 1 2 3 1"])
     state.apply("stop")
@@ -227,29 +230,120 @@ def test_electric_armor_acts_again_on_the_next_damage(table):
     assert (state.health[1], state.energy[1]) == (8, 0)
 
 
-def test_orb_of_doom_hurts_another_monster_1_for_each_reroll(table, events):
+def test_orb_of_doom_hurts_the_roller_1_at_each_reroll_as_it_rerolls(table, events):
+    # The card: "each time another monster makes a reroll, it loses 1 health": at the
+    # reroll, while the roll goes on, not once the dice resolved.
     state = table("Alienoid", MonsterSetup("Kraken", cards=["orb_of_doom"]), deck=DECK,
                   dice=["1 2 3 1 2 energy", "1", "1"])
     state.apply("reroll 2")
-    state.apply("reroll 3")  # the last reroll: the dice resolve, then the damage lands
-    assert state.health == [8, 10]
-    assert [e for e in events(state, "damage")] == [("damage", 0, 1, 1), ("damage", 0, 1, 1)]
+    assert state.health == [9, 10] and (state.kind, state.to_move, state.rolls_left) == ("roll", 0, 1)
+    state.apply("reroll 3")
+    assert state.health == [8, 10] and state.stars[0] == 2  # 1 1 1 1
+    assert events(state, "damage") == [("damage", 0, 1, 1), ("damage", 0, 1, 1)]
 
 
-def test_orb_of_doom_damage_waits_for_the_dice_while_the_roller_changes_them(table):
-    # The roller's Shrinky acts in the dice decision with Orb damage queued: the damage
-    # lands only once the dice resolved, where the roller's Wings may still stop it.
+def test_orb_of_doom_damage_comes_before_the_rollers_hearts(table):
+    # At full health the reroll costs 1 at once, and the two hearts then heal it back;
+    # damage held to the end of the roll would have found the hearts wasted (8 health).
+    state = table("Alienoid", MonsterSetup("Kraken", cards=["orb_of_doom"]), deck=DECK,
+                  dice=["heart heart 1 2 3 energy", "1"])
+    state.apply("reroll 3")
+    assert state.health[0] == 9
+    state.apply("stop")
+    assert state.health[0] == 10
+
+
+def test_orb_of_doom_asks_the_rollers_damage_cards_at_the_reroll_and_the_roll_goes_on(table):
     state = table(MonsterSetup("Alienoid", energy=2, cards=["shrinky", "wings"]),
                   MonsterSetup("Kraken", cards=["orb_of_doom"]), deck=DECK,
-                  dice=["2 1 1 3 energy energy", "1"])
+                  dice=["2 1 1 3 energy energy", "1", "2"])
     state.apply("reroll 4")
-    state.apply("stop")
-    state.apply("use shrinky 1")  # 1 1 1 1
     assert (state.kind, state.to_move) == ("damage", 0)
     assert state.view(0).pending[0] == (0, 1, 1, False)
-    assert (state.stars[0], state.energy[0]) == (2, 4)  # the dice resolved first
+    assert state.stars[0] == 0 and state.energy[0] == 2  # the dice have not resolved
     state.apply("use wings")
-    assert state.health[0] == 10
+    assert state.health[0] == 10 and (state.kind, state.to_move, state.rolls_left) == ("roll", 0, 1)
+    state.apply("reroll 4")  # Wings keeps the second loss off too
+    state.apply("use shrinky 1")  # 1 1 1 2
+    state.apply("pass")  # the other 2 stays
+    assert state.health[0] == 10 and state.stars[0] == 1
+
+
+def test_orb_of_doom_eliminates_a_roller_at_its_reroll_before_its_dice_resolve(table, events):
+    # Seed 001: a monster that loses its last health "выбывает из игры" (is out of the
+    # game), its cards and energy discarded. Alienoid, in Tokyo at 1 health, rerolls
+    # into three claws: it is out at the reroll, so they hurt nobody, its 1 1 1 scores
+    # nothing, and its turn is over.
+    state = table(MonsterSetup("Alienoid", health=1, energy=3, tokyo="city"),
+                  MonsterSetup("Kraken", cards=["orb_of_doom"]), "Meka Dragon", game="origins", deck=DECK,
+                  dice=["1 1 1 claw claw energy", "claw", "1 2 3 1 2 energy"])
+    stars = state.stars[0]
+    state.apply("reroll 6")
+    assert not state.alive[0] and state.city == -1
+    assert state.health == [0, 10, 10] and state.stars[0] == stars and state.energy[0] == 0
+    assert events(state, "eliminated") == [("eliminated", 0)] and events(state, "stars")[-1:] != [
+        ("stars", 0, 1, "dice")]
+    assert state.between_turns and state.active == 1  # the turn passed to Kraken
+    state.next_turn()
+    state.apply("stop")
+    assert state.city == 1  # Tokyo emptied by the Orb: the next monster enters
+
+
+def test_orb_of_doom_ends_a_two_player_game_at_the_reroll(table):
+    # The roller at 1 health rerolls into a heart: it is out before the heart could heal
+    # it, and the Orb's owner is the last monster standing at once.
+    state = table(MonsterSetup("Alienoid", health=1), MonsterSetup("Kraken", cards=["orb_of_doom"]),
+                  game="origins", deck=DECK, dice=["1 2 3 1 2 energy", "heart"])
+    state.apply("reroll 6")
+    assert state.outcome is not None and state.outcome.winner == 1
+    assert state.outcome.termination.value == "last_standing" and state.energy[0] == 0
+
+
+def test_orb_of_doom_counts_the_extra_reroll_a_card_gives(table):
+    # "including extra rolls": Giant Brain's third reroll costs 1 too, and may be the last.
+    state = table(MonsterSetup("Alienoid", health=3, cards=["giant_brain"]),
+                  MonsterSetup("Kraken", cards=["orb_of_doom"]), "Meka Dragon", deck=DECK,
+                  dice=["1 2 3 1 2 energy", "1", "1", "1"])
+    state.apply("reroll 6")
+    state.apply("reroll 5")
+    assert state.health[0] == 1 and (state.kind, state.rolls_left) == ("roll", 1)  # Giant Brain's reroll
+    state.apply("reroll 4")
+    assert not state.alive[0] and state.stars[0] == 0
+
+
+def test_orb_of_doom_lets_rapid_healing_save_the_roller_at_the_reroll(table):
+    state = table(MonsterSetup("Alienoid", health=1, energy=2, cards=["rapid_healing"]),
+                  MonsterSetup("Kraken", cards=["orb_of_doom"]), deck=DECK, dice=["1 2 3 1 2 energy", "1"])
+    state.apply("reroll 6")
+    assert (state.kind, state.to_move) == ("damage", 0) and "use rapid_healing" in [a.text for a in state.legal]
+    state.apply("use rapid_healing")
+    assert state.alive[0] and state.health[0] == 1 and (state.kind, state.rolls_left) == ("roll", 1)
+
+
+def test_orb_of_doom_drop_to_0_is_seen_by_eater_of_the_dead_and_it_has_a_child_rolls_on(table):
+    # In the classic game with the Orb mixed in: the drop to 0 at the reroll is a drop
+    # like any other (Eater of the Dead scores it, It Has a Child saves the monster), and
+    # the saved roller goes on with its roll.
+    state = table(MonsterSetup("Alienoid", health=1, stars=5, cards=["it_has_a_child"]),
+                  MonsterSetup("Kraken", cards=["orb_of_doom", "eater_of_the_dead"]), deck="kot+origins:orb_of_doom",
+                  dice=["1 2 3 1 2 energy", "1", "1"])
+    state.apply("reroll 1")
+    assert state.alive[0] and (state.health[0], state.stars[0], state.owned[0]) == (10, 0, [])
+    assert state.stars[1] == 3 and (state.kind, state.to_move, state.rolls_left) == ("roll", 0, 1)
+    state.apply("reroll 6")
+    assert state.health[0] == 9
+
+
+def test_orb_of_doom_a_sampled_game_at_its_damage_decision_goes_on_with_the_roll(table):
+    # A search bot samples the game at the roller's damage decision: the copy knows the
+    # roll goes on after the damage (the view's ``pending`` carries the step).
+    state = table(MonsterSetup("Alienoid", energy=2, cards=["wings"]),
+                  MonsterSetup("Kraken", cards=["orb_of_doom"]), deck=DECK, dice=["1 2 3 1 2 energy", "1"])
+    state.apply("reroll 6")
+    sampled = state.view(0).sample_game(5)
+    for game in (state, sampled):
+        game.apply("pass")
+        assert game.health[0] == 9 and (game.kind, game.to_move, game.rolls_left) == ("roll", 0, 1)
 
 
 def test_orb_of_doom_spares_its_owner(table):
@@ -258,14 +352,6 @@ def test_orb_of_doom_spares_its_owner(table):
     state.apply("reroll 2")
     state.apply("stop")
     assert state.health == [10, 10]
-
-
-def test_orb_of_doom_eliminates_a_roller_before_it_moves_into_tokyo(table):
-    state = table(MonsterSetup("Alienoid", health=1), MonsterSetup("Kraken", tokyo="city", cards=["orb_of_doom"]),
-                  "Meka Dragon", deck=DECK, dice=["1 2 3 1 2 energy", "claw"])
-    state.apply("reroll 1")
-    state.apply("stop")
-    assert not state.alive[0] and state.health[1] == 9 and state.city == 1
 
 
 # ---------------------------------------------------------------- buying

@@ -103,7 +103,7 @@ def test_a_turns_dice_do_not_depend_on_the_decisions_before_it():
 # is a rules change, so bump ``rules_version`` in kotarena/games/kot/game.py (and
 # regenerate stored replays) before updating the values below.
 
-GOLDEN_RULES_VERSION = 5
+GOLDEN_RULES_VERSION = 6
 
 GOLDEN_OPENING = [
     ("reveal", 1, "extra_head"),

@@ -9,6 +9,11 @@ import pytest
 
 from kotarena.engine import IllegalActionError, PositionError
 from kotarena.games.kot.position import MonsterSetup, build_position
+from kotarena.games.kot.rulings import (
+    REFILL_BEFORE_THE_BOUGHT_CARD_IS_PLAYED,
+    RESHUFFLE_DISCARD_WHEN_THE_DECK_RUNS_OUT,
+    SWEPT_CARDS_DISCARDED_BEFORE_REVEALING,
+)
 
 NO_CLAWS = "1 2 3 1 2 heart"
 
@@ -149,6 +154,7 @@ def test_done_ends_the_buy_step_and_the_turn(table, act):
 
 
 def test_an_empty_deck_is_the_shuffled_discard_pile(table, act, events):
+    assert RESHUFFLE_DISCARD_WHEN_THE_DECK_RUNS_OUT is True
     state = buying(table, 6, market=["heal", "wings", "tanks"])
     # Late in a game: every other card has been discarded.
     state.discard, state.deck = state.deck, []
@@ -160,6 +166,7 @@ def test_an_empty_deck_is_the_shuffled_discard_pile(table, act, events):
 
 def test_a_bought_discard_card_is_not_shuffled_back_into_the_market(table, act):
     # Ruling: the gap is refilled at once, before the bought card reaches the discard pile.
+    assert REFILL_BEFORE_THE_BOUGHT_CARD_IS_PLAYED is True
     state = buying(table, 3, market=["heal", "wings", "tanks"])
     heal = state.market[0]
     state.discard, state.deck = state.deck, []
@@ -171,6 +178,7 @@ def test_a_bought_discard_card_is_not_shuffled_back_into_the_market(table, act):
 def test_swept_cards_are_discarded_before_new_ones_are_revealed(table, act, events):
     # Ruling: with one card left in the deck, the other two new cards come from the
     # discard pile, which by then holds the three swept cards.
+    assert SWEPT_CARDS_DISCARDED_BEFORE_REVEALING is True
     state = buying(table, 2, market=["heal", "wings", "tanks"], deck_top=["frenzy"])
     swept = set(state.market)
     state.deck = state.deck[-1:]

@@ -3,7 +3,7 @@
 Every difference from the classic game has a test here: Tokyo City only, the Enter
 Tokyo step (claws or not, the very first player included), leaving Tokyo only after
 another monster's claws, card damage while the dice resolve, what an eliminated
-monster loses, and the two-player variant. ``docs/origins.md`` numbers the rulings.
+monster loses, and the two-player variant. ``docs/origins.md`` lists the rulings.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from kotarena.engine import PositionError, ScriptedDice
 from kotarena.games import get_game, new_game
 from kotarena.games.kot import ORIGINS, ORIGINS_GAME, ORIGINS_TWO_PLAYERS
 from kotarena.games.kot.position import MonsterSetup
+from kotarena.games.kot.rulings import ROLL_OFF_ONLY_THE_TIED_ROLL_AGAIN
 from kotarena.testing import check_game
 
 
@@ -49,6 +50,7 @@ def test_origins_keeps_every_promise_of_the_seam():
 def test_first_player_ties_roll_again_until_one_has_the_most_claws():
     # Alienoid and Kraken tie on two claws (Cyber Bunny, with one, is out of it); they
     # roll again and tie on one; then Kraken rolls more.
+    assert ROLL_OFF_ONLY_THE_TIED_ROLL_AGAIN is True
     dice = ScriptedDice(["claw claw 1 2 3 heart", "claw 1 2 3 heart energy", "claw claw 1 1 2 2",
                          "claw 1 2 3 3 3", "claw 1 2 3 3 3",
                          "1 1 2 2 3 3", "claw 1 2 3 3 3",
@@ -282,7 +284,8 @@ def test_the_invariants_know_what_origins_promises(table, act):
 def test_random_origins_games_break_no_invariant():
     from kotarena.testing import random_games
 
-    played = list(random_games(60, players=(2, 3, 4), decks=("kot", None), game="origins", record=True, seed=7))
+    played = list(random_games(60, players=(2, 3, 4), decks=("origins", "kot", None), game="origins", record=True,
+                               seed=7))
     assert all(state.is_over for state in played)
 
 
@@ -295,6 +298,8 @@ def test_every_ruling_of_the_origins_page_names_tests_and_scenarios_that_exist()
     rulings = page[page.index("## Rulings"):page.index("## Checking it")]
     named_tests = re.findall(r"test_origins\.py::(\w+)", rulings)
     named_scenarios = re.findall(r"`(\w+\.toml)`", rulings)
-    assert len(re.findall(r"^\d+\. \*\*", rulings, re.M)) == 12 and named_tests and named_scenarios
+    # One row of the constants' table, eleven rulings in the shape of the turn.
+    assert len(re.findall(r"^\| `[A-Z_]+`", rulings, re.M)) == 1
+    assert len(re.findall(r"^- \*\*", rulings, re.M)) == 11 and named_tests and named_scenarios
     assert set(named_tests) <= set(globals())
     assert all((root / "scenarios" / "origins" / name).exists() for name in named_scenarios)

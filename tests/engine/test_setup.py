@@ -8,6 +8,7 @@ from kotarena.engine import PositionError, ScriptedDice
 from kotarena.games import new_game
 from kotarena.games.kot import MONSTERS
 from kotarena.games.kot.position import MonsterSetup, build_position
+from kotarena.games.kot.rulings import ROLL_OFF_ONLY_THE_TIED_ROLL_AGAIN
 
 NO_CLAWS = "1 2 3 1 2 heart"
 
@@ -69,6 +70,7 @@ def test_the_monster_with_most_claws_starts(events):
 
 
 def test_tied_monsters_roll_again_among_themselves_only(events):
+    assert ROLL_OFF_ONLY_THE_TIED_ROLL_AGAIN is True
     dice = ScriptedDice([
         "claw claw 1 2 3 1", "claw 1 2 3 1 2", "claw claw 1 2 3 1", "1 2 3 1 2 3",  # seats 0 and 2 tie
         "claw 1 2 3 1 2", "claw 1 2 3 1 2",                                      # tie again

@@ -107,9 +107,9 @@ def card_choice(s: State, player: int, action: Action) -> None:
         use_card(s, player, action)
         if s.outcome is not None or s.kind != kind or s.to_move != player:
             return  # the card led to another decision (a reroll) or ended the game
-        # Damage queued during the roll (Orb of Doom's) lands once the dice resolved; health
-        # lost with a card (Even Bigger) is settled at once.
-        if (s._queue and kind != DICE_CARDS and kind != HEARTS) or s._dropped:
+        # Damage queued as the dice resolve (Flaming Aura's, before the hearts) lands with
+        # the claws; health lost with a card (Even Bigger) is settled at once.
+        if (s._queue and kind != HEARTS) or s._dropped:
             s._then = THEN_BUY if kind == BUY_CARDS else THEN_NOTHING
             drain(s)
             if kind == BUY_CARDS:

@@ -8,8 +8,8 @@ together, so monsters hit by the same damage tie and Tokyo Bay cannot close betw
 targets of the same claws.
 
 Once the queue is empty the turn goes on with the step ``State._then`` names, looked up
-in the rules' step table (``Rules.steps``): the steps that follow damage (the rest of an
-attack, the buy step, the end of the turn) live in modules above this one, which this
+in the rules' step table (``Rules.steps``): the steps that follow damage (the rest of a
+roll, of an attack, the buy step, the end of the turn) live in modules above this one, which this
 module does not import.
 """
 
@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from kotarena.games.kot.cards.moments import GUARD, HURT, RESCUE, ZERO
 from kotarena.games.kot.hooks import ask, cards_changed
-from kotarena.games.kot.kinds import DAMAGE, THEN_ATTACK, THEN_BUY, THEN_DICE, THEN_END, THEN_NOTHING
+from kotarena.games.kot.kinds import DAMAGE, THEN_ATTACK, THEN_BUY, THEN_DICE, THEN_END, THEN_NOTHING, THEN_REROLL
 
 if TYPE_CHECKING:
     from kotarena.games.kot.state import State
@@ -72,6 +72,8 @@ def drain(s: State) -> None:
         s.rules.steps.finish_turn(s)
     elif then == THEN_DICE:
         s.rules.steps.after_dice_damage(s)
+    elif then == THEN_REROLL:
+        s.rules.steps.after_reroll_damage(s)
 
 
 def ask_damage(s: State) -> bool:

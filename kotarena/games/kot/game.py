@@ -28,8 +28,9 @@ from kotarena.games.kot.state import State
 from kotarena.games.kot.tokens import PACKED_TOKENS
 from kotarena.games.kot.view import View
 
-#: The classic game. ``rules_version`` changes only when a rule really changes.
-SPEC = GameSpec("kot", "King of Tokyo", 2, 6, "kot", rules_version=5, aliases=("classic", "king-of-tokyo"),
+#: The classic game. ``rules_version`` changes only when a rule really changes (6: Orb
+#: of Doom, which a deck mixed with Origins cards plays, takes its health at the reroll).
+SPEC = GameSpec("kot", "King of Tokyo", 2, 6, "kot", rules_version=6, aliases=("classic", "king-of-tokyo"),
                 decks=tuple(sorted(DECKS)))
 
 #: The option of a game with a two-player variant (Origins): played by two, the game
@@ -184,13 +185,12 @@ class KingOfTokyo(Game):
 
 KING_OF_TOKYO = KingOfTokyo()
 
-#: Origins' own deck (its 50 cards), which it plays by default once the cards package
-#: has it (``DECKS``); until then it falls back on the classic deck.
+#: Origins' own deck (its 50 cards, ``cards/origins.py``), which it plays by default.
 ORIGINS_DECK = "origins"
 #: King of Tokyo: Origins (seed 001): 2-4 monsters, Tokyo City only, the Enter Tokyo
 #: step; every deck of the family can be played (the seed's deck mixing).
 ORIGINS_SPEC = GameSpec("origins", "King of Tokyo: Origins", 2, 4, ORIGINS_DECK,
-                        rules_version=1, aliases=("kot-origins", "king-of-tokyo-origins"), decks=tuple(sorted(DECKS)))
+                        rules_version=2, aliases=("kot-origins", "king-of-tokyo-origins"), decks=tuple(sorted(DECKS)))
 #: The Origins game: its rules, and the two-player variant's when two play (unless the
 #: option ``two-player-variant=off`` is given: ``origins:two-player-variant=off``).
 ORIGINS_GAME = KingOfTokyo(ORIGINS_SPEC, ORIGINS, two_players=ORIGINS_TWO_PLAYERS)

@@ -12,7 +12,7 @@ import itertools
 
 from kotarena.engine.outcome import EngineError, Termination
 from kotarena.games.kot.damage import eliminate_losing_energy
-from kotarena.games.kot.kinds import BUY_CARDS, ROLL, YIELD_TOKYO
+from kotarena.games.kot.kinds import BUY_CARDS, DICE_CARDS, PROBE, ROLL, YIELD_TOKYO
 from kotarena.games.kot.state import State
 
 
@@ -33,7 +33,8 @@ def invariants(state: State) -> list[str]:
     slots; deck, market, discard pile and owned cards together hold every card of the
     deck exactly once; only keep cards are owned; the card Made in a Lab shows is the
     top of the deck), the pending decision (a living decider, a non-empty legal list,
-    and the list the rules give for roll, yield and buy decisions), and a finished
+    the list the rules give for roll, yield and buy decisions, no damage waiting at a
+    roll, dice or probe decision), and a finished
     game's outcome (winner alone in first place, ranks consistent with survival, stars
     and elimination order).
     """
@@ -189,6 +190,9 @@ def _check_decision(state: State, problems: list[str]) -> None:
         problems.append(f"{_who(state, p)} must decide ({state.kind}) but has no legal action")
         return
     kind = state.kind
+    if (kind == ROLL or kind == DICE_CARDS or kind == PROBE) and (state._queue or state._ready):
+        # Health a reroll costs (Orb of Doom) is lost at the reroll, not held over the roll.
+        problems.append(f"a {kind} decision with damage still waiting: {state._queue + state._ready!r}")
     if kind == ROLL:
         _check_roll(state, problems)
     elif kind == YIELD_TOKYO:

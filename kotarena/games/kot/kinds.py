@@ -46,3 +46,4 @@ THEN_ATTACK: Final = 1  #: ``steps.after_attack``: attack effects, yielding, mov
 THEN_BUY: Final = 2  #: ``steps.after_card_damage``: back to the buy step (card damage while buying, Burrowing)
 THEN_END: Final = 3  #: ``steps.finish_turn``: finish the turn (poison at the end of a turn)
 THEN_DICE: Final = 4  #: ``steps.after_dice_damage``: card damage while the dice resolve, then the Enter Tokyo step
+THEN_REROLL: Final = 5  #: ``steps.after_reroll_damage``: health a reroll cost (Orb of Doom), then the roll goes on

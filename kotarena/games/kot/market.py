@@ -17,6 +17,12 @@ from kotarena.games.kot.damage import drain
 from kotarena.games.kot.end import end_turn, finish_last_standing, finish_turn
 from kotarena.games.kot.hooks import ask, card_kept, offers
 from kotarena.games.kot.kinds import BUY_CARDS, REVEAL, THEN_BUY
+from kotarena.games.kot.rulings import (
+    CARDS_SEE_THEIR_OWN_PURCHASE,
+    REFILL_BEFORE_THE_BOUGHT_CARD_IS_PLAYED,
+    RESHUFFLE_DISCARD_WHEN_THE_DECK_RUNS_OUT,
+    SWEPT_CARDS_DISCARDED_BEFORE_REVEALING,
+)
 from kotarena.games.kot.tables import NOTHING_TO_BUY, Table, buy_action, buy_legal
 
 if TYPE_CHECKING:
@@ -132,10 +138,13 @@ def buy(s: State, slot: int) -> None:
     s.energy[p] -= cost
     if s.log is not None:
         s.log.append(("buy", p, info.id, slot + 1, cost))
-    # The gap is refilled before the card is kept or discarded, so a discard card
-    # bought with the deck empty is not shuffled straight back into the market.
-    reveal(s, slot)
-    gain_card(s, p, card)
+    if REFILL_BEFORE_THE_BOUGHT_CARD_IS_PLAYED:
+        reveal(s, slot)
+        gain_card(s, p, card)
+    else:
+        s.market[slot] = -1
+        gain_card(s, p, card)
+        reveal(s, slot)
     if s._queue:
         s._then = THEN_BUY
         drain(s)
@@ -147,7 +156,7 @@ def gain_card(s: State, p: int, card: int) -> None:
     """``p`` has just bought ``card`` (from anywhere): keep it or play it."""
     info = s.cards_info[card]
     s._batch += 1
-    if s._slow:
+    if s._slow and not CARDS_SEE_THEIR_OWN_PURCHASE:
         for c, fn in s._mine[p][BOUGHT]:
             fn(s, p, c, info)
     effect = s._effects[card]
@@ -157,6 +166,9 @@ def gain_card(s: State, p: int, card: int) -> None:
     else:
         s.discard.append(card)
         s._card_ids = None
+    if s._slow and CARDS_SEE_THEIR_OWN_PURCHASE:
+        for c, fn in s._mine[p][BOUGHT]:
+            fn(s, p, c, info)
     effect.on_buy(s, p, card)
 
 
@@ -167,19 +179,22 @@ def sweep(s: State) -> None:
     if s.log is not None:
         s.log.append(("sweep", p))
     size = len(s.market)
+    swept = [card for card in s.market if card >= 0]
     for slot in range(size):
-        if s.market[slot] >= 0:
-            s.discard.append(s.market[slot])
-            s._card_ids = None
-            s.market[slot] = -1
+        s.market[slot] = -1
+    if SWEPT_CARDS_DISCARDED_BEFORE_REVEALING:
+        s.discard.extend(swept)
     for slot in range(size):
         reveal(s, slot)
+    if not SWEPT_CARDS_DISCARDED_BEFORE_REVEALING:
+        s.discard.extend(swept)
+    s._card_ids = None
     buy_step(s)
 
 
 def reveal(s: State, slot: int) -> None:
     """Fill a market slot from the deck; an empty deck is the shuffled discard pile."""
-    if not s.deck and s.discard:
+    if not s.deck and s.discard and RESHUFFLE_DISCARD_WHEN_THE_DECK_RUNS_OUT:
         s.deck = s.discard
         s.discard = []
         s._card_ids = None

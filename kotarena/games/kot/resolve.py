@@ -17,6 +17,7 @@ from kotarena.games.kot.cards.moments import ATTACK_BONUS, CARD_DAMAGE, CLAWS, S
 from kotarena.games.kot.damage import drain, settle
 from kotarena.games.kot.hooks import ask, offers
 from kotarena.games.kot.kinds import CITY, DICE_CARDS, HEARTS, PROBE, THEN_ATTACK, THEN_DICE
+from kotarena.games.kot.rulings import CURE_TOKENS_ONLY_OUTSIDE_TOKYO
 from kotarena.games.kot.tables import Table
 from kotarena.games.kot.tokyo import after_attack
 
@@ -85,7 +86,7 @@ def hearts_table(s: State, p: int) -> Table:
     """Hearts left to spend: on tokens (outside Tokyo), on cards (Healing Ray), or healing."""
     hearts = s._hearts_left
     legal: list[Action] = [PASS_ACTION]
-    if p != s.city and p != s.bay:
+    if not CURE_TOKENS_ONLY_OUTSIDE_TOKYO or (p != s.city and p != s.bay):
         for poison in range(min(hearts, s.poison[p]) + 1):
             for shrink in range(min(hearts - poison, s.shrink[p]) + 1):
                 if poison or shrink:

@@ -18,9 +18,12 @@ from typing import TYPE_CHECKING, Final
 from kotarena.engine.dice import CLAW
 from kotarena.games.kot.cards.moments import BONUS_REROLL, REROLLED, START_TURN
 from kotarena.games.kot.cards.moments import DICE_COUNT as DICE_COUNT_MOMENT
+from kotarena.games.kot.damage import drain
+from kotarena.games.kot.end import finish_last_standing
 from kotarena.games.kot.hooks import NO_FLAGS, ask
-from kotarena.games.kot.kinds import ROLL, START_CARDS
+from kotarena.games.kot.kinds import ROLL, START_CARDS, THEN_REROLL
 from kotarena.games.kot.resolve import resolve
+from kotarena.games.kot.rulings import ROLL_OFF_ONLY_THE_TIED_ROLL_AGAIN
 from kotarena.games.kot.tables import reroll_legal
 
 if TYPE_CHECKING:
@@ -52,14 +55,15 @@ def faces(key: float, slots: int) -> tuple[int, ...]:
 
 def roll_off(s: State) -> int:
     """The classic roll-off (a step of the rules' table): everyone rolls the dice; most
-    claws starts, ties roll again among themselves."""
+    claws starts, ties roll again (among themselves: ``ROLL_OFF_ONLY_THE_TIED_ROLL_AGAIN``)."""
     contenders = [p for p in range(s.n) if s.alive[p]]
     while len(contenders) > 1:
         claws = {p: roll_off_dice(s).count(CLAW) for p in contenders}
         best = max(claws.values())
         if s.log is not None:
             s.log.append(("rolloff", tuple(sorted(claws.items()))))
-        contenders = [p for p in contenders if claws[p] == best]
+        if ROLL_OFF_ONLY_THE_TIED_ROLL_AGAIN or list(claws.values()).count(best) == 1:
+            contenders = [p for p in contenders if claws[p] == best]
     return contenders[0]
 
 
@@ -174,16 +178,46 @@ def reroll(s: State, positions: tuple[int, ...]) -> None:
             dice[position - 1] = face
     if s.log is not None:
         s.log.append(("roll", s.active, tuple(dice), positions))
+    s.rolls_left -= 1
     if s._slow and s._hooks[REROLLED]:
         p = s.active
         for owner, card, fn in s._hooks[REROLLED]:
             if owner != p:
                 fn(s, owner, card, p)
-    s.rolls_left -= 1
-    if s.rolls_left == 0:
-        if s._slow and s._mine[s.active][BONUS_REROLL] and bonus_reroll(s):
+        if s._queue:
+            # Orb of Doom: the roller loses the health at the reroll itself, so a roller
+            # it eliminates is out before its dice resolve (seed 001: a monster that
+            # loses its last health is out of the game).
+            s._batch += 1
+            s._then = THEN_REROLL
+            drain(s)
             return
-        resolve(s)
+    if s.rolls_left == 0:
+        rerolls_over(s)
+
+
+def after_reroll_damage(s: State) -> None:
+    """The health a reroll cost has been lost (a step of the rules' table): the game
+    ends if one monster or none is left; a roller it eliminated takes no further step
+    (its dice never resolve: no stars, energy, hearts or claws); otherwise the roll goes
+    on, with the roll decision again if rerolls are left (a ``damage`` decision may
+    have come between)."""
+    p = s.active
+    if s.alive_count <= 1:
+        finish_last_standing(s)
+    elif not s.alive[p]:
+        s.rules.steps.finish_turn(s)
+    elif s.rolls_left:
+        s._decide(p, ROLL, reroll_legal(len(s.dice)))
+    else:
+        rerolls_over(s)
+
+
+def rerolls_over(s: State) -> None:
+    """The rerolls have run out: a card's extra reroll (Giant Brain), or the dice resolve."""
+    if s._slow and s._mine[s.active][BONUS_REROLL] and bonus_reroll(s):
+        return
+    resolve(s)
 
 
 def bonus_reroll(s: State) -> bool:

@@ -57,6 +57,9 @@ class Steps:
     #: Card damage dealt while the dice resolve (no claws: not an attack) has landed.
     #: Classic: on to the buy step (``after_card_damage``); Origins: the Enter Tokyo step.
     after_dice_damage: Callable[[State], None]
+    #: Card damage a reroll cost (Orb of Doom) has landed, at the reroll itself: the
+    #: roll goes on, unless the damage ended the game or eliminated the roller.
+    after_reroll_damage: Callable[[State], None]
     #: The turn is over: a win on stars, or the next turn.
     finish_turn: Callable[[State], None]
     #: A monster at 0 health is out: what it leaves and loses (``(state, seat)``).
@@ -71,6 +74,7 @@ CLASSIC_STEPS = Steps(
     enter_tokyo=tokyo.attacker_moves_in,
     after_card_damage=market.after_card_damage,
     after_dice_damage=market.after_card_damage,
+    after_reroll_damage=roll.after_reroll_damage,
     finish_turn=end.finish_turn,
     eliminate=damage.eliminate,
 )

@@ -32,7 +32,7 @@ def after_attack(s: State) -> None:
     if s.alive_count <= 1:
         finish_last_standing(s)
         return
-    if not s.alive[p]:  # card damage that landed with its claws eliminated it (Orb of Doom)
+    if not s.alive[p]:  # an elimination took its Mimic copy of Even Bigger, and its last 2 health
         s.rules.steps.finish_turn(s)
         return
     hit = s._hit
@@ -110,8 +110,8 @@ def attacker_moves_in(s: State) -> None:
                             fn(s, owner, card, p)
     if s._queue:
         # Card damage waits here for the buy step: a card hurt the monster moving in
-        # (Burrowing), or cards hurt as the dice resolved or Tokyo was taken (Orb of
-        # Doom, Gamma Blast).
+        # (Burrowing), or cards hurt as the dice resolved or Tokyo was taken (Flaming
+        # Aura, Gamma Blast).
         s._then = THEN_BUY
         drain(s)
         return

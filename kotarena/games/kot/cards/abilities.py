@@ -14,6 +14,11 @@ from kotarena.engine.dice import FACE_NAMES, HEART, ONE, THREE
 from kotarena.games.kot.cards.blocks import others
 from kotarena.games.kot.cards.effects import Effect, use_action
 from kotarena.games.kot.kinds import BUY_CARDS, DAMAGE, DICE_CARDS, END_CARDS, HEARTS, PROBE, REVEAL, START_CARDS
+from kotarena.games.kot.rulings import (
+    HEALING_RAY_FROM_TOKYO,
+    MIMIC_MAY_COPY_ITS_OWNERS_CARDS,
+    RAPID_HEALING_BEFORE_DAMAGE_ONLY_IF_FATAL,
+)
 
 if TYPE_CHECKING:
     from kotarena.engine.actions import Action
@@ -58,7 +63,8 @@ class RapidHealing(Effect):
     def offers(self, s: State, p: int, card: int, kind: str) -> tuple[Action, ...]:
         if kind not in _RAPID_HEALING_KINDS or s.energy[p] < 2 or s.health[p] >= s.max_health[p]:
             return ()
-        if kind == DAMAGE and s.pending_damage[1] + s.incoming(p) < s.health[p]:
+        if (RAPID_HEALING_BEFORE_DAMAGE_ONLY_IF_FATAL and kind == DAMAGE
+                and s.pending_damage[1] + s.incoming(p) < s.health[p]):
             return ()  # healing now or after this damage is the same unless it would eliminate
         return (use_action(self.id),)
 
@@ -409,7 +415,7 @@ class HealingRay(Effect):
     offer_kinds = frozenset({HEARTS})
 
     def offers(self, s: State, p: int, card: int, kind: str) -> tuple[Action, ...]:
-        if kind != HEARTS or not s.hearts_left:
+        if kind != HEARTS or not s.hearts_left or (not HEALING_RAY_FROM_TOKYO and s.in_tokyo(p)):
             return ()
         return tuple(use_action(self.id, q + 1) for q in others(s, p) if s.health[q] < s.max_health[q])
 
@@ -451,7 +457,8 @@ class Mimic(Effect):
             return ()
         info = s.cards_info
         targets = []
-        for q in (*others(s, p), p):  # the owner's own cards last
+        owners = (*others(s, p), p) if MIMIC_MAY_COPY_ITS_OWNERS_CARDS else others(s, p)
+        for q in owners:  # the owner's own cards last
             for c in s.owned[q]:
                 if c != s.mimic and info[c].id != self.id:
                     targets.append(use_action(self.id, q + 1, info[c].id))

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from kotarena.engine.dice import CLAW, ONE, THREE, TWO
 from kotarena.games.kot.cards.effects import Effect
 from kotarena.games.kot.kinds import CITY
+from kotarena.games.kot.rulings import UNDERDOG_NEEDS_STRICTLY_FEWEST_STARS
 
 if TYPE_CHECKING:
     from kotarena.games.kot.state import State
@@ -134,7 +135,12 @@ class UnderdogStars(Effect):
         self.stars = stars
 
     def end_turn(self, s: State, p: int, card: int) -> None:
-        if all(s.stars[p] < s.stars[q] for q in others(s, p)):
+        mine = s.stars[p]
+        if UNDERDOG_NEEDS_STRICTLY_FEWEST_STARS:
+            fewest = all(mine < s.stars[q] for q in others(s, p))
+        else:
+            fewest = all(mine <= s.stars[q] for q in others(s, p))
+        if fewest:
             s.gain_stars(p, self.stars, self.id)
 
 
@@ -153,7 +159,7 @@ class PeacefulStars(Effect):
 
 
 class StarsPerPurchase(Effect):
-    """``stars`` whenever you buy a card (after this one)."""
+    """``stars`` whenever you buy a card (after this one: ``CARDS_SEE_THEIR_OWN_PURCHASE``)."""
 
     moments = ("bought",)
 

@@ -78,7 +78,7 @@ ORIGINS_NEW_CARDS: tuple[tuple[CardInfo, Effect], ...] = (
               'When you yield Tokyo, gain 1 energy, and the monster that takes your place loses 1 health (card damage).'),
      Combined(EnergyWhenYielding(1), HurtWhoTakesMyPlace(1))),
     (CardInfo('orb_of_doom', 'Orb of Doom', 9, KEEP, 1, 'Orb of Doom',
-              'Each time another monster rerolls, it loses 1 health (card damage, when its dice resolve).'),
+              'Each time another monster rerolls, it loses 1 health (card damage, at the reroll itself).'),
      OrbOfDoom()),
     (CardInfo('scavenger', 'Scavenger', 3, KEEP, 1, 'Scavenger',
               'In your buy step you may buy cards from the discard pile; a discard card bought so goes to the bottom of the deck once played.'),

@@ -17,6 +17,7 @@ from kotarena.games.kot.cards.blocks import four_of_a_kind, others
 from kotarena.games.kot.cards.effects import Effect, use_action
 from kotarena.games.kot.cards.info import DISCARD
 from kotarena.games.kot.kinds import BUY_CARDS, DAMAGE, HEARTS
+from kotarena.games.kot.rulings import BIOFUEL_IN_TOKYO, DRAINING_RAY_ROBS_EVERY_TIED_LEADER
 
 if TYPE_CHECKING:
     from kotarena.engine.actions import Action
@@ -31,7 +32,9 @@ class Biofuel(Effect):
     offer_kinds = frozenset({HEARTS})
 
     def offers(self, s: State, p: int, card: int, kind: str) -> tuple[Action, ...]:
-        return (use_action(self.id),) if kind == HEARTS and s.hearts_left else ()
+        if kind != HEARTS or not s.hearts_left or (not BIOFUEL_IN_TOKYO and s.in_tokyo(p)):
+            return ()
+        return (use_action(self.id),)
 
     def use(self, s: State, p: int, card: int, action: Action) -> None:
         s.spend_heart()
@@ -49,6 +52,8 @@ class DrainingRay(Effect):
             return 0
         most = max(s.stars[q] for q in range(s.n) if s.alive[q])
         robbed = [q for q in others(s, p) if s.stars[q] == most] if most > 0 else []
+        if not DRAINING_RAY_ROBS_EVERY_TIED_LEADER and len(robbed) > 1:
+            robbed = []
         for q in robbed:
             s.lose_stars(q, 1, self.id)
         if robbed:
@@ -70,8 +75,9 @@ class FlamingAura(Effect):
 
 
 class OrbOfDoom(Effect):
-    """Each reroll another monster makes costs it 1 health (card damage from the Orb's
-    owner, landing once its dice resolved)."""
+    """Each reroll another monster makes costs it 1 health: card damage from the Orb's
+    owner, dealt at the reroll itself (``roll.reroll`` drains the queue there), so a
+    roller brought to 0 is out before its dice resolve."""
 
     moments = ("rerolled",)
 
