@@ -196,7 +196,7 @@ def seating_for(engine: Engine, ladder, *, unsandboxed: bool = False) -> Seating
     return Seating(sandbox=not unsandboxed, log_dir=log_dir, hide=hide)
 
 
-def load_sealed_ladder(path, *, jailed: bool | None = None):
+def load_sealed_ladder(path, *, jailed: bool | None = None, overrides=None):
     """Load the ladder file at ``path`` without importing an untrusted bot here.
 
     What the installed bots declare is read in the sandbox
@@ -207,6 +207,7 @@ def load_sealed_ladder(path, *, jailed: bool | None = None):
     the sandbox, trusted or not. Raises
     :class:`~kotarena.tournament.ladder.LadderError` for a bad ladder and
     :class:`~kotarena.sandbox.catalogue.CatalogueError` when the bots cannot be read.
+    ``overrides`` are keys given instead of the file's (see ``load_ladder``).
     """
     from kotarena.bots.registry import bot_names, get_bot, seal
     from kotarena.sandbox.catalogue import read_catalogue
@@ -214,7 +215,7 @@ def load_sealed_ladder(path, *, jailed: bool | None = None):
 
     catalogue = read_catalogue(jailed=jailed)
     seal(catalogue)
-    ladder = load_ladder(path, known_bots=bot_names())
+    ladder = load_ladder(path, known_bots=bot_names(), overrides=overrides)
     trusted = {get_bot(entrant.bot).package for entrant in ladder.entrants
                if entrant.trusted and not _program(entrant.bot)}
     if trusted - {"kotarena"}:
@@ -327,7 +328,11 @@ def run_night(
             try:
                 store_unstored()
             except Exception as also:  # noqa: BLE001 - reported on the first error
-                error.add_note(f"storing the results not stored yet failed too: {type(also).__name__}: {also}")
+                from kotarena.storage.db import error_line
+
+                if (type(also), error_line(also)) != (type(error), error_line(error)):  # (else it says it again)
+                    error.add_note(f"storing the results not stored yet failed too: {type(also).__name__}: "
+                                   f"{error_line(also)}")
             raise
     _close_instances()
     finished = done == planned or store.stored_count(engine, night.id) == planned

@@ -361,6 +361,92 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_restore_in_child)
 
 
+#: Forks the main thread is in the middle of (their at-fork callbacks are running).
+_forking = 0
+#: Stopping signals that came during such a fork: delivered once it is done.
+_deferred: list[int] = []
+_fork_watch = False
+
+
+def stop_night(signum: int, frame) -> None:
+    """The handler of Ctrl-C and SIGTERM in a night's coordinator: a
+    ``KeyboardInterrupt``, so what was played is stored and the night resumes.
+
+    Not while the main thread forks: Python runs at-fork callbacks (logging's
+    ``_releaseLock`` among them) where an exception is printed as "Exception ignored"
+    with a traceback and then lost, and the night played on. A signal that comes then
+    is delivered again once the fork is done. In a process forked from the coordinator
+    before it set handlers of its own (a pool's worker starting), Ctrl-C is left to the
+    coordinator and SIGTERM ends the process as it would have.
+    """
+    if os.getpid() != _owner:
+        if signum == signal.SIGTERM:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGTERM)
+        return
+    if _forking:
+        _deferred.append(signum)
+        return
+    raise KeyboardInterrupt
+
+
+_owner = os.getpid()
+
+
+def _before_fork() -> None:
+    global _forking
+    if threading.current_thread() is threading.main_thread():
+        _forking += 1
+
+
+def _after_fork_in_parent() -> None:
+    global _forking
+    if threading.current_thread() is not threading.main_thread():
+        return
+    _forking -= 1
+    if not _forking and _deferred:
+        signum = _deferred[0]
+        _deferred.clear()
+        # From another thread: a signal raised here would be handled in this callback,
+        # where its exception would be lost again. The handler runs in the main thread
+        # (at its next instruction outside the fork, or deferred again by the next fork).
+        threading.Thread(target=signal.raise_signal, args=(signum,), daemon=True).start()
+
+
+def _after_fork_in_child() -> None:
+    global _forking
+    _forking = 0
+    _deferred.clear()
+
+
+@contextlib.contextmanager
+def stopping_signals() -> Iterator[None]:
+    """Have Ctrl-C and SIGTERM (``kill``, a service manager) stop a night in this
+    process with a ``KeyboardInterrupt`` (:func:`stop_night`), whenever they come; the
+    previous handlers are put back afterwards. Outside the main thread, where signals
+    cannot be handled, nothing changes."""
+    global _fork_watch, _owner
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    if not _fork_watch and hasattr(os, "register_at_fork"):
+        # Registered now, after the modules with at-fork callbacks of their own: the
+        # ``before`` callbacks run last registered first and the others first registered
+        # first, so the window opens before theirs and closes after them.
+        import logging  # noqa: F401 - its callbacks must be inside the window
+
+        os.register_at_fork(before=_before_fork, after_in_parent=_after_fork_in_parent,
+                            after_in_child=_after_fork_in_child)
+        _fork_watch = True
+    _owner = os.getpid()
+    previous = {signum: signal.signal(signum, stop_night) for signum in STOPPING_SIGNALS}
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
 def _replay_isolated(broken: list[MatchJob], workers: int | None,
                      executor_factory: Callable[[int | None], Executor]) -> Iterator[MatchResult]:
     """Play again, one at a time and with every bot in its own process, the matches a
