@@ -431,18 +431,32 @@ def matches(ladder_name, entrant, night, limit, json_, db) -> None:
 @click.command()
 @click.argument("entrant")
 @click.option("--ladder", "ladder_name", help="Only this ladder.")
+@click.option("--limit", type=click.IntRange(min=0), default=50, show_default=True,
+              help="At most this many matches a ladder (0: all of them).")
+@click.option("--oldest-first", is_flag=True, help="From the first rated match on (default: the newest first).")
 @click.option("--json", "json_", is_flag=True, help="Print JSON.")
 @db_option
-def history(entrant: str, ladder_name: str | None, json_: bool, db: str | None) -> None:
-    """Show an entrant's rating after each of its rated matches (ladder by ladder, in the
-    order they were rated)."""
+def history(entrant: str, ladder_name: str | None, limit: int, oldest_first: bool, json_: bool,
+            db: str | None) -> None:
+    """Show an entrant's rating after each of its rated matches, ladder by ladder: the
+    newest first, 50 a ladder unless --limit says otherwise.
+
+    \b
+    Examples:
+      kotarena history heuristic
+      kotarena history heuristic --ladder quick --limit 0 --oldest-first --json > heuristic.json
+    """
     from kotarena.storage import queries
 
-    rows = queries.history(results_db(db), entrant, ladder=_ladder_name(ladder_name) if ladder_name else None)
+    # (A row more than shown a ladder tells whether it has more.)
+    rows = queries.history(results_db(db), entrant, ladder=_ladder_name(ladder_name) if ladder_name else None,
+                           newest_first=not oldest_first, limit=limit + 1 if limit else None)
     first = next(rows, None)
     if first is None:
         raise click.ClickException(f"no rated matches for {entrant!r}")
     rows = itertools.chain([first], rows)
+    if limit:
+        rows = _at_most(rows, limit, entrant)
     if json_:
         _echo_json_rows(rows)
     else:
@@ -450,6 +464,23 @@ def history(entrant: str, ladder_name: str | None, json_: bool, db: str | None) 
                          ((row["ladder"], row["match"], row["mu"], row["sigma"], row["score"],
                            f"{row['forfeit']}: {forfeit_line(row['forfeit_detail'])}" if row["forfeit"] else "")
                           for row in rows))
+
+
+def _at_most(rows: Iterator[dict], limit: int, entrant: str) -> Iterator[dict]:
+    """The first ``limit`` rows of each ladder (of the ``limit + 1`` read); says on
+    stderr, at the end, which ladders had more."""
+    cut: list[str] = []
+    shown: dict[str, int] = {}
+    for row in rows:
+        count = shown[row["ladder"]] = shown.get(row["ladder"], 0) + 1
+        if count <= limit:
+            yield row
+        elif count == limit + 1:
+            cut.append(row["ladder"])
+    if cut:
+        ladders = f"ladder {cut[0]!r}, which has" if len(cut) == 1 else f"ladders {', '.join(map(repr, cut))}, which have"
+        click.echo(f"({_count(limit, 'match', 'matches')} of {entrant!r} shown a ladder; {ladders} more: "
+                   "--limit N shows more, --limit 0 all)", err=True)
 
 
 #: The longest forfeit reason a table shows on its line.

@@ -178,7 +178,9 @@ def open_db(db: str | os.PathLike | None = None, *,
     # for the other forever. It has rolled back by then, so it just tries again.
     for attempt in range(OPEN_ATTEMPTS):
         try:
-            upgraded = _initialize(engine, url, create)
+            if not create:
+                _check_results(engine, url)
+            upgraded = _initialize(engine, url)
             if upgraded is not None and on_upgrade is not None:
                 on_upgrade(upgraded, SCHEMA_VERSION)
             return engine
@@ -207,14 +209,18 @@ def _lost_a_race(error: Exception) -> bool:
     return isinstance(error, IntegrityError) or "already exists" in text or "database is locked" in text
 
 
-def _initialize(engine: Engine, url: str, create: bool = True) -> int | None:
+def _check_results(engine: Engine, url: str) -> None:
+    """Refuse a database that kotarena never wrote (it is not made here)."""
+    if not inspect(engine).has_table(Meta.__tablename__):
+        raise DatabaseError(f"database {shown_url(url)} holds no kotarena results ('kotarena league run' stores "
+                            "them; check --db or KOTARENA_DB)")
+
+
+def _initialize(engine: Engine, url: str) -> int | None:
     """Create the tables of a new database, or check (and upgrade) an existing one's.
 
     Returns the version an older database was upgraded from, else ``None``.
     """
-    if not create and not inspect(engine).has_table(Meta.__tablename__):
-        raise DatabaseError(f"database {shown_url(url)} holds no kotarena results ('kotarena league run' stores "
-                            "them; check --db or KOTARENA_DB)")
     SQLModel.metadata.create_all(engine, tables=[Meta.__table__])
     with Session(engine) as session:
         row = session.get(Meta, "schema_version")

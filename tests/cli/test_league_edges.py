@@ -267,3 +267,53 @@ def test_the_summary_counts_in_words(tmp_path, ladder):
     result = invoke("league", "run", str(ladder), "--games", "1", "--workers", "0", "--db", str(tmp_path / "x.db"))
     assert result.exit_code == 0, result.output
     assert "1 match played now" in result.stderr and ", 0 forfeits," in result.stderr
+
+
+# ------------------------------------------------------------------ history
+
+
+@pytest.fixture
+def two_nights(tmp_path, ladder):
+    """A database with two nights of 3 matches of the 'edges' ladder (alpha plays each)."""
+    db = str(tmp_path / "league.db")
+    for _ in range(2):
+        result = invoke("league", "run", str(ladder), "--games", "3", "--workers", "0", "-q", "--db", db)
+        assert result.exit_code == 0, result.output
+    return db
+
+
+def history_matches(result) -> list[int]:
+    assert result.exit_code == 0, result.output
+    return [int(line.split()[1]) for line in result.stdout.splitlines()[2:]]
+
+
+def test_history_shows_the_newest_matches_first_up_to_the_limit(two_nights):
+    every = history_matches(invoke("history", "alpha", "--db", two_nights, "--oldest-first"))
+    assert len(every) == 6
+    newest = invoke("history", "alpha", "--db", two_nights, "--limit", "4")
+    assert history_matches(newest) == every[::-1][:4]
+    assert "(4 matches of 'alpha' shown a ladder; ladder 'edges', which has more: --limit N shows more" in newest.stderr
+
+
+def test_history_limit_0_shows_them_all_and_a_limit_that_fits_says_nothing(two_nights):
+    assert len(history_matches(invoke("history", "alpha", "--db", two_nights, "--limit", "0"))) == 6
+    fits = invoke("history", "alpha", "--db", two_nights, "--limit", "6")
+    assert len(history_matches(fits)) == 6 and "more" not in fits.stderr
+
+
+def test_history_as_json_pages_too(two_nights):
+    import json
+
+    rows = json.loads(invoke("history", "alpha", "--db", two_nights, "--limit", "2", "--json").stdout)
+    assert len(rows) == 2 and rows[0]["match"] > rows[1]["match"]
+
+
+def test_the_history_query_stops_reading_at_its_limit(two_nights):
+    """It reads a ladder's rows newest first and stops at the limit."""
+    from kotarena.storage import open_db, queries
+
+    engine = open_db(two_nights, create=False)
+    newest = list(queries.history(engine, "alpha", newest_first=True, limit=2))
+    oldest = list(queries.history(engine, "alpha", limit=2))
+    whole = list(queries.history(engine, "alpha"))
+    assert newest == whole[::-1][:2] and oldest == whole[:2]
