@@ -223,6 +223,28 @@ def load_sealed_ladder(path, *, jailed: bool | None = None, overrides=None):
     return ladder
 
 
+def check_entrants(ladder) -> None:
+    """Make each entrant's bot that plays in this process's workers (trusted) once with
+    its parameters: one that refuses them (``playouts = -5``) is a :class:`NightError`
+    naming the entrant, before anything is played, rather than a night of forfeits.
+    (An untrusted bot is made only in its sandbox: its refusal is its forfeit, whose
+    reason ``kotarena matches`` shows.)"""
+    from kotarena.bots.registry import SealedBotError
+
+    for entrant in ladder.entrants:
+        info = _known(entrant.bot)
+        if info is None or not _trusted(entrant) or _program(entrant.bot):
+            continue
+        try:
+            info.make(seed=0, **(entrant.params or {}))
+        except SealedBotError:
+            continue
+        except (ValueError, TypeError) as error:
+            given = ", ".join(f"{key} = {value!r}" for key, value in sorted((entrant.params or {}).items()))
+            raise NightError(f"entrant {entrant.label!r}: the {entrant.bot} bot refuses its params "
+                             f"({given or 'none'}): {error}") from None
+
+
 def _known(bot: str):
     """The registry's entry for ``bot``, read without importing an untrusted package
     (the sandboxed catalogue, if need be); ``None`` for a bot it does not know, which
@@ -276,6 +298,7 @@ def run_night(
     says to run them in plain processes.
     """
     started = time.perf_counter()
+    check_entrants(ladder)
     seating = seating_for(engine, ladder, unsandboxed=unsandboxed)
     night, already, results = _resume(engine, ladder, fresh)
     if on_start:

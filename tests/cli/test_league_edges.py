@@ -317,3 +317,22 @@ def test_the_history_query_stops_reading_at_its_limit(two_nights):
     oldest = list(queries.history(engine, "alpha", limit=2))
     whole = list(queries.history(engine, "alpha"))
     assert newest == whole[::-1][:2] and oldest == whole[:2]
+
+
+def test_a_trusted_bot_that_refuses_its_params_stops_the_night_before_it_starts(tmp_path, ladder):
+    import importlib.util
+
+    if importlib.util.find_spec("kotarena_mcts") is None:
+        from kotarena.testing import missing
+
+        missing("the example bot kotarena-mcts is not installed (python bots/install_examples.py)")
+    ladder.write_text(LADDER.replace('name = "random"\nlabel = "beta"',
+                                     'name = "mcts"\nlabel = "beta"\ntrusted = true\nparams = { playouts = -5 }'))
+    db = tmp_path / "x.db"
+    line = one_line_error(invoke("league", "run", str(ladder), "--workers", "0", "--db", str(db)))
+    assert line == ("Error: entrant 'beta': the mcts bot refuses its params (playouts = -5): playouts must be at "
+                    "least 1, not -5")
+    from kotarena.storage import open_db
+    from kotarena.storage.queries import ladder_names
+
+    assert ladder_names(open_db(db, create=False)) == []
