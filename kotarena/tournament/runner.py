@@ -363,9 +363,9 @@ if hasattr(os, "register_at_fork"):
 
 #: Forks the main thread is in the middle of (their at-fork callbacks are running).
 _forking = 0
-#: Stopping signals that came during such a fork: delivered once it is done.
-_deferred: list[int] = []
 _fork_watch = False
+#: Seconds before a signal that came during a fork is delivered again.
+REDELIVER_SECONDS = 0.01
 
 
 def stop_night(signum: int, frame) -> None:
@@ -375,19 +375,32 @@ def stop_night(signum: int, frame) -> None:
     Not while the main thread forks: Python runs at-fork callbacks (logging's
     ``_releaseLock`` among them) where an exception is printed as "Exception ignored"
     with a traceback and then lost, and the night played on. A signal that comes then
-    is delivered again once the fork is done. In a process forked from the coordinator
-    before it set handlers of its own (a pool's worker starting), Ctrl-C is left to the
-    coordinator and SIGTERM ends the process as it would have.
+    is raised again a moment later, from another thread (a signal raised in this one
+    would be handled at once, still inside the callbacks), until it finds the fork
+    done. In a process forked from the coordinator before it set handlers of its own
+    (a pool's worker starting), Ctrl-C is left to the coordinator and SIGTERM ends the
+    process as it would have.
     """
     if os.getpid() != _owner:
         if signum == signal.SIGTERM:
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
             os.kill(os.getpid(), signal.SIGTERM)
         return
-    if _forking:
-        _deferred.append(signum)
+    if _forking or _in_fork_callback(frame):
+        timer = threading.Timer(REDELIVER_SECONDS, signal.raise_signal, (signum,))
+        timer.daemon = True
+        timer.start()
         return
     raise KeyboardInterrupt
+
+
+def _in_fork_callback(frame) -> bool:
+    """Whether ``frame`` is in our last at-fork callback (``_forking`` is down to 0 there)."""
+    while frame is not None:
+        if frame.f_code is _after_fork_in_parent.__code__:
+            return True
+        frame = frame.f_back
+    return False
 
 
 _owner = os.getpid()
@@ -401,22 +414,13 @@ def _before_fork() -> None:
 
 def _after_fork_in_parent() -> None:
     global _forking
-    if threading.current_thread() is not threading.main_thread():
-        return
-    _forking -= 1
-    if not _forking and _deferred:
-        signum = _deferred[0]
-        _deferred.clear()
-        # From another thread: a signal raised here would be handled in this callback,
-        # where its exception would be lost again. The handler runs in the main thread
-        # (at its next instruction outside the fork, or deferred again by the next fork).
-        threading.Thread(target=signal.raise_signal, args=(signum,), daemon=True).start()
+    if threading.current_thread() is threading.main_thread():
+        _forking -= 1
 
 
 def _after_fork_in_child() -> None:
     global _forking
     _forking = 0
-    _deferred.clear()
 
 
 @contextlib.contextmanager
