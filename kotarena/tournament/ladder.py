@@ -161,9 +161,8 @@ def load_ladder(path: str | Path, *, known_bots: Collection[str] | None = None,
 
     :param known_bots: the installed bots' names. Bot names are checked against it;
         ``None`` skips that check (but ``bots = "all"`` then asks the bot registry).
-    :param overrides: top-level keys given elsewhere (the command line) instead of
-        the file's: ``{key: (value, where)}``, checked as the file's would be, an
-        error naming ``where`` too (``games (--games): ...``).
+    :param overrides: ``{key: (value, where)}``: keys given elsewhere (the command
+        line), checked as the file's; an error names both (``games (--games): ...``).
     :raises LadderError: for any problem in the file, with a one-line message.
     :raises OSError: if the file cannot be read.
     """
@@ -184,16 +183,14 @@ def parse_ladder(
     known_bots: Collection[str] | None = None,
     overrides: Mapping[str, tuple[object, str]] | None = None,
 ) -> Ladder:
-    """Check the TOML ``text`` of a ladder; ``source`` names it in error messages
-    (``overrides``: see :func:`load_ladder`)."""
+    """Check the TOML ``text`` of a ladder (see :func:`load_ladder`); ``source`` names it in errors."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise LadderError(f"{source}: {_toml_problem(str(error))}") from None
-    overrides = overrides or {}
-    data.update({key: value for key, (value, _) in overrides.items()})
-    return _Checker(source, known_bots, {key: where for key, (_, where) in overrides.items()}).ladder(
-        data, default_name)
+    data.update({key: value for key, (value, _) in (overrides or {}).items()})
+    given = {key: where for key, (_, where) in (overrides or {}).items()}
+    return _Checker(source, known_bots, given).ladder(data, default_name)
 
 
 _WHERE = re.compile(r"^(?P<problem>.*?) \(at (?:line (?P<line>\d+), column (?P<column>\d+)|(?P<end>end of document))\)$")
@@ -246,21 +243,13 @@ def _games_refusal(bot: str, game: str) -> str | None:
     return None if info.plays(game) else game_refusal(bot, info.games, game)
 
 
+_KINDS = ((bool, "a boolean"), (int, "an integer"), (float, "a float"), (str, "a string"), (list, "an array"),
+          (dict, "a table"))
+
+
 def _kind(value: object) -> str:
-    """A TOML user's name for the type of ``value``."""
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int):
-        return "an integer"
-    if isinstance(value, float):
-        return "a float"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "an array"
-    if isinstance(value, dict):
-        return "a table"
-    return f"a {type(value).__name__}"
+    """A TOML user's name for the type of ``value`` (``_KINDS`` has booleans first: they are ints too)."""
+    return next((words for kind, words in _KINDS if isinstance(value, kind)), f"a {type(value).__name__}")
 
 
 def _is_int(value: object) -> bool:
@@ -272,19 +261,16 @@ class _Checker:
     name in front; :meth:`ladder` notes them and goes on with the checks that do not
     depend on a failed one, so that a file's problems are reported together."""
 
-    def __init__(self, source: str, known_bots: Collection[str] | None,
-                 given: Mapping[str, str] | None = None) -> None:
+    def __init__(self, source: str, known_bots: Collection[str] | None, given: Mapping[str, str] = {}) -> None:
         self.source = source
-        #: Keys given elsewhere than in the file, and where (an error names both).
-        self.given = dict(given or {})
+        self.given = dict(given)  #: keys given elsewhere than in the file, and where
         self.known_bots = list(known_bots) if known_bots is not None else None
         #: The ladder's game, once its ``game`` key is read (entrants must play it).
         self.game: str | None = None
         self.problems: list[LadderError] = []
 
     def fail(self, key: str, problem: str) -> LadderError:
-        if key in self.given:
-            key = f"{key} ({self.given[key]})"
+        key = f"{key} ({self.given[key]})" if key in self.given else key
         return LadderError(f"{self.source}: {key}: {problem}", [(key, problem)])
 
     def attempt(self, check: Callable[[], _T], default: _T) -> _T:
