@@ -210,8 +210,9 @@ def _league_run(ladder_file: str, overrides: dict, workers: int | None, fresh: b
 def _say_interrupted(night, db: str | None) -> None:
     """The one line of a night stopped by Ctrl-C or SIGTERM, however far it had got.
 
-    Further signals are ignored meanwhile (a second Ctrl-C, a service manager's
-    SIGTERM after SIGINT): the line is all that is left to do.
+    Further signals are ignored from here to the process's end (a second Ctrl-C, a
+    service manager's SIGTERM after SIGINT): the line and the exit are all that is left
+    to do, and a signal in Python's exit handlers would print a traceback.
     """
     from kotarena.tournament.runner import STOPPING_SIGNALS
 

@@ -428,7 +428,8 @@ def stopping_signals() -> Iterator[None]:
     """Have Ctrl-C and SIGTERM (``kill``, a service manager) stop a night in this
     process with a ``KeyboardInterrupt`` (:func:`stop_night`), whenever they come; the
     previous handlers are put back afterwards. Outside the main thread, where signals
-    cannot be handled, nothing changes."""
+    cannot be handled, nothing changes. A handler the block itself set (``league run``
+    ignores further signals once it is stopping) is left in place."""
     global _fork_watch, _owner
     if threading.current_thread() is not threading.main_thread():
         yield
@@ -448,7 +449,8 @@ def stopping_signals() -> Iterator[None]:
         yield
     finally:
         for signum, handler in previous.items():
-            signal.signal(signum, handler)
+            if signal.getsignal(signum) is stop_night:
+                signal.signal(signum, handler)
 
 
 def _replay_isolated(broken: list[MatchJob], workers: int | None,

@@ -47,6 +47,18 @@ def one_line_error(result, *, after_warnings: bool = False) -> str:
     return lines[0]
 
 
+@pytest.fixture(autouse=True)
+def signal_handlers():
+    """Put back this process's Ctrl-C and SIGTERM handlers: an interrupted ``league
+    run`` leaves them ignored, as the process it stopped is about to end."""
+    import signal
+
+    kept = {signum: signal.getsignal(signum) for signum in (signal.SIGINT, signal.SIGTERM)}
+    yield
+    for signum, handler in kept.items():
+        signal.signal(signum, handler)
+
+
 @pytest.fixture
 def ladder(tmp_path):
     path = tmp_path / "edges.toml"
@@ -105,6 +117,9 @@ def test_a_resumed_night_needs_the_same_options(tmp_path, ladder, monkeypatch):
     monkeypatch.setattr(night_module, "FLUSH_SIZE", 1)
     monkeypatch.setattr(night_module, "run_jobs", stop_after_one)
     result = invoke("league", "run", str(ladder), "--games", "4", "--workers", "0", "-q", "--db", db)
+    import signal
+
+    assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN  # (till the process ends: no traceback as it exits)
     assert result.exit_code == 130
     assert "interrupted: 1 of 4 matches of night 1 are stored; run the same command to resume" in result.stderr
     monkeypatch.setattr(night_module, "run_jobs", original)
