@@ -105,8 +105,7 @@ class Comparison:
         if self.deck not in (None, "default"):
             get_game(self.game).check_deck(self.deck)
         if not spec.min_players <= self.players <= spec.max_players:
-            raise CompareError(f"{self.players} players; {spec.title} is for {spec.min_players} to "
-                               f"{spec.max_players} players")
+            raise CompareError(f"{self.players} players; {spec.title} is for {spec.players_text}")
         names = [self.b, self.a] + ([self.field] if self.players > 2 else [])
         for name in names:
             info = find_bot(name)

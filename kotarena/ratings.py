@@ -20,8 +20,8 @@ from trueskill import Rating
 from kotarena.free_for_all import rate_free_for_all
 
 __all__ = [
-    "BETA", "DRAW_PROBABILITY", "MU", "SIGMA", "TAU", "Rating", "conservative", "make_env", "rank_key",
-    "ranks_for", "rate_match", "recompute",
+    "BETA", "DRAW_PROBABILITY", "MU", "SIGMA", "TAU", "Rating", "StoredRating", "conservative", "make_env",
+    "rank_key", "ranks_for", "rate_match", "recompute",
 ]
 
 #: A new entrant's mean skill and its uncertainty (TrueSkill's usual scale).
@@ -38,6 +38,30 @@ BETA = 14.5
 DRAW_PROBABILITY = 0.022
 #: Skill drift added before each game; TrueSkill's default (SIGMA / 100).
 TAU = SIGMA / 100
+
+
+class StoredRating(Rating):
+    """A rating read back from storage: its ``mu`` and ``sigma`` are the stored floats,
+    to the last bit.
+
+    A ``Rating`` keeps a precision and a precision-adjusted mean and works ``mu`` and
+    ``sigma`` out from them, so ``Rating(r.mu, r.sigma)`` may read back an ulp away from
+    ``r``. The update reads nothing of a rating but its ``mu`` and ``sigma``; with this,
+    a league that stores its ratings after every batch rates the next match from
+    exactly what an uninterrupted run (``league rerate``) has in memory.
+    """
+
+    def __init__(self, mu: float, sigma: float) -> None:
+        super().__init__(mu, sigma)
+        self._stored = (float(mu), float(sigma))
+
+    @property
+    def mu(self) -> float:  # type: ignore[override]
+        return self._stored[0]
+
+    @property
+    def sigma(self) -> float:  # type: ignore[override]
+        return self._stored[1]
 
 
 def make_env(

@@ -86,8 +86,8 @@ def engine(players: tuple[int, ...], games: int, deck: bool | None, record: bool
     spec = game.spec
     wrong = [n for n in players if not spec.min_players <= n <= spec.max_players]
     if wrong:
-        raise click.ClickException(f"bad --players: {spec.title} is for {spec.min_players} to "
-                                   f"{spec.max_players} players, not {', '.join(map(str, wrong))}")
+        raise click.ClickException(f"bad --players: {spec.title} is for {spec.players_text}, "
+                                   f"not {', '.join(map(str, wrong))}")
     if spec.deck is None:
         deck = False
     seed = 0 if seed is None else seed

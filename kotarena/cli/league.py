@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import json
 import os
 import signal
 import sys
 import textwrap
-import threading
 import time
 from collections.abc import Iterable, Iterator
 
@@ -23,13 +21,18 @@ db_option = click.option(
 )
 
 
-def results_db(db: str | None):
+def results_db(db: str | None, *, create: bool = False):
     """The results database for a command's ``--db``, upgraded if old; a click error if it
-    cannot be used."""
-    from kotarena.storage import DatabaseError, open_db
+    cannot be used. Only ``create`` (``league run``) makes one, and never in memory,
+    where a night would be lost as the command ends."""
+    from kotarena.storage import DatabaseError, open_db, resolve_url
+    from kotarena.storage.db import in_memory
 
     try:
-        return open_db(db, on_upgrade=_say_upgraded)
+        if create and in_memory(resolve_url(db)):
+            raise DatabaseError("a database in memory (:memory:) is gone when the command ends, and the night "
+                                "with it; give --db a file path or a server URL")
+        return open_db(db, on_upgrade=_say_upgraded, create=create)
     except DatabaseError as error:
         raise click.ClickException(str(error)) from None
 
@@ -42,16 +45,20 @@ def _say_upgraded(old: int, new: int) -> None:
         click.echo(f"  {change}", err=True)
 
 
-def _load_ladder(path: str, *, sealed: bool = False):
+def _load_ladder(path: str, *, sealed: bool = False, overrides: dict | None = None):
     """The ladder file at ``path``; ``sealed``: read without importing untrusted bots
-    here (what ``league run`` plays; see ``load_sealed_ladder``)."""
+    here (what ``league run`` plays; see ``load_sealed_ladder``); ``overrides``: keys
+    given on the command line instead (``RUN_OPTIONS`` names their options)."""
     from kotarena.bots.registry import bot_names
     from kotarena.sandbox.catalogue import CatalogueError
     from kotarena.tournament.ladder import LadderError, load_ladder
     from kotarena.tournament.night import load_sealed_ladder
 
+    given = {key: (value, RUN_OPTIONS[key]) for key, value in (overrides or {}).items()}
     try:
-        return load_sealed_ladder(path) if sealed else load_ladder(path, known_bots=bot_names())
+        if sealed:
+            return load_sealed_ladder(path, overrides=given)
+        return load_ladder(path, known_bots=bot_names(), overrides=given)
     except CatalogueError as error:
         raise click.ClickException(str(error)) from None
     except LadderError as error:
@@ -103,6 +110,13 @@ def league() -> None:
 
 @league.command("run")
 @click.argument("ladder_file", type=click.Path(dir_okay=False))
+@click.option("--games", "-n", type=click.IntRange(min=1), default=None,
+              help="Play this many matches tonight instead of the ladder's 'games' (to try a ladder quickly).")
+@click.option("--seed", type=click.IntRange(min=0), default=None,
+              help="Fix the night's seed instead of the ladder's (or a secret one): a night you can play again, "
+                   "not sealed.")
+@click.option("--time-limit", type=float, default=None, metavar="SECONDS",
+              help="CPU seconds per decision instead of the ladder's 'time_limit'.")
 @click.option("--workers", "-w", type=click.IntRange(min=0), default=None,
               help="Worker processes (default: all cores; 0 plays in this process).")
 @click.option("--fresh", is_flag=True, help="Start a new night even if the last one is unfinished.")
@@ -114,63 +128,109 @@ def league() -> None:
               help="Play on the Dask cluster whose scheduler is at ADDRESS (tcp://host:8786) instead of "
                    "this machine's processes; see docs/cluster.md (env KOTARENA_CLUSTER).")
 @db_option
-def league_run(ladder_file: str, workers: int | None, fresh: bool, quiet: bool, unsandboxed: bool,
-               cluster: str | None, db: str | None) -> None:
+def league_run(ladder_file: str, games: int | None, seed: int | None, time_limit: float | None,
+               workers: int | None, fresh: bool, quiet: bool, unsandboxed: bool, cluster: str | None,
+               db: str | None) -> None:
     """Play a league night from LADDER_FILE, then show the leaderboard.
 
-    Running the same command again after an interruption (Ctrl-C, kill -9) resumes the
-    unfinished night: no match is lost, played twice or rated twice. SIGTERM stops it
-    as Ctrl-C does.
+    Running the same command again after an interruption (Ctrl-C, SIGTERM, kill -9)
+    resumes the unfinished night: no match is lost, played twice or rated twice.
+    --games, --seed and --time-limit change tonight's night only (the file is left as
+    it is); resume it with the same options.
 
     \b
     Examples:
-      kotarena league run ladders/example.toml --workers 4
+      kotarena league run ladders/quick.toml
+      kotarena league run ladders/duel.toml --games 20 --workers 2
       kotarena league run ladders/example.toml --cluster tcp://10.0.0.5:8786 --db postgresql://...
     """
-    with stopped_by_sigterm():
-        _league_run(ladder_file, workers, fresh, quiet, unsandboxed, cluster, db)
+    from kotarena.tournament.runner import stopping_signals
 
-
-def _league_run(ladder_file: str, workers: int | None, fresh: bool, quiet: bool, unsandboxed: bool,
-                cluster: str | None, db: str | None) -> None:
-    from kotarena.tournament.night import NightError, run_night
-    from kotarena.tournament.runner import make_executor
-
-    ladder = _load_ladder(ladder_file, sealed=True)
-    engine = results_db(db)
-    workers = workers if workers is not None else ladder.workers
-    progress = Progress(quiet)
-    executor_factory = _cluster_factory(cluster) if cluster else make_executor
-    try:
-        if unsandboxed:
-            click.echo("warning: untrusted bots run WITHOUT the sandbox (--unsandboxed)", err=True)
-        report = run_night(engine, ladder, workers=workers, fresh=fresh, progress=progress, unsandboxed=unsandboxed,
-                           on_start=lambda night: _announce(night, ladder, quiet), executor_factory=executor_factory)
-    except NightError as error:
-        raise click.ClickException(str(error)) from None
-    except KeyboardInterrupt:
-        from kotarena.storage.store import stored_count
-        from kotarena.tournament.night import open_night
-
-        night = open_night(engine, ladder)
-        click.echo(
-            f"\ninterrupted: {stored_count(engine, night.id)} of {night.planned} matches of night "
-            f"{night.number} are stored; run the same command to resume", err=True,
-        )
-        sys.exit(130)
-    except Exception as error:  # noqa: BLE001 - a night that fails says why in one line
-        if os.environ.get("KOTARENA_DEBUG"):
-            raise
-        raise click.ClickException(f"the night stopped: {_reason(error)} (what was played is stored; "
-                                   "run the same command to resume; KOTARENA_DEBUG=1 shows the traceback)") from None
+    overrides = {key: value for key, value in (("games", games), ("seed", seed), ("time_limit", time_limit))
+                 if value is not None}
+    night: list = []  # the night being played, once it is known
+    with stopping_signals():
+        try:
+            engine, ladder, report = _league_run(ladder_file, overrides, workers, fresh, quiet, unsandboxed, cluster,
+                                                 db, night)
+        except KeyboardInterrupt:
+            _say_interrupted(night[0] if night else None, db)
+            sys.exit(130)
     if not quiet:
         sealed = f"sealed, commitment {report.commitment}" if report.sealed else "not sealed"
         click.echo(
             f"night {report.night} of ladder {report.ladder!r} (seed {report.seed_shown}; {sealed}): "
-            f"{report.played} matches played now, {report.stored_before} before, {report.planned} planned, "
-            f"{report.forfeits} forfeits, {report.seconds:.1f}s", err=True,
+            f"{_count(report.played, 'match', 'matches')} played now, {report.stored_before} before, "
+            f"{report.planned} planned, {_count(report.forfeits, 'forfeit')}, {report.seconds:.1f}s", err=True,
         )
     click.echo(_leaderboard_text(engine, ladder.name))
+
+
+def _count(number: int, one: str, many: str | None = None) -> str:
+    """``1 match``, ``2 matches``."""
+    return f"{number} {one if number == 1 else many or one + 's'}"
+
+
+#: The options of ``league run`` that stand in for a ladder file's keys.
+RUN_OPTIONS = {"games": "--games", "seed": "--seed", "time_limit": "--time-limit"}
+
+
+def _league_run(ladder_file: str, overrides: dict, workers: int | None, fresh: bool, quiet: bool,
+                unsandboxed: bool, cluster: str | None, db: str | None, night: list):
+    """Play the night; returns the database, the ladder and the night's report. The
+    night, once known, is added to ``night``. ``KeyboardInterrupt`` (Ctrl-C, SIGTERM)
+    is left to the caller."""
+    from kotarena.tournament.night import NightError, run_night
+    from kotarena.tournament.runner import make_executor
+
+    ladder = _load_ladder(ladder_file, sealed=True, overrides=overrides)
+    engine = results_db(db, create=True)
+    workers = workers if workers is not None else ladder.workers
+    progress = Progress(quiet)
+    executor_factory = _cluster_factory(cluster) if cluster else make_executor
+
+    def started(playing) -> None:
+        night.append(playing)
+        _announce(playing, ladder, quiet)
+
+    try:
+        if unsandboxed:
+            click.echo("warning: untrusted bots run WITHOUT the sandbox (--unsandboxed)", err=True)
+        report = run_night(engine, ladder, workers=workers, fresh=fresh, progress=progress, unsandboxed=unsandboxed,
+                           on_start=started, executor_factory=executor_factory)
+    except NightError as error:
+        raise click.ClickException(str(error)) from None
+    except Exception as error:  # noqa: BLE001 - a night that fails says why in one line
+        if os.environ.get("KOTARENA_DEBUG"):
+            raise
+        raise click.ClickException(_stopped_line(error, engine, night[0] if night else None)) from None
+    return engine, ladder, report
+
+
+def _say_interrupted(night, db: str | None) -> None:
+    """The one line of a night stopped by Ctrl-C or SIGTERM, however far it had got.
+
+    Further signals are ignored from here to the process's end (a second Ctrl-C, a
+    service manager's SIGTERM after SIGINT): the line and the exit are all that is left
+    to do, and a signal in Python's exit handlers would print a traceback.
+    """
+    from kotarena.tournament.runner import STOPPING_SIGNALS
+
+    for signum in STOPPING_SIGNALS:
+        signal.signal(signum, signal.SIG_IGN)
+    if night is None:
+        click.echo("\ninterrupted before the night began: nothing was played; run the same command to resume",
+                   err=True)
+        return
+    try:
+        from kotarena.storage.store import stored_count
+
+        stored = f"{stored_count(results_db(db), night.id)} of {night.planned}"
+    except Exception:  # noqa: BLE001 - the count is a courtesy; the line must come
+        stored = f"some of the {night.planned}"
+    click.echo(f"\ninterrupted: {stored} matches of night {night.number} are stored; run the same command to "
+               "resume", err=True)
+
 
 
 def _cluster_factory(address: str):
@@ -196,42 +256,45 @@ def _announce(night, ladder, quiet: bool) -> None:
                    f"night ends (commitment sha256 {night.commitment})", err=True)
 
 
-def _reason(error: BaseException) -> str:
-    """An error that stopped a night, in a few words (its notes too)."""
+def _stopped_line(error: BaseException, engine, night) -> str:
+    """The one line of a night an error stopped: why, and what of it is stored (counted
+    where the database still answers)."""
+    from kotarena.storage.store import stored_count
+
+    kept = "nothing of it was stored"
+    if night is not None:
+        try:
+            kept = f"{stored_count(engine, night.id)} of {night.planned} matches of night {night.number} are stored"
+        except Exception:  # noqa: BLE001 - the database may be what failed
+            kept = "the matches stored before it stay stored"
+    return (f"the night stopped: {_reason(error, engine)} ({kept}; run the same command to resume; "
+            "KOTARENA_DEBUG=1 shows the traceback)")
+
+
+def _reason(error: BaseException, engine=None) -> str:
+    """An error that stopped a night, in a few words (its notes too): a database's
+    error as its driver says it, without the SQL and parameters."""
+    from sqlalchemy.exc import DBAPIError
+
+    from kotarena.storage.db import error_line, shown_url
+
     text = str(error) or "(no message)"
-    if isinstance(error, EOFError) or "BrokenProcessPool" in type(error).__name__:
+    name = type(error).__name__
+    if isinstance(error, EOFError) or "BrokenProcessPool" in name:
         text = f"a worker process ended unexpectedly ({text})"
+    elif isinstance(error, DBAPIError):
+        where = f"database {shown_url(engine.url.render_as_string(hide_password=False))}" if engine else "the database"
+        name, text = type(error.orig).__name__, error_line(error)
+        if "disk is full" in text or "No space left" in text:
+            text = f"the disk of {where} is full ({text})"
+        elif error.connection_invalidated or "connection" in text.lower() or "server" in text.lower():
+            text = f"lost {where} ({text})"
+        else:
+            text = f"{where}: {text}"
+    elif isinstance(error, OSError) and error.strerror:
+        text = f"{error.strerror}" + (f": {error.filename}" if error.filename else "")
     notes = "; ".join(getattr(error, "__notes__", ()))
-    return f"{type(error).__name__}: {text}" + (f"; {notes}" if notes else "")
-
-
-@contextlib.contextmanager
-def stopped_by_sigterm() -> Iterator[None]:
-    """Have SIGTERM (``kill``, a service manager stopping us) stop a night as Ctrl-C
-    does: a ``KeyboardInterrupt``, so what was played is stored and the night resumes.
-
-    The previous handler is put back afterwards. Outside the main thread, where
-    signals cannot be handled, nothing changes.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    owner = os.getpid()
-
-    def interrupt(signum, frame) -> None:
-        if os.getpid() != owner:
-            # A worker forked from us, told to end (a broken pool terminates its
-            # workers) before it set handlers of its own: it ends as SIGTERM ends it.
-            signal.signal(signal.SIGTERM, signal.SIG_DFL)
-            os.kill(os.getpid(), signal.SIGTERM)
-        raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGTERM, interrupt)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
+    return f"{name}: {text}" + (f"; {notes}" if notes else "")
 
 
 @league.command("status")
@@ -369,18 +432,32 @@ def matches(ladder_name, entrant, night, limit, json_, db) -> None:
 @click.command()
 @click.argument("entrant")
 @click.option("--ladder", "ladder_name", help="Only this ladder.")
+@click.option("--limit", type=click.IntRange(min=0), default=50, show_default=True,
+              help="At most this many matches a ladder (0: all of them).")
+@click.option("--oldest-first", is_flag=True, help="From the first rated match on (default: the newest first).")
 @click.option("--json", "json_", is_flag=True, help="Print JSON.")
 @db_option
-def history(entrant: str, ladder_name: str | None, json_: bool, db: str | None) -> None:
-    """Show an entrant's rating after each of its rated matches (ladder by ladder, in the
-    order they were rated)."""
+def history(entrant: str, ladder_name: str | None, limit: int, oldest_first: bool, json_: bool,
+            db: str | None) -> None:
+    """Show an entrant's rating after each of its rated matches, ladder by ladder: the
+    newest first, 50 a ladder unless --limit says otherwise.
+
+    \b
+    Examples:
+      kotarena history heuristic
+      kotarena history heuristic --ladder quick --limit 0 --oldest-first --json > heuristic.json
+    """
     from kotarena.storage import queries
 
-    rows = queries.history(results_db(db), entrant, ladder=_ladder_name(ladder_name) if ladder_name else None)
+    # (A row more than shown a ladder tells whether it has more.)
+    rows = queries.history(results_db(db), entrant, ladder=_ladder_name(ladder_name) if ladder_name else None,
+                           newest_first=not oldest_first, limit=limit + 1 if limit else None)
     first = next(rows, None)
     if first is None:
         raise click.ClickException(f"no rated matches for {entrant!r}")
     rows = itertools.chain([first], rows)
+    if limit:
+        rows = _at_most(rows, limit, entrant)
     if json_:
         _echo_json_rows(rows)
     else:
@@ -388,6 +465,23 @@ def history(entrant: str, ladder_name: str | None, json_: bool, db: str | None) 
                          ((row["ladder"], row["match"], row["mu"], row["sigma"], row["score"],
                            f"{row['forfeit']}: {forfeit_line(row['forfeit_detail'])}" if row["forfeit"] else "")
                           for row in rows))
+
+
+def _at_most(rows: Iterator[dict], limit: int, entrant: str) -> Iterator[dict]:
+    """The first ``limit`` rows of each ladder (of the ``limit + 1`` read); says on
+    stderr, at the end, which ladders had more."""
+    cut: list[str] = []
+    shown: dict[str, int] = {}
+    for row in rows:
+        count = shown[row["ladder"]] = shown.get(row["ladder"], 0) + 1
+        if count <= limit:
+            yield row
+        elif count == limit + 1:
+            cut.append(row["ladder"])
+    if cut:
+        ladders = f"ladder {cut[0]!r}, which has" if len(cut) == 1 else f"ladders {', '.join(map(repr, cut))}, which have"
+        click.echo(f"({_count(limit, 'match', 'matches')} of {entrant!r} shown a ladder; {ladders} more: "
+                   "--limit N shows more, --limit 0 all)", err=True)
 
 
 #: The longest forfeit reason a table shows on its line.

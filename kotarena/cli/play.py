@@ -38,9 +38,21 @@ def parse_seed(ctx: click.Context, param: click.Parameter, value: str | None) ->
         seed = int(value.strip())
     except ValueError:
         raise click.ClickException(f"bad seed {value!r}: a seed is a whole number such as 42") from None
-    if seed < 0:
-        raise click.ClickException(f"bad seed {value!r}: a seed is a whole number >= 0")
+    if not 0 <= seed <= MAX_SEED:
+        raise click.ClickException(f"bad seed {value!r}: a seed is a whole number from 0 to {MAX_SEED} (2**63 - 1)")
     return seed
+
+
+#: The largest seed: results store seeds as 64-bit integers.
+MAX_SEED = 2**63 - 1
+
+
+def _deck_name(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """``--deck`` as given; an empty name is refused (it meant no deck, or a typo)."""
+    if value is not None and not value.strip():
+        raise click.BadParameter("names no deck: give a deck of the game's ('kotarena games' lists them), "
+                                 "or --no-deck to play without cards", ctx, param)
+    return value
 
 
 def pick_seed(seed: int | None) -> int:
@@ -54,7 +66,7 @@ seed_option = click.option(
 )
 no_deck_option = click.option("--no-deck", is_flag=True, help="Play without cards: no market, no buy step.")
 _deck_name_option = click.option(
-    "--deck", "deck_name", metavar="NAME",
+    "--deck", "deck_name", metavar="NAME", callback=_deck_name,
     help="The deck to play, one of the game's ('kotarena games' lists them). Default: the game's own deck.")
 
 
@@ -106,8 +118,7 @@ def check_players(game: Game, count: int, how: str = "") -> None:
     spec = game.spec
     if not spec.min_players <= count <= spec.max_players:
         raise click.ClickException(
-            f"{count} players{f' ({how})' if how else ''}; {spec.title} is for "
-            f"{spec.min_players} to {spec.max_players} players"
+            f"{count} players{f' ({how})' if how else ''}; {spec.title} is for {spec.players_text}"
         )
 
 

@@ -122,7 +122,7 @@ def _save(text: str, path: str, match_id: int) -> None:
 
 @click.command()
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True), required=False)
-@click.option("--match", "match_id", type=int, help="Replay the stored match with this id (see 'kotarena matches').")
+@click.option("--match", "match_id", type=click.IntRange(min=1, max=2**63 - 1), help="Replay the stored match with this id (see 'kotarena matches').")
 @click.option("--db", "db", envvar="KOTARENA_DB", metavar="PATH_OR_URL",
               help="Results database for --match (default: the user data directory; env KOTARENA_DB).")
 @click.option("--save", "save", type=click.Path(dir_okay=False), metavar="FILE",

@@ -58,7 +58,10 @@ class GameOption:
 def split_game_name(text: str) -> tuple[str, dict[str, str]]:
     """A game name with options (``origins:two-player-variant=off,...``) as the game's
     name and the options' values (names and values lowercased, blanks ignored)."""
-    name, _, rest = text.strip().lower().partition(OPTIONS_MARK)
+    name, mark, rest = text.strip().lower().partition(OPTIONS_MARK)
+    if mark and not rest.strip(" ,"):
+        raise UnknownGameError(f"no game options after {OPTIONS_MARK!r} in {text.strip()!r}: write "
+                               f"{name.strip() or 'GAME'}{OPTIONS_MARK}NAME=VALUE, or the game's name alone")
     options: dict[str, str] = {}
     for item in filter(None, (part.strip() for part in rest.split(","))):
         key, equals, value = item.partition("=")
@@ -101,11 +104,18 @@ class GameSpec:
     aliases: tuple[str, ...] = ()
     decks: tuple[str, ...] = ()
 
+    @property
+    def players_text(self) -> str:
+        """How many play it, in words: ``2 to 6 players``, ``2 players``."""
+        if self.min_players == self.max_players:
+            return f"{self.min_players} players"
+        return f"{self.min_players} to {self.max_players} players"
+
     def check_players(self, count: int) -> None:
         """Raise :class:`PositionError` unless ``count`` players can play this game."""
         if not self.min_players <= count <= self.max_players:
             raise PositionError(
-                f"{self.title} is for {self.min_players} to {self.max_players} players, not {count}"
+                f"{self.title} is for {self.players_text}, not {count}"
             )
 
     def answers_to(self, name: str) -> bool:

@@ -14,9 +14,16 @@ from collections.abc import Callable
 from pathlib import Path
 
 import platformdirs
-from sqlalchemy import event, update
+from sqlalchemy import event, inspect, update
 from sqlalchemy.engine import Engine, make_url
-from sqlalchemy.exc import ArgumentError, IntegrityError, NoSuchModuleError, OperationalError, ProgrammingError
+from sqlalchemy.exc import (
+    ArgumentError,
+    IntegrityError,
+    NoSuchModuleError,
+    OperationalError,
+    ProgrammingError,
+    SQLAlchemyError,
+)
 from sqlmodel import Session, SQLModel, create_engine, select
 
 from kotarena.storage.models import Meta  # (and, with it, every table SQLModel.metadata creates)
@@ -58,18 +65,62 @@ def resolve_url(db: str | os.PathLike | None = None) -> str:
     if "://" in value:
         try:
             make_url(value)
-        except (ArgumentError, ValueError) as error:  # (a port that is not a number is a ValueError)
-            raise DatabaseError(f"bad database URL {shown_url(value)!r}: {error}") from None
+        except ValueError as error:  # (a port that is not a number; ArgumentError is a ValueError too)
+            problem = error if isinstance(error, ArgumentError) else "its port must be a number"
+            raise DatabaseError(f"bad database URL {shown_url(value)!r}: {problem}") from None
         return value
-    path = Path(value).expanduser()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    return f"sqlite:///{path}"
+    return f"sqlite:///{Path(value).expanduser()}"
+
+
+def in_memory(url: str) -> bool:
+    """Whether ``url`` is a SQLite database in memory (gone when the process ends)."""
+    try:
+        parsed = make_url(url)
+    except (ArgumentError, ValueError):
+        return False
+    return (parsed.get_backend_name() == "sqlite"
+            and (parsed.database in (None, "", ":memory:") or parsed.query.get("mode") == "memory"))
+
+
+def _sqlite_file(url: str) -> Path | None:
+    """The file of a SQLite database URL (``None``: not a SQLite file)."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or in_memory(url):
+        return None
+    database = parsed.database or ""
+    return Path(database[len("file:"):] if database.startswith("file:") else database)
+
+
+def _check_file(url: str, create: bool) -> None:
+    """Refuse, in one line, a SQLite file that is not there (``create``: that cannot be
+    made there); the default file's directory is made, as the user's data directory."""
+    path = _sqlite_file(url)
+    if path is None:
+        if in_memory(url) and not create:
+            raise DatabaseError("no results database in memory (:memory: holds nothing once a command ends); "
+                                "give --db the file or URL a night was stored in")
+        return
+    if path.is_dir():
+        raise DatabaseError(f"cannot open database {path}: it is a directory")
+    if path.exists():
+        return
+    if not create:
+        raise DatabaseError(f"no results database at {path} ('kotarena league run' makes it; check --db or "
+                            "KOTARENA_DB)")
+    if path == default_db_path():
+        path.parent.mkdir(parents=True, exist_ok=True)
+    elif not path.parent.is_dir():
+        raise DatabaseError(f"cannot create database {path}: the directory {path.parent} does not exist")
 
 
 def shown_url(url: str) -> str:
-    """``url`` as messages show it: with its password, if it has one, as ``***``."""
+    """``url`` as messages show it: with its password, if it has one, as ``***``; a
+    SQLite file as its path."""
     try:
-        return make_url(url).render_as_string(hide_password=True)
+        parsed = make_url(url)
+        if parsed.get_backend_name() == "sqlite" and parsed.database and not in_memory(url) and not parsed.query:
+            return parsed.database
+        return parsed.render_as_string(hide_password=True)
     except (ArgumentError, ValueError):  # (not a URL SQLAlchemy reads: hide what looks like a password)
         return re.sub(r"(://[^:/@]*:)[^@/]*@", r"\1***@", url)
 
@@ -98,13 +149,17 @@ OPEN_ATTEMPTS = 10
 
 
 def open_db(db: str | os.PathLike | None = None, *,
-            on_upgrade: Callable[[int, int], None] | None = None) -> Engine:
-    """Open (creating if needed) the results database and check its schema version.
+            on_upgrade: Callable[[int, int], None] | None = None, create: bool = True) -> Engine:
+    """Open the results database and check its schema version; ``create``: make it if
+    it is not there (a SQLite file only in a directory that exists, but for the default
+    file), else a missing database is a :class:`DatabaseError`, and so are a server
+    database without kotarena's tables and one in memory.
 
     A database of an older schema is upgraded in place, in one transaction;
     ``on_upgrade(old, new)`` is then called (the CLI says so on stderr).
     """
     url = resolve_url(db)
+    _check_file(url, create)
     is_sqlite = url.startswith("sqlite")
     try:
         engine = create_engine(url, connect_args={"timeout": 30} if is_sqlite else {})
@@ -123,16 +178,28 @@ def open_db(db: str | os.PathLike | None = None, *,
     # for the other forever. It has rolled back by then, so it just tries again.
     for attempt in range(OPEN_ATTEMPTS):
         try:
+            if not create:
+                _check_results(engine, url)
             upgraded = _initialize(engine, url)
             if upgraded is not None and on_upgrade is not None:
                 on_upgrade(upgraded, SCHEMA_VERSION)
             return engine
         except (OperationalError, ProgrammingError, IntegrityError) as error:
             if attempt == OPEN_ATTEMPTS - 1 or not _lost_a_race(error):
-                raise DatabaseError(f"cannot open database {shown_url(url)}: {error.orig}") from None
+                raise DatabaseError(f"cannot open database {shown_url(url)}: {error_line(error)}") from None
             if "database is locked" in str(error):
                 time.sleep(0.01 * (attempt + 1))
+        except SQLAlchemyError as error:  # (not a database at all, a server that cannot be reached...)
+            raise DatabaseError(f"cannot open database {shown_url(url)}: {error_line(error)}") from None
     return engine
+
+
+def error_line(error: BaseException) -> str:
+    """A database error in one line: the driver's own first line, without the SQL, its
+    parameters and SQLAlchemy's link that ``str(error)`` adds."""
+    original = getattr(error, "orig", None)
+    text = str(original if original is not None else error).strip()
+    return (text.splitlines() or ["(no message)"])[0].strip()
 
 
 def _lost_a_race(error: Exception) -> bool:
@@ -140,6 +207,13 @@ def _lost_a_race(error: Exception) -> bool:
     doing the same at the same moment (see :func:`open_db`)."""
     text = str(error)
     return isinstance(error, IntegrityError) or "already exists" in text or "database is locked" in text
+
+
+def _check_results(engine: Engine, url: str) -> None:
+    """Refuse a database that kotarena never wrote (it is not made here)."""
+    if not inspect(engine).has_table(Meta.__tablename__):
+        raise DatabaseError(f"database {shown_url(url)} holds no kotarena results ('kotarena league run' stores "
+                            "them; check --db or KOTARENA_DB)")
 
 
 def _initialize(engine: Engine, url: str) -> int | None:

@@ -124,26 +124,36 @@ def match_forfeits(engine: Engine, match_id: int) -> list[dict[str, Any]]:
     return [{**row._mapping, "seat": row.seat + 1} for row in found]
 
 
-def history(engine: Engine, entrant: str, *, ladder: str | None = None) -> Iterator[dict[str, Any]]:
+def history(engine: Engine, entrant: str, *, ladder: str | None = None, newest_first: bool = False,
+            limit: int | None = None) -> Iterator[dict[str, Any]]:
     """An entrant's rating after each of its rated matches, ladder by ladder, in the
-    order they were rated; read from the database a page at a time as it is consumed."""
-    query = (select(LadderRow.name, Seat.match_id, Seat.mu, Seat.sigma, Seat.forfeit, Seat.forfeit_detail)
-             .join(Match, Seat.match_id == Match.id).join(Night, Match.night_id == Night.id)
-             .join(LadderRow, Night.ladder_id == LadderRow.id)
-             .where(Seat.entrant == entrant, Seat.mu.is_not(None)))
-    if ladder is not None:
-        query = query.where(LadderRow.name == ladder)
-    query = query.order_by(LadderRow.name, Night.number, Match.index, Seat.seat)
+    order they were rated (``newest_first``: the other way), at most ``limit`` a ladder;
+    read from the database a page at a time as it is consumed, and no further than the
+    limit."""
     with engine.connect() as connection:
-        last = None
-        rows = connection.execution_options(yield_per=PAGE).execute(query)
-        for name, match_id, mu, sigma, forfeit, detail in rows:
-            if match_id == last:
-                continue  # an entrant in several seats of a match has one rating after it (and
-                # its first seat's forfeit, if any, stands for the match's)
-            last = match_id
-            yield {"ladder": name, "match": match_id, "mu": round(mu, 3), "sigma": round(sigma, 3),
-                   "score": round(mu - 3 * sigma, 3), "forfeit": forfeit, "forfeit_detail": detail}
+        names = [ladder] if ladder is not None else list(connection.scalars(
+            select(LadderRow.name).order_by(LadderRow.name)))
+    for name in names:
+        query = (select(Seat.match_id, Seat.mu, Seat.sigma, Seat.forfeit, Seat.forfeit_detail)
+                 .join(Match, Seat.match_id == Match.id).join(Night, Match.night_id == Night.id)
+                 .join(LadderRow, Night.ladder_id == LadderRow.id)
+                 .where(LadderRow.name == name, Seat.entrant == entrant, Seat.mu.is_not(None)))
+        if newest_first:
+            query = query.order_by(Night.number.desc(), Match.index.desc(), Seat.seat)
+        else:
+            query = query.order_by(Night.number, Match.index, Seat.seat)
+        with engine.connect() as connection:
+            last, count = None, 0
+            rows = connection.execution_options(yield_per=min(PAGE, limit or PAGE)).execute(query)
+            for match_id, mu, sigma, forfeit, detail in rows:
+                if match_id == last:
+                    continue  # an entrant in several seats of a match has one rating after it (and
+                    # its first seat's forfeit, if any, stands for the match's)
+                if count == limit:
+                    break
+                last, count = match_id, count + 1
+                yield {"ladder": name, "match": match_id, "mu": round(mu, 3), "sigma": round(sigma, 3),
+                       "score": round(mu - 3 * sigma, 3), "forfeit": forfeit, "forfeit_detail": detail}
 
 
 def nights(engine: Engine, ladder_name: str) -> list[dict[str, Any]]:

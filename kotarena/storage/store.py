@@ -280,7 +280,7 @@ class _Ratings:
 
     def __init__(self, env: trueskill.TrueSkill, rows: dict[str, Any]) -> None:
         self.env = env
-        self.now = {entrant: trueskill.Rating(row.mu, row.sigma) for entrant, row in rows.items()}
+        self.now = {entrant: trueskill_ratings.StoredRating(row.mu, row.sigma) for entrant, row in rows.items()}
         self.counts = {entrant: [row.games, row.wins, row.forfeits] for entrant, row in rows.items()}
         self.stored = set(rows)
 

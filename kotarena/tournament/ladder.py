@@ -155,11 +155,14 @@ class Ladder:
 # ------------------------------------------------------------------ loading
 
 
-def load_ladder(path: str | Path, *, known_bots: Collection[str] | None = None) -> Ladder:
+def load_ladder(path: str | Path, *, known_bots: Collection[str] | None = None,
+                overrides: Mapping[str, tuple[object, str]] | None = None) -> Ladder:
     """Read and check the ladder file at ``path``.
 
     :param known_bots: the installed bots' names. Bot names are checked against it;
         ``None`` skips that check (but ``bots = "all"`` then asks the bot registry).
+    :param overrides: ``{key: (value, where)}``: keys given elsewhere (the command
+        line), checked as the file's; an error names both (``games (--games): ...``).
     :raises LadderError: for any problem in the file, with a one-line message.
     :raises OSError: if the file cannot be read.
     """
@@ -169,7 +172,7 @@ def load_ladder(path: str | Path, *, known_bots: Collection[str] | None = None) 
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
         raise LadderError(f"{path}: not UTF-8 text (byte {error.start})") from None
-    return parse_ladder(text, source=str(path), default_name=path.stem, known_bots=known_bots)
+    return parse_ladder(text, source=str(path), default_name=path.stem, known_bots=known_bots, overrides=overrides)
 
 
 def parse_ladder(
@@ -178,13 +181,16 @@ def parse_ladder(
     source: str = "<ladder>",
     default_name: str = "ladder",
     known_bots: Collection[str] | None = None,
+    overrides: Mapping[str, tuple[object, str]] | None = None,
 ) -> Ladder:
-    """Check the TOML ``text`` of a ladder; ``source`` names it in error messages."""
+    """Check the TOML ``text`` of a ladder (see :func:`load_ladder`); ``source`` names it in errors."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise LadderError(f"{source}: {_toml_problem(str(error))}") from None
-    return _Checker(source, known_bots).ladder(data, default_name)
+    data.update({key: value for key, (value, _) in (overrides or {}).items()})
+    given = {key: where for key, (_, where) in (overrides or {}).items()}
+    return _Checker(source, known_bots, given).ladder(data, default_name)
 
 
 _WHERE = re.compile(r"^(?P<problem>.*?) \(at (?:line (?P<line>\d+), column (?P<column>\d+)|(?P<end>end of document))\)$")
@@ -237,21 +243,13 @@ def _games_refusal(bot: str, game: str) -> str | None:
     return None if info.plays(game) else game_refusal(bot, info.games, game)
 
 
+_KINDS = ((bool, "a boolean"), (int, "an integer"), (float, "a float"), (str, "a string"), (list, "an array"),
+          (dict, "a table"))
+
+
 def _kind(value: object) -> str:
-    """A TOML user's name for the type of ``value``."""
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int):
-        return "an integer"
-    if isinstance(value, float):
-        return "a float"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "an array"
-    if isinstance(value, dict):
-        return "a table"
-    return f"a {type(value).__name__}"
+    """A TOML user's name for the type of ``value`` (``_KINDS`` has booleans first: they are ints too)."""
+    return next((words for kind, words in _KINDS if isinstance(value, kind)), f"a {type(value).__name__}")
 
 
 def _is_int(value: object) -> bool:
@@ -263,14 +261,16 @@ class _Checker:
     name in front; :meth:`ladder` notes them and goes on with the checks that do not
     depend on a failed one, so that a file's problems are reported together."""
 
-    def __init__(self, source: str, known_bots: Collection[str] | None) -> None:
+    def __init__(self, source: str, known_bots: Collection[str] | None, given: Mapping[str, str] = {}) -> None:
         self.source = source
+        self.given = dict(given)  #: keys given elsewhere than in the file, and where
         self.known_bots = list(known_bots) if known_bots is not None else None
         #: The ladder's game, once its ``game`` key is read (entrants must play it).
         self.game: str | None = None
         self.problems: list[LadderError] = []
 
     def fail(self, key: str, problem: str) -> LadderError:
+        key = f"{key} ({self.given[key]})" if key in self.given else key
         return LadderError(f"{self.source}: {key}: {problem}", [(key, problem)])
 
     def attempt(self, check: Callable[[], _T], default: _T) -> _T:
@@ -347,7 +347,7 @@ class _Checker:
         deck = players = duplicate = None
         if spec is not None:  # (what a deck and a table may be depends on the game)
             deck = self.attempt(lambda: self.deck(data, spec), None)
-            players = self.attempt(lambda: self.players(data, spec.min_players, spec.max_players, spec.title), None)
+            players = self.attempt(lambda: self.players(data, spec), None)
         games = self.attempt(lambda: self.integer(data, "games", DEFAULT_GAMES, 1, MAX_GAMES), None)
         time_limit = self.attempt(lambda: self.time_limit(data), None)
         fmt = self.attempt(format_name, None)
@@ -410,7 +410,7 @@ class _Checker:
                 raise self.fail("deck", str(error)) from None
         return deck
 
-    def players(self, data: dict, low: int, high: int, title: str) -> tuple[int, ...]:
+    def players(self, data: dict, spec: Any) -> tuple[int, ...]:
         value = data.get("players", DEFAULT_PLAYERS)
         sizes = value if isinstance(value, list) else [value]
         if isinstance(value, list) and not value:
@@ -419,8 +419,8 @@ class _Checker:
             key = f"players[{position}]" if isinstance(value, list) else "players"
             if not _is_int(size):
                 raise self.fail(key, f"must be an integer or an array of integers, not {_kind(size)}")
-            if not low <= size <= high:
-                raise self.fail(key, f"{title} is for {low} to {high} players, not {size}")
+            if not spec.min_players <= size <= spec.max_players:
+                raise self.fail(key, f"{spec.title} is for {spec.players_text}, not {size}")
         return tuple(sizes)
 
     def time_limit(self, data: dict) -> float:

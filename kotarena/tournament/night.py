@@ -196,7 +196,7 @@ def seating_for(engine: Engine, ladder, *, unsandboxed: bool = False) -> Seating
     return Seating(sandbox=not unsandboxed, log_dir=log_dir, hide=hide)
 
 
-def load_sealed_ladder(path, *, jailed: bool | None = None):
+def load_sealed_ladder(path, *, jailed: bool | None = None, overrides=None):
     """Load the ladder file at ``path`` without importing an untrusted bot here.
 
     What the installed bots declare is read in the sandbox
@@ -207,6 +207,7 @@ def load_sealed_ladder(path, *, jailed: bool | None = None):
     the sandbox, trusted or not. Raises
     :class:`~kotarena.tournament.ladder.LadderError` for a bad ladder and
     :class:`~kotarena.sandbox.catalogue.CatalogueError` when the bots cannot be read.
+    ``overrides`` are keys given instead of the file's (see ``load_ladder``).
     """
     from kotarena.bots.registry import bot_names, get_bot, seal
     from kotarena.sandbox.catalogue import read_catalogue
@@ -214,12 +215,34 @@ def load_sealed_ladder(path, *, jailed: bool | None = None):
 
     catalogue = read_catalogue(jailed=jailed)
     seal(catalogue)
-    ladder = load_ladder(path, known_bots=bot_names())
+    ladder = load_ladder(path, known_bots=bot_names(), overrides=overrides)
     trusted = {get_bot(entrant.bot).package for entrant in ladder.entrants
                if entrant.trusted and not _program(entrant.bot)}
     if trusted - {"kotarena"}:
         seal(catalogue, trusted)  # (the trusted bots play in the workers: import them)
     return ladder
+
+
+def check_entrants(ladder) -> None:
+    """Make each entrant's bot that plays in this process's workers (trusted) once with
+    its parameters: one that refuses them (``playouts = -5``) is a :class:`NightError`
+    naming the entrant, before anything is played, rather than a night of forfeits.
+    (An untrusted bot is made only in its sandbox: its refusal is its forfeit, whose
+    reason ``kotarena matches`` shows.)"""
+    from kotarena.bots.registry import SealedBotError
+
+    for entrant in ladder.entrants:
+        info = _known(entrant.bot)
+        if info is None or not _trusted(entrant) or _program(entrant.bot):
+            continue
+        try:
+            info.make(seed=0, **(entrant.params or {}))
+        except SealedBotError:
+            continue
+        except (ValueError, TypeError) as error:
+            given = ", ".join(f"{key} = {value!r}" for key, value in sorted((entrant.params or {}).items()))
+            raise NightError(f"entrant {entrant.label!r}: the {entrant.bot} bot refuses its params "
+                             f"({given or 'none'}): {error}") from None
 
 
 def _known(bot: str):
@@ -275,6 +298,7 @@ def run_night(
     says to run them in plain processes.
     """
     started = time.perf_counter()
+    check_entrants(ladder)
     seating = seating_for(engine, ladder, unsandboxed=unsandboxed)
     night, already, results = _resume(engine, ladder, fresh)
     if on_start:
@@ -327,7 +351,11 @@ def run_night(
             try:
                 store_unstored()
             except Exception as also:  # noqa: BLE001 - reported on the first error
-                error.add_note(f"storing the results not stored yet failed too: {type(also).__name__}: {also}")
+                from kotarena.storage.db import error_line
+
+                if (type(also), error_line(also)) != (type(error), error_line(error)):  # (else it says it again)
+                    error.add_note(f"storing the results not stored yet failed too: {type(also).__name__}: "
+                                   f"{error_line(also)}")
             raise
     _close_instances()
     finished = done == planned or store.stored_count(engine, night.id) == planned

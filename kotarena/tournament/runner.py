@@ -361,6 +361,98 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_restore_in_child)
 
 
+#: Forks the main thread is in the middle of (their at-fork callbacks are running).
+_forking = 0
+_fork_watch = False
+#: Seconds before a signal that came during a fork is delivered again.
+REDELIVER_SECONDS = 0.01
+
+
+def stop_night(signum: int, frame) -> None:
+    """The handler of Ctrl-C and SIGTERM in a night's coordinator: a
+    ``KeyboardInterrupt``, so what was played is stored and the night resumes.
+
+    Not while the main thread forks: Python runs at-fork callbacks (logging's
+    ``_releaseLock`` among them) where an exception is printed as "Exception ignored"
+    with a traceback and then lost, and the night played on. A signal that comes then
+    is raised again a moment later, from another thread (a signal raised in this one
+    would be handled at once, still inside the callbacks), until it finds the fork
+    done. In a process forked from the coordinator before it set handlers of its own
+    (a pool's worker starting), Ctrl-C is left to the coordinator and SIGTERM ends the
+    process as it would have.
+    """
+    if os.getpid() != _owner:
+        if signum == signal.SIGTERM:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGTERM)
+        return
+    if _forking or _in_fork_callback(frame):
+        timer = threading.Timer(REDELIVER_SECONDS, signal.raise_signal, (signum,))
+        timer.daemon = True
+        timer.start()
+        return
+    raise KeyboardInterrupt
+
+
+def _in_fork_callback(frame) -> bool:
+    """Whether ``frame`` is in our last at-fork callback (``_forking`` is down to 0 there)."""
+    while frame is not None:
+        if frame.f_code is _after_fork_in_parent.__code__:
+            return True
+        frame = frame.f_back
+    return False
+
+
+_owner = os.getpid()
+
+
+def _before_fork() -> None:
+    global _forking
+    if threading.current_thread() is threading.main_thread():
+        _forking += 1
+
+
+def _after_fork_in_parent() -> None:
+    global _forking
+    if threading.current_thread() is threading.main_thread():
+        _forking -= 1
+
+
+def _after_fork_in_child() -> None:
+    global _forking
+    _forking = 0
+
+
+@contextlib.contextmanager
+def stopping_signals() -> Iterator[None]:
+    """Have Ctrl-C and SIGTERM (``kill``, a service manager) stop a night in this
+    process with a ``KeyboardInterrupt`` (:func:`stop_night`), whenever they come; the
+    previous handlers are put back afterwards. Outside the main thread, where signals
+    cannot be handled, nothing changes. A handler the block itself set (``league run``
+    ignores further signals once it is stopping) is left in place."""
+    global _fork_watch, _owner
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    if not _fork_watch and hasattr(os, "register_at_fork"):
+        # Registered now, after the modules with at-fork callbacks of their own: the
+        # ``before`` callbacks run last registered first and the others first registered
+        # first, so the window opens before theirs and closes after them.
+        import logging  # noqa: F401 - its callbacks must be inside the window
+
+        os.register_at_fork(before=_before_fork, after_in_parent=_after_fork_in_parent,
+                            after_in_child=_after_fork_in_child)
+        _fork_watch = True
+    _owner = os.getpid()
+    previous = {signum: signal.signal(signum, stop_night) for signum in STOPPING_SIGNALS}
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            if signal.getsignal(signum) is stop_night:
+                signal.signal(signum, handler)
+
+
 def _replay_isolated(broken: list[MatchJob], workers: int | None,
                      executor_factory: Callable[[int | None], Executor]) -> Iterator[MatchResult]:
     """Play again, one at a time and with every bot in its own process, the matches a

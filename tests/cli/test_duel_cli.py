@@ -138,7 +138,7 @@ def test_the_duel_scenarios_pass():
 
 def test_three_players_for_duel_is_a_one_line_error():
     line = one_line_error(invoke(["match", "--game", "duel", "--bot", "random", "--bot", "random", "--bot", "random"]))
-    assert "2 to 2 players" in line
+    assert "Duel is for 2 players" in line
 
 
 def test_an_impossible_track_position_is_a_one_line_error(tmp_path):

@@ -154,7 +154,7 @@ def test_an_action_that_is_not_legal_is_refused(duel):
 
 
 def test_three_players_or_the_same_monster_twice_are_refused():
-    with pytest.raises(PositionError, match="2 to 2 players"):
+    with pytest.raises(PositionError, match="is for 2 players, not"):
         new_game("duel", 3)
     with pytest.raises(PositionError, match="both seats"):
         new_game("duel", ["Gigazaur", "gigazaur"])

@@ -224,6 +224,7 @@ def test_a_database_from_a_newer_kotarena_is_refused_clearly(tmp_path):
 
 
 def test_leaderboard_of_an_unknown_ladder_is_an_error(tmp_path):
+    open_db(tmp_path / "x.db")
     result = invoke("leaderboard", "nope", "--db", str(tmp_path / "x.db"))
     assert result.exit_code == 1 and "no ladder named 'nope'" in result.output
 

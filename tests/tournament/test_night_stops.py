@@ -12,6 +12,7 @@ import time
 from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
 
+import pytest
 from sqlmodel import Session, select
 from test_night import _children, assert_gone, count, ladder_file, run_cli, wait_for_matches
 from test_runner import job
@@ -153,3 +154,77 @@ def test_a_night_whose_workers_cannot_start_fails_in_one_line(tmp_path, failbots
     assert lines[0].startswith("Error: the night stopped: RuntimeError: the worker process playing match ")
     assert "the worker processes themselves fail (--workers 0 plays in this process and shows why)" in lines[0]
     assert "run the same command to resume" in lines[0]
+
+
+def _cli_with(tmp_path, patch: str, *args: str, env: dict) -> subprocess.Popen:
+    """``kotarena ARGS`` in a subprocess, after ``patch`` (Python run first, as a test's
+    setup: it may replace a function of kotarena's)."""
+    script = textwrap.dedent(patch) + "\nfrom kotarena.cli import main\nsys.argv = ['kotarena', *ARGS]\nmain()\n"
+    return subprocess.Popen([sys.executable, "-c", f"import sys\nARGS = {list(args)!r}\n{script}"], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+@pytest.mark.parametrize("where, signum", [
+    ("kotarena.sandbox.catalogue:read_catalogue", signal.SIGINT),  # reading which bots are installed
+    ("kotarena.storage:open_db", signal.SIGTERM),  # opening the database
+    ("kotarena.tournament.night:seating_for", signal.SIGINT),  # seating the untrusted bots
+], ids=["catalogue-sigint", "database-sigterm", "seating-sigint"])
+def test_a_signal_during_a_nights_start_up_says_how_to_resume(tmp_path, failbots, where, signum):
+    """It printed click's "Aborted!" with exit 1 (SIGTERM: killed the process)."""
+    path = ladder_file(tmp_path, name="early", games=6)
+    module, function = where.split(":")
+    patch = f"""
+        import importlib, os, signal, time
+        target = importlib.import_module({module!r})
+        original = target.{function}
+
+        def signalled(*args, **kwargs):
+            os.kill(os.getpid(), {int(signum)})
+            time.sleep(0.5)  # (the handler runs at the next instruction, long before this ends)
+            return original(*args, **kwargs)
+
+        target.{function} = signalled
+    """
+    env = {**os.environ, "KOTARENA_DB": str(tmp_path / "early.db")}
+    process = _cli_with(tmp_path, patch, "league", "run", str(path), "--workers", "2", "-q", env=env)
+    out, err = process.communicate(timeout=120)
+    assert process.returncode == 130, err
+    assert "Traceback" not in err and "Aborted" not in err
+    assert err.strip().splitlines()[-1] == ("interrupted before the night began: nothing was played; run the same "
+                                            "command to resume")
+    resumed = run_cli("league", "run", str(path), "--workers", "0", "-q", env=env)
+    out, err = resumed.communicate(timeout=120)
+    assert resumed.returncode == 0, err
+    assert "Leaderboard: early" in out
+
+
+def test_a_signal_while_the_coordinator_forks_stops_the_night_after_the_fork(tmp_path):
+    """Python runs at-fork callbacks (logging's ``_releaseLock`` among them) where an
+    exception is printed as "Exception ignored", with a traceback, and lost: a Ctrl-C
+    that came then printed a traceback and the night played on. Here a callback of
+    our own is interrupted as logging's was, on a loaded machine."""
+    script = textwrap.dedent("""
+        import os, signal, sys, time
+        from kotarena.tournament.runner import stopping_signals
+
+        def busy_callback():  # (as logging's _releaseLock: Python code run by the fork)
+            os.kill(os.getpid(), signal.SIGINT)
+            total = 0
+            for number in range(10000):
+                total += number
+
+        os.register_at_fork(after_in_parent=busy_callback)
+        with stopping_signals():
+            try:
+                pid = os.fork()
+                if pid == 0:
+                    os._exit(0)
+                os.waitpid(pid, 0)
+                time.sleep(5)
+                print("not stopped")
+            except KeyboardInterrupt:
+                print("stopped after the fork")
+    """)
+    process = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert process.stdout.strip() == "stopped after the fork", process.stderr
+    assert "Exception ignored" not in process.stderr and "Traceback" not in process.stderr

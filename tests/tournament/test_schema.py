@@ -131,7 +131,7 @@ def test_an_upgraded_database_rerates_to_the_ratings_it_had(tmp_path):
 def test_the_cli_says_it_upgraded_and_history_reads_the_old_ratings(tmp_path):
     db = v1_database(tmp_path / "old.db")
     history = rows(db, "select match_id, mu from rating_history where entrant = 'random-a' order by match_id")
-    result = CliRunner().invoke(cli, ["history", "random-a", "--json", "--db", str(db)])
+    result = CliRunner().invoke(cli, ["history", "random-a", "--oldest-first", "--json", "--db", str(db)])
     assert result.exit_code == 0, result.output
     assert f"upgraded the results database from schema version 1 to {SCHEMA_VERSION}" in result.stderr
     assert "version 2: each seat now keeps its entrant's rating right after the match" in result.stderr
