@@ -125,3 +125,14 @@ def test_mekadragon_declines_to_keep_the_damage_under_the_rivals_unstable_dna(du
                  cards=([], ["unstable_dna"]))
     play(state, "stop", "pass")
     assert state.health[1] == 12 and state.kind == "buy"  # 2 damage: no swap to offer
+
+
+def test_a_damage_waiting_on_camouflage_is_taken_before_the_dice_pass(duel, play):
+    # Electrical Aura's pull at the end of the turn, Spiked Tail's damage: the rival's
+    # Camouflage choice and Armor Plating still belong to this turn.
+    state = duel(dice=["heart heart heart heart heart heart"], energy=(7, 0),
+                 cards=(["electrical_aura", "spiked_tail"], ["camouflage", "armor_plating"]))
+    play(state, "stop", "done")
+    assert state.to_move == 1 and texts(state) == ["pass", "use camouflage"] and state.active == 0
+    play(state, "pass")
+    assert state.health[1] == 14 and state.between_turns  # Armor Plating took the point

@@ -77,10 +77,11 @@ def before_resolving(state: DuelState, seat: int) -> None:
         return
     if state.owns(seat, "natural_selection") and max(state.counts()) >= 4:
         state.damage(seat, 10, "Natural Selection")
+    # After Natural Selection's damage, which Camouflage's choice may hold back.
     if state.owns(seat, "rebooting"):
-        _queue(state, "rebooting", seat)
+        later(state, "rebooting", seat)
     if state.owns(seat, "titanic_batteries") and state.tokens[seat] < 2:
-        _queue(state, "titanic_batteries", seat)
+        later(state, "titanic_batteries", seat)
 
 
 def roll_cards_act(state: DuelState, seat: int, counts: list[int]) -> bool:

@@ -56,9 +56,10 @@ def answer(state: DuelState, step: tuple, action: Action) -> None:
 
 
 def then(state: DuelState, *steps: tuple) -> None:
-    """Queue ``steps`` to come next, before the rest of the queue."""
+    """Queue ``steps`` to come next, before the rest of the queue. A step queues what
+    follows it this way before acting, so that what its effects set off
+    (``effects.later``) comes first."""
     state.todo[0:0] = list(steps)
-    state.deferred += len(steps)
 
 
 # ------------------------------------------------------------------ start of turn
