@@ -98,7 +98,9 @@ def duel_help(view: DuelView) -> str:
         elif action.text == "stop":
             note = "keep the dice and resolve them"
         elif action.kind == "resolve":
-            note = RESOLVE_NOTES.get(action.args[0], f"resolve the {action.args[0]} dice next")
+            word = action.args[0]
+            note = RESOLVE_NOTES.get(word) or (f"resolve {BY_ID[word].name} next" if word in BY_ID
+                                               else f"resolve the {word} dice next")
         elif action.kind == "power" and action.args[0] in POWER_NOTES:
             note = POWER_NOTES[action.args[0]]
         elif action.kind == "use" and action.args[0] in ("camouflage", "lightning_speed"):

@@ -136,3 +136,17 @@ def test_a_damage_waiting_on_camouflage_is_taken_before_the_dice_pass(duel, play
     assert state.to_move == 1 and texts(state) == ["pass", "use camouflage"] and state.active == 0
     play(state, "pass")
     assert state.health[1] == 14 and state.between_turns  # Armor Plating took the point
+
+
+def test_the_end_of_turn_cards_resolve_in_the_order_their_owner_chooses(duel, play):
+    # Seed 002, "Кінець ходу": "Розіграйте їх у будь-якому порядку на свій вибір".
+    roll = ["claw claw claw claw heart heart"]  # 4 damage: In Shape may pull fame 1 for 1 energy
+    mine = (["electrical_aura", "in_shape"], [])
+    state = duel(dice=roll, energy=(6, 0), cards=mine)
+    play(state, "stop", "done")  # 7 energy
+    assert state.kind == "order" and texts(state) == ["resolve electrical_aura", "resolve in_shape"]
+    play(state, "resolve electrical_aura", "use in_shape 1")
+    assert state.board.markers == [("", -1), ("", -1)] and state.energy[0] == 6
+    state = duel(dice=roll, energy=(6, 0), cards=mine)
+    play(state, "stop", "done", "resolve in_shape", "use in_shape 1")  # 6 energy left: no full 7
+    assert state.board.markers == [("", -1), ("", 0)] and state.between_turns

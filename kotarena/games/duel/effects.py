@@ -143,12 +143,26 @@ def use_in_buy_step(state: DuelState, seat: int, action: Action) -> None:
     state.say("discard_market", seat, card)
 
 
+#: The end-of-turn cards whose order their owner chooses (seed 002, "Кінець ходу":
+#: "Розіграйте їх у будь-якому порядку на свій вибір").
+END_OF_TURN_CARDS = ("electrical_aura", "in_shape")
+
+
 def end_of_turn(state: DuelState, seat: int) -> None:
+    """The end-of-turn cards, each a queued step: the active monster's in the order it
+    chooses (an ``order`` decision when both act), then the rival's In Shape."""
+    rival = 1 - seat
+    steps: list[tuple] = []
     if state.owns(seat, "electrical_aura") and state.energy[seat] >= 7:
-        state.pull(seat, DESTRUCTION_TRACK, state.energy[seat] // 7, "Electrical Aura")
-    for owner in (0, 1):
-        if state.owns(owner, "in_shape") and state.taken[1 - owner] > 3 and state.energy[owner] > 0:
-            _queue(state, "in_shape", owner)
+        steps.append(("effect", "electrical_aura", seat))
+    if state.owns(seat, "in_shape") and state.taken[rival] > 3 and state.energy[seat] > 0:
+        steps.append(("effect", "in_shape", seat))
+    if len(steps) == 2:
+        steps.insert(0, ("order",))
+    if state.owns(rival, "in_shape") and state.taken[seat] > 3 and state.energy[rival] > 0:
+        steps.append(("effect", "in_shape", rival))
+    state.todo[0:0] = steps
+    state.deferred += len(steps)
 
 
 # ------------------------------------------------------------------ watched changes
@@ -351,9 +365,13 @@ def step(state: DuelState, card: str, seat: int, *args: object) -> None:
                    if a != b or counts[a] >= 2]
         if options and state.tokens[seat] < 2:
             _ask(state, seat, card, options, seat)
+    elif card == "electrical_aura":  # checked again: In Shape may have spent the energy first
+        if state.owns(seat, card) and state.energy[seat] >= 7:
+            state.pull(seat, DESTRUCTION_TRACK, state.energy[seat] // 7, "Electrical Aura")
     elif card == "in_shape":
         most = min(state.taken[1 - seat] - 3, state.energy[seat])
-        _ask(state, seat, card, [use(card, k) for k in range(1, most + 1)], seat)
+        if most > 0 and state.owns(seat, card):
+            _ask(state, seat, card, [use(card, k) for k in range(1, most + 1)], seat)
     elif card == "superconductor":
         if state.owns(seat, "superconductor"):
             _ask(state, seat, card, [use(card)], seat, args[0])

@@ -69,7 +69,8 @@ def action_words(text: str) -> str:
     if kind == "power":
         return f"activates its superpower: {' and '.join(map(str, args))}"
     if kind == "resolve":
-        part = {"power": "its superpower", "cards": "the cards that read its roll"}.get(args[0], f"its {args[0]} dice")
+        part = ({"power": "its superpower", "cards": "the cards that read its roll"}.get(args[0])
+                or (card_words(args[0]) if args[0] in BY_ID else f"its {args[0]} dice"))
         return f"resolves {part} next"
     if kind == "block":
         return f"puts its blocking token {args[0]} on the {args[1]} track, space {args[2]}"

@@ -235,7 +235,9 @@ class DuelState:
         self.damage_both({seat: amount}, why)
 
     def damage_both(self, amounts: dict[int, int], why: str) -> None:
-        """Damage dealt to both monsters at once: each loses it, then the game may end."""
+        """Damage dealt to both monsters at once: each loses it, then the game may end.
+        When Camouflage's owner is hit, the damage waits for its choice to roll
+        (``effects.camouflage_asks``)."""
         if self.outcome is not None or effects.camouflage_asks(self, amounts, why):
             return
         for seat, amount in amounts.items():

@@ -167,10 +167,9 @@ def reroll(state: DuelState, action: Action) -> None:
 # kotarena played before the choice existed: superpower, cards, fame, destruction,
 # energy, hearts, claws.
 
-#: The steps that are parts of the roll (``part_word`` names each for ``resolve WORD``).
-PARTS = ("power_choice", "roll_cards", "face")
-#: Every word ``resolve WORD`` may name, in the default order.
-PART_WORDS = ("power", "cards", "fame", "destruction", "energy", "heart", "claw")
+#: Every word ``resolve WORD`` may name, in the default order: the parts of a roll,
+#: then the end-of-turn cards (``effects.END_OF_TURN_CARDS``), ordered the same way.
+PART_WORDS = ("power", "cards", "fame", "destruction", "energy", "heart", "claw", *effects.END_OF_TURN_CARDS)
 #: Superpowers used before the rest of the roll, whatever the order.
 POWER_FIRST = ("xenoid", "space_penguin", "cyber_kitty", "mekadragon")
 #: Superpowers whose activations are parts of the order.
@@ -308,11 +307,19 @@ def resolve(state: DuelState) -> None:
     then(state, *parts)
 
 
-def part_word(step: tuple) -> str:
-    """The word ``resolve WORD`` names a part of the roll by."""
-    if step[0] == "face":
+def part_word(state: DuelState, step: tuple) -> str | None:
+    """The word ``resolve WORD`` names a queued step by, if it is a part whose order
+    the player chooses: a part of the roll or one of its end-of-turn cards."""
+    name = step[0]
+    if name == "face":
         return FACE_NAMES[step[1]]
-    return "power" if step[0] == "power_choice" else "cards"
+    if name == "power_choice":
+        return "power"
+    if name == "roll_cards":
+        return "cards"
+    if name == "effect" and step[1] in effects.END_OF_TURN_CARDS and step[2] == state.active:
+        return step[1]
+    return None
 
 
 def order_matters(state: DuelState, step: tuple) -> bool:
@@ -334,13 +341,14 @@ def order_matters(state: DuelState, step: tuple) -> bool:
 
 
 def ask_order(state: DuelState) -> None:
-    """Ask which part of the roll to resolve next, while two that matter are left."""
+    """Ask which part to resolve next, while two that matter are left."""
     offered: list[Action] = []
     for step in state.todo:
-        if step[0] not in PARTS:
+        word = part_word(state, step)
+        if word is None:
             break
         if order_matters(state, step):
-            offered.append(Action.of(RESOLVE, part_word(step)))
+            offered.append(Action.of(RESOLVE, word))
     if len(offered) >= 2:
         state.ask(state.active, "order", offered, ("order",))
 
@@ -348,7 +356,7 @@ def ask_order(state: DuelState) -> None:
 def choose_part(state: DuelState, action: Action) -> None:
     word = action.args[0]
     for i, step in enumerate(state.todo):
-        if step[0] in PARTS and part_word(step) == word:
+        if part_word(state, step) == word:
             del state.todo[i]
             then(state, step, ("order",))
             return
