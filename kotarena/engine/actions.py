@@ -29,7 +29,8 @@ claw``             dice positions, seats, slots and amounts; face names for face
                    of a track, its first bonus on the first space named
 ``block 1 fame 3`` (Duel) put The King's blocking token 1 or 2 on a track space
 ``pick the_king``  (Duel) choose one's monster, by id, when the table lets bots choose
-``resolve fame``   (Duel) resolve this part of the roll next: ``power``, ``cards``, a face
+``resolve fame``   (Duel) resolve this part of the roll next: ``power``, ``cards``, a face,
+                   or an end-of-turn card (``resolve in_shape``)
 =================  ============================================================
 
 Card actions are parsed by grammar, not only looked up among interned actions, so a
