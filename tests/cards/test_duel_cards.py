@@ -286,6 +286,7 @@ def test_lightning_speed_hits_when_a_pull_ends_on_an_empty_hype_space():
 
 
 def test_lightning_speed_may_be_declined():
+    # "you may treat it as a smash bonus"
     state = duel(["fame fame fame heart heart heart"], hype={"alien_shortcut": "fame -3 -1"},
                  cards=(["lightning_speed"], []))
     play(state, "stop", "pass")
@@ -333,6 +334,7 @@ def test_scrappy_gains_a_dice_token_when_pulling_a_marker_off_a_hype_token():
 
 
 def test_scrappy_pays_nothing_for_a_pull_that_stays_on_its_hype_token():
+    # "each time you pull a marker off a hype token": from its third space to its second is not off it
     state = duel(["fame fame fame heart heart heart"], hype={"dragon_energy_smash_heal": "fame -3 -1"},
                  markers=("dragon_energy_smash_heal:2", 0), cards=(["scrappy"], []))
     play(state, "stop")
@@ -340,6 +342,7 @@ def test_scrappy_pays_nothing_for_a_pull_that_stays_on_its_hype_token():
 
 
 def test_scrappy_pays_each_time_one_pull_comes_off_a_hype_token():
+    # "each time": one pull that leaves two tokens pays twice
     state = duel(["fame fame fame fame heart heart"], hype={"cat_smash": "fame -1", "fish_heal": "fame -2"},
                  markers=("cat_smash", 0), cards=(["scrappy"], []))
     play(state, "stop")

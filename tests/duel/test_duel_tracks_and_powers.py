@@ -16,6 +16,8 @@ def test_a_hype_bonus_is_gained_where_the_pull_ends(duel, play):
 
 
 def test_a_space_only_passed_over_gives_no_bonus(duel, play):
+    # Seed 002: "У той момент, коли ви переміщуєте маркер ... на поділку з бонусом
+    # ажіотажу, застосуйте ефект": the pull moves the marker onto the space where it ends.
     assert BONUS_ON_SPACES_PASSED is False
     state = duel(dice=["fame fame fame fame heart heart"], hype={"tiger_energy": "fame -1"})
     play(state, "stop")

@@ -281,7 +281,8 @@ class DuelState:
                 left += 1
             if BONUS_ON_SPACES_PASSED and where != start + step * amount:
                 self.bonus(seat, here)
-            if any(board.in_spotlight(here, side) and board.in_spotlight(other, side) for side in (0, 1)):
+            if ((board.in_spotlight(here, 0) and board.in_spotlight(other, 0))
+                    or (board.in_spotlight(here, 1) and board.in_spotlight(other, 1))):
                 break  # both markers in one spotlight zone: the game ends here
             if king_rival and here[0] and HYPE_TOKENS[here[0]].blocks:
                 self.say("blocked", seat, TRACK_NAMES[track])
