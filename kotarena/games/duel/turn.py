@@ -170,9 +170,7 @@ def reroll(state: DuelState, action: Action) -> None:
 #: Every word ``resolve WORD`` may name, in the default order: the parts of a roll,
 #: then the end-of-turn cards (``effects.END_OF_TURN_CARDS``), ordered the same way.
 PART_WORDS = ("power", "cards", "fame", "destruction", "energy", "heart", "claw", *effects.END_OF_TURN_CARDS)
-#: Superpowers used before the rest of the roll, whatever the order.
-POWER_FIRST = ("xenoid", "space_penguin", "cyber_kitty", "mekadragon")
-#: Superpowers whose activations are parts of the order.
+#: Superpowers whose activations are parts of the order (the others come first).
 POWER_IN_ORDER = ("gigazaur", "the_king")
 
 
@@ -254,10 +252,9 @@ def use_power(state: DuelState, action: Action) -> None:
     if action is PASS_ACTION:
         state.power_left = 0
         return
-    if monster == "space_penguin":
-        state.power_left -= len(action.args)
+    if monster == "space_penguin":  # one answer for all its power faces
+        state.power_left = 0
         state.gain_tokens(seat, len(action.args), "Cryo-Gadgets")
-        state.power_left = 0  # one answer for all its power faces
         return
     if monster == "mekadragon":
         state.claws_times = state.power_left
