@@ -150,3 +150,15 @@ def test_the_end_of_turn_cards_resolve_in_the_order_their_owner_chooses(duel, pl
     state = duel(dice=roll, energy=(6, 0), cards=mine)
     play(state, "stop", "done", "resolve in_shape", "use in_shape 1")  # 6 energy left: no full 7
     assert state.board.markers == [("", -1), ("", 0)] and state.between_turns
+
+
+def test_hearts_are_offered_when_the_rivals_unstable_dna_may_take_regeneration_first(duel, play):
+    roll = ["claw claw claw heart heart heart"]
+    state = duel(dice=roll, health=(10, 14), cards=(["regeneration"], ["unstable_dna"]))
+    play(state, "stop")
+    assert texts(state) == ["resolve heart", "resolve claw"]
+    play(state, "resolve claw", "use unstable_dna regeneration")  # 3 damage: the swap takes it
+    assert state.health[0] == 13  # the hearts heal without Regeneration's extra 1
+    state = duel(dice=roll, health=(10, 14), cards=(["regeneration"], ["unstable_dna"]))
+    play(state, "stop", "resolve heart")
+    assert state.health[0] == 14
