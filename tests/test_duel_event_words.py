@@ -107,7 +107,7 @@ def test_match_verbose_and_replay_json_show_seats_from_1(tmp_path):
     narration, _, summary = played.stdout.partition("\nwinner: ")
     assert "-- turn 1: " in narration and not re.search(r"\bseat \d", narration)
     assert not [line for line in narration.splitlines() if unreadable(line, ("line",))]
-    assert re.match(r"\w+ \(seat [12], random\)", summary)
+    assert re.match(r"[\w ]+ \(seat [12], random\)", summary)
     shown = json.loads(runner.invoke(cli, ["replay", "--json", str(path)], catch_exceptions=False).stdout)
     seats = {event[1] for event in shown["events"] if event[0] in ("turn", "roll", "act", "damage")}
     assert seats == {1, 2}

@@ -74,6 +74,14 @@ def render_duel(view: DuelView, me: int | None = None) -> str:
     return "\n".join(lines)
 
 
+#: What the ``order`` decision's answers resolve (the dice faces read "resolve the fame dice next").
+RESOLVE_NOTES = {"power": "use the superpower next (then choose again)",
+                 "cards": "resolve the cards that read the roll next"}
+#: What the superpowers' new answers do.
+POWER_NOTES = {"token": "take a dice token for each 'token' (Space Penguin)",
+               "multiply": "count the claws times the power faces (MekaDragon)"}
+
+
 def duel_help(view: DuelView) -> str:
     """The legal actions of a Duel decision, rerolls summarised."""
     lines = ["Legal actions:"]
@@ -89,6 +97,14 @@ def duel_help(view: DuelView) -> str:
             note = "end the buy step (1 energy if you bought nothing)"
         elif action.text == "stop":
             note = "keep the dice and resolve them"
+        elif action.kind == "resolve":
+            word = action.args[0]
+            note = RESOLVE_NOTES.get(word) or (f"resolve {BY_ID[word].name} next" if word in BY_ID
+                                               else f"resolve the {word} dice next")
+        elif action.kind == "power" and action.args[0] in POWER_NOTES:
+            note = POWER_NOTES[action.args[0]]
+        elif action.kind == "use" and action.args[0] in ("camouflage", "lightning_speed"):
+            note = BY_ID[action.args[0]].text
         lines.append(f"  {action.text:<24} {note}".rstrip())
     if rerolls:
         lines.append(f"  reroll P ...             roll the dice at positions P again, e.g. '{rerolls[0].text}'")

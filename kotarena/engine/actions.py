@@ -29,6 +29,8 @@ claw``             dice positions, seats, slots and amounts; face names for face
                    of a track, its first bonus on the first space named
 ``block 1 fame 3`` (Duel) put The King's blocking token 1 or 2 on a track space
 ``pick the_king``  (Duel) choose one's monster, by id, when the table lets bots choose
+``resolve fame``   (Duel) resolve this part of the roll next: ``power``, ``cards``, a face,
+                   or an end-of-turn card (``resolve in_shape``)
 =================  ============================================================
 
 Card actions are parsed by grammar, not only looked up among interned actions, so a
@@ -58,6 +60,7 @@ POWER: Final = "power"
 HYPE: Final = "hype"
 BLOCK: Final = "block"
 PICK: Final = "pick"
+RESOLVE: Final = "resolve"
 
 #: Kinds whose arguments are integers (dice positions, market slots).
 _INT_ARGS = {REROLL, BUY, CURE, SPEND}
@@ -176,7 +179,7 @@ def parse_action(text: str) -> Action:
             raise ActionError("'use' names a card by its id, e.g. 'use stretchy 3 claw'")
         args = [int(word) if _INT_WORD.match(word) else word for word in rest[1:]]
         return Action.of(USE, rest[0], *args)
-    if kind in (POWER, HYPE, BLOCK, PICK):
+    if kind in (POWER, HYPE, BLOCK, PICK, RESOLVE):
         return _parse_duel(kind, rest)
     action = _INTERNED.get(" ".join(words))
     if action is not None:  # an action some card registered
@@ -186,7 +189,11 @@ def parse_action(text: str) -> Action:
 
 def _parse_duel(kind: str, rest: list[str]) -> Action:
     """Duel's decisions: ``power WORD [WORD]``, ``hype TRACK A [B]``, ``block N TRACK CELL``,
-    ``pick MONSTER``."""
+    ``pick MONSTER``, ``resolve PART``."""
+    if kind == RESOLVE:
+        if len(rest) != 1 or not _CARD_ID.match(rest[0]):
+            raise ActionError("'resolve' names one part of the roll, e.g. 'resolve fame' or 'resolve power'")
+        return Action.of(RESOLVE, rest[0])
     if kind == PICK:
         if len(rest) != 1 or not _CARD_ID.match(rest[0]):
             raise ActionError("'pick' names a monster by its id, e.g. 'pick the_king'")

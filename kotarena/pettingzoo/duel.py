@@ -12,7 +12,10 @@ the ``monsters`` option, in this order:
 4. ``hype TRACK A [B]``: every place a 1-, 2- or 3-space hype token can lie on either
    track, both ways round;
 5. ``pick MONSTER`` for the six monsters (``duel:monsters=choice``);
-6. with the deck, each card that offers a choice, in the deck's order, with every
+6. ``resolve PART`` for each part of a roll (:data:`~kotarena.games.duel.turn.PART_WORDS`),
+   then Space Penguin's ``power token`` and ``power token token`` and MekaDragon's
+   ``power multiply`` (Cyber Kitty's ``power energy [energy]`` are Xenoid's texts);
+7. with the deck, each card that offers a choice, in the deck's order, with every
    argument its :data:`CARD_ARGUMENTS` allow: market slots, faces, keep cards (but
    the card itself), or marker pulls up to :data:`MAX_PULL`.
 
@@ -39,6 +42,7 @@ from kotarena.engine.actions import (
     PASS_ACTION,
     PICK,
     POWER,
+    RESOLVE,
     SPEND,
     SWEEP_ACTION,
     USE,
@@ -63,6 +67,7 @@ from kotarena.games.duel.track import (
     TRACK_NAMES,
     Board,
 )
+from kotarena.games.duel.turn import PART_WORDS
 from kotarena.games.duel.view import DuelView
 from kotarena.pettingzoo.encoder import Encoder, Layout
 
@@ -76,9 +81,11 @@ MAX_PULL = MAX_SPACES - 1
 #: ``keep`` a keep card of the deck, ``pull`` spaces from 1 to :data:`MAX_PULL`.
 CARD_ARGUMENTS: dict[str, tuple[str, ...]] = {
     "alien_metabolism": ("slot",),
+    "camouflage": (),
     "dominate": ("keep",),
     "hibernation": (),
     "in_shape": ("pull",),
+    "lightning_speed": (),
     "made_in_a_lab": ("slot",),
     "rebooting": (),
     "superconductor": (),
@@ -127,6 +134,8 @@ def action_table(with_cards: bool) -> list[Action]:
                 else:
                     actions += [Action.of(HYPE, track, low, high), Action.of(HYPE, track, high, low)]
     actions += [Action.of(PICK, monster.id) for monster in MONSTERS]
+    actions += [Action.of(RESOLVE, word) for word in PART_WORDS]
+    actions += [Action.of(POWER, "token"), Action.of(POWER, "token", "token"), Action.of(POWER, "multiply")]
     if with_cards:
         domains: dict[str, list[tuple]] = {
             "slot": [(slot,) for slot in range(1, MARKET_SIZE + 1)],

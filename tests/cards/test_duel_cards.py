@@ -72,6 +72,13 @@ def test_hors_doeuvre_hurts_its_buyer_and_pulls_destruction_two():
     assert state.health[0] == 11 and state.board.markers[1] == ("", -2)
 
 
+def test_hors_doeuvre_with_camouflage_pulls_only_after_the_damage_is_settled():
+    state = buy("hors_doeuvre", hype="fame 5", cards=(["camouflage"], []))
+    assert state.kind == "card" and state.board.markers[1] == ("", 0)  # the damage comes first
+    play(state, "pass")
+    assert state.health[0] == 11 and state.board.markers[1] == ("", -2)
+
+
 def test_jets_scrambled_hurts_both_monsters_five():
     state = buy("jets_scrambled", hype="fame 5 6")
     assert state.health == [9, 9]
@@ -105,6 +112,13 @@ def test_monumental_pulls_both_markers_one():
 def test_operation_media_pulls_fame_one_per_claw_resolved():
     state = buy("operation_media", dice=("claw claw heart heart heart heart",), hype="destruction 5 6")
     assert state.board.markers[0] == ("", -2)
+
+
+def test_operation_media_counts_acid_attacks_extra_claw():
+    # Acid Attack: "your roll always counts one extra claw" (rulings.OPERATION_MEDIA_COUNTS_EXTRA_CLAWS)
+    state = buy("operation_media", dice=("claw heart heart heart heart heart",), hype="destruction 5 6",
+                cards=(["acid_attack"], []))
+    assert state.health[1] == 12 and state.board.markers[0] == ("", -2)
 
 
 def test_photoshoot_pulls_fame_one():
@@ -175,7 +189,8 @@ def test_alien_metabolism_discards_a_face_up_card_once_a_turn():
 
 
 def test_antimatter_pellets_five_of_a_face_hit_four_and_pull_destruction_two():
-    state = play(duel(["heart heart heart heart heart claw"], cards=(["antimatter_pellets"], [])), "stop")
+    state = play(duel(["heart heart heart heart heart claw"], cards=(["antimatter_pellets"], [])), "stop",
+                 "resolve cards")
     assert state.health[1] == 14 - 4 - 1 and state.board.markers[1] == ("", -2)
 
 
@@ -192,7 +207,16 @@ def test_breaking_news_pulls_fame_for_each_card_bought():
 def test_camouflage_cancels_a_damage_per_heart_rolled():
     state = duel(["claw claw heart heart heart heart", "heart energy"], active=1, cards=(["camouflage"], []))
     play(state, "stop")
+    assert state.to_move == 0 and [a.text for a in state.legal] == ["pass", "use camouflage"]
+    play(state, "use camouflage")
     assert state.health[0] == 13
+
+
+def test_camouflage_may_be_declined_to_take_the_damage_whole():
+    # "you may roll": declined, the two dice scripted for it stay unrolled
+    state = duel(["claw claw heart heart heart heart", "heart heart"], active=1, cards=(["camouflage"], []))
+    play(state, "stop", "pass")
+    assert state.health[0] == 12
 
 
 def test_electrical_aura_pulls_destruction_one_per_seven_energy_at_the_end_of_the_turn():
@@ -256,7 +280,17 @@ def test_lightning_speed_hits_when_a_pull_ends_on_an_empty_hype_space():
     state = duel(["fame fame fame heart heart heart"], hype={"alien_shortcut": "fame -3 -1"},
                  cards=(["lightning_speed"], []))
     play(state, "stop")
+    assert [a.text for a in state.legal] == ["pass", "use lightning_speed"]
+    play(state, "use lightning_speed")
     assert state.health[1] == 13
+
+
+def test_lightning_speed_may_be_declined():
+    # "you may treat it as a smash bonus"
+    state = duel(["fame fame fame heart heart heart"], hype={"alien_shortcut": "fame -3 -1"},
+                 cards=(["lightning_speed"], []))
+    play(state, "stop", "pass")
+    assert state.health[1] == 14 and state.kind == "buy"
 
 
 def test_made_in_a_lab_buys_a_card_for_one_less_at_the_start_of_the_turn():
@@ -264,6 +298,13 @@ def test_made_in_a_lab_buys_a_card_for_one_less_at_the_start_of_the_turn():
     assert state.kind == "card"
     play(state, "use made_in_a_lab 3", "hype fame 6")
     assert state.health[1] == 12 and state.energy[0] == 2 and state.kind == "roll"
+
+
+def test_made_in_a_lab_is_a_purchase_so_the_turn_earns_no_bought_nothing_energy():
+    # Seed 002: the 1 energy is for a player who does not "купити жодну карту під час свого ходу"
+    state = duel([CALM], energy=(3, 0), market=["snack_time", "photoshoot", "too_cute"], cards=(["made_in_a_lab"], []))
+    play(state, "use made_in_a_lab 3", "hype fame 6", "stop", "done")
+    assert state.energy[0] == 2
 
 
 def test_natural_selection_gives_energy_health_and_a_die_but_four_of_a_face_hurt_ten():
@@ -292,9 +333,25 @@ def test_scrappy_gains_a_dice_token_when_pulling_a_marker_off_a_hype_token():
     assert state.tokens[0] == 1
 
 
+def test_scrappy_pays_nothing_for_a_pull_that_stays_on_its_hype_token():
+    # "each time you pull a marker off a hype token": from its third space to its second is not off it
+    state = duel(["fame fame fame heart heart heart"], hype={"dragon_energy_smash_heal": "fame -3 -1"},
+                 markers=("dragon_energy_smash_heal:2", 0), cards=(["scrappy"], []))
+    play(state, "stop")
+    assert state.board.markers[0] == ("dragon_energy_smash_heal", 1) and state.tokens[0] == 0
+
+
+def test_scrappy_pays_each_time_one_pull_comes_off_a_hype_token():
+    # "each time": one pull that leaves two tokens pays twice
+    state = duel(["fame fame fame fame heart heart"], hype={"cat_smash": "fame -1", "fish_heal": "fame -2"},
+                 markers=("cat_smash", 0), cards=(["scrappy"], []))
+    play(state, "stop")
+    assert state.board.markers[0] == ("", -3) and state.tokens[0] == 2  # off the cat, then off the fish
+
+
 def test_signature_move_pulls_fame_for_three_power_faces():
     state = play(duel(["power power power heart heart heart"], monsters=("Cyber Kitty", "Xenoid"),
-                      cards=(["signature_move"], [])), "stop")
+                      cards=(["signature_move"], [])), "stop", "power energy energy")
     assert state.board.markers[0] == ("", -1) and state.energy[0] == 4
 
 
@@ -355,5 +412,5 @@ def test_unstoppable_stays_at_one_and_is_discarded():
 
 def test_utter_destruction_all_six_faces_pull_both_two_and_hit_two():
     state = play(duel(["claw heart energy fame destruction power"], monsters=("MekaDragon", "Xenoid"),
-                      cards=(["utter_destruction"], [])), "stop")
+                      cards=(["utter_destruction"], [])), "stop", "resolve cards")
     assert state.board.markers == [("", -2), ("", -2)] and state.health[1] == 14 - 2 - 1

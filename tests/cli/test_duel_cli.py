@@ -13,7 +13,9 @@ from kotarena.cli.render_duel import track_lines
 from kotarena.games.duel.position import build_position, duel_dice
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios" / "duel"
-ANSWERS = "spend 0\nstop\npass\ndone\n" * 400  # whatever is legal: no tokens, keep the dice, decline, buy nothing
+# Whatever is legal: no tokens, keep the dice, decline, buy nothing, resolve the roll's parts.
+ANSWERS = ("spend 0\nstop\npass\ndone\nresolve power\nresolve cards\nresolve fame\nresolve destruction\n"
+           "resolve heart\nresolve claw\n") * 400
 
 
 def invoke(args, **kwargs):

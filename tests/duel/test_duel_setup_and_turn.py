@@ -84,7 +84,7 @@ def test_second_seat_pulls_toward_its_own_end(duel, play):
 
 def test_a_marker_on_your_victory_space_wins_at_once(duel, play):
     state = duel(dice=["fame fame fame claw claw claw"], markers=(-6, 0))
-    play(state, "stop")
+    play(state, "stop", "resolve fame")
     assert state.outcome.winner == 0 and state.outcome.termination is Termination.VICTORY_SPACE
     assert state.health[1] == 14  # the game ended before the claws
 
@@ -109,12 +109,12 @@ def test_only_spaces_entirely_inside_the_spotlight_zone_count(duel, play):
     # The extension's middle space straddles printed spaces -3 and -2: not inside.
     state = duel(dice=["destruction destruction destruction destruction claw claw"], markers=(-4, -1),
                  hype={"phantom_extend_heal": "destruction -3 -2"})
-    play(state, "stop")
+    play(state, "stop", "resolve destruction")
     assert state.board.markers[1] == ("phantom_extend_heal", 1)
     assert state.outcome is None and state.health[1] == 12
     state = duel(dice=["destruction destruction destruction destruction destruction claw"], markers=(-4, -1),
                  hype={"phantom_extend_heal": "destruction -3 -2"})
-    play(state, "stop")
+    play(state, "stop", "resolve destruction")
     assert state.board.markers[1] == ("phantom_extend_heal", 0)  # lies on printed space -3 alone
     assert state.outcome.termination is Termination.SPOTLIGHT
 
@@ -144,6 +144,8 @@ def test_never_more_than_eight_dice(duel, play):
 def test_at_most_two_dice_tokens_held(duel, play):
     state = duel(("Space Penguin", "Gigazaur"), dice=["power power power power heart heart"], tokens=(1, 0))
     play(state, "spend 0", "stop")
+    assert [a.text for a in state.legal] == ["pass", "power token"]  # room for one more
+    play(state, "power token")
     assert state.tokens[0] == 2
 
 

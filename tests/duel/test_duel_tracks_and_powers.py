@@ -4,19 +4,20 @@ from __future__ import annotations
 
 from kotarena.engine.outcome import Termination
 from kotarena.games.duel.rulings import BONUS_ON_SPACES_PASSED
-from kotarena.games.duel.turn import kitty_energy
 
 BLANK = "heart heart energy energy claw"
 
 
 def test_a_hype_bonus_is_gained_where_the_pull_ends(duel, play):
     state = duel(dice=["fame fame fame heart claw claw"], hype={"tiger_energy": "fame -1"})
-    play(state, "stop")
+    play(state, "stop", "resolve fame")
     assert state.board.markers[0] == ("tiger_energy", 0)
     assert state.energy[0] == 1  # the hype bonus; no energy die
 
 
 def test_a_space_only_passed_over_gives_no_bonus(duel, play):
+    # Seed 002: "У той момент, коли ви переміщуєте маркер ... на поділку з бонусом
+    # ажіотажу, застосуйте ефект": the pull moves the marker onto the space where it ends.
     assert BONUS_ON_SPACES_PASSED is False
     state = duel(dice=["fame fame fame fame heart heart"], hype={"tiger_energy": "fame -1"})
     play(state, "stop")
@@ -100,20 +101,34 @@ def test_xenoid_adds_a_face_and_one_more_power_adds_it_again(duel, play):
     assert "power fame fame" in {a.text for a in state.legal}
     assert "power power" not in {a.text for a in state.legal}
     play(state, "power fame fame")
+    assert state.kind == "order"  # its superpower comes first; then fame and claws in any order
+    play(state, "resolve fame")
     assert state.board.markers[0] == ("", -1)  # 1 rolled + 2 added = 3 fame
     assert state.health[1] == 13
 
 
-def test_space_penguin_gains_a_dice_token_per_power_face(duel, play):
-    state = duel(("Space Penguin", "Gigazaur"), dice=["power heart heart heart energy energy"])
+def test_space_penguin_gains_a_dice_token_per_power_face_if_it_chooses(duel, play):
+    # Seed 002: "можете активувати свою суперсилу" (you may activate your superpower).
+    state = duel(("Space Penguin", "Gigazaur"), dice=["power power heart heart energy energy"])
     play(state, "stop")
+    assert state.kind == "power" and [a.text for a in state.legal] == ["pass", "power token", "power token token"]
+    play(state, "power token")
     assert state.tokens[0] == 1
+    state = duel(("Space Penguin", "Gigazaur"), dice=["power heart heart heart energy energy"])
+    play(state, "stop", "pass")
+    assert state.tokens[0] == 0 and state.kind == "buy"
 
 
-def test_mekadragon_multiplies_claws_by_power_faces(duel, play):
+def test_mekadragon_may_multiply_claws_by_power_faces(duel, play):
+    # Seed 002: "Можете вважати [claws] у ваших результатах кидка як [claws] × [power]".
     state = duel(("MekaDragon", "Gigazaur"), dice=["claw claw power power power heart"])
     play(state, "stop")
+    assert state.kind == "power" and [a.text for a in state.legal] == ["pass", "power multiply"]
+    play(state, "power multiply")
     assert state.health[1] == 14 - 6
+    state = duel(("MekaDragon", "Gigazaur"), dice=["claw claw power power power heart"])
+    play(state, "stop", "pass")
+    assert state.health[1] == 14 - 2
 
 
 def test_mekadragon_with_no_power_deals_its_claws(duel, play):
@@ -123,10 +138,14 @@ def test_mekadragon_with_no_power_deals_its_claws(duel, play):
 
 
 def test_cyber_kitty_gains_energy_by_pairs_and_an_extra_power(duel, play):
-    assert [kitty_energy(n) for n in range(7)] == [0, 0, 2, 4, 4, 6, 8]
     state = duel(("Cyber Kitty", "Gigazaur"), dice=["power power power heart heart heart"])
     play(state, "stop")
+    assert [a.text for a in state.legal] == ["pass", "power energy", "power energy energy"]
+    play(state, "power energy energy")
     assert state.energy[0] == 4
+    state = duel(("Cyber Kitty", "Gigazaur"), dice=["power power power power heart heart"])
+    play(state, "stop", "power energy", "power energy")  # two activations, 2 energy each
+    assert state.energy[0] == 4 and state.kind == "buy"
 
 
 def test_the_superpower_may_be_declined(duel, play):

@@ -65,6 +65,9 @@ def test_duels_action_table_runs_in_its_documented_order():
     assert texts.index("hype fame -7") == 335 and texts.index("hype destruction 7 5") == 472
     assert "hype fame 3 4" in texts and "hype fame 4 3" in texts and "hype fame 3 5" in texts
     assert texts[473:479] == [f"pick {monster.id}" for monster in MONSTERS]
+    assert texts[479:491] == ["resolve power", "resolve cards", "resolve fame", "resolve destruction",
+                              "resolve energy", "resolve heart", "resolve claw", "resolve electrical_aura",
+                              "resolve in_shape", "power token", "power token token", "power multiply"]
     assert f"use in_shape {MAX_PULL}" in texts and f"use in_shape {MAX_PULL + 1}" not in texts
     keeps = [card.id for card in CARDS if card.type == KEEP]
     assert all(f"use tesla_impulse {card}" in texts for card in keeps)

@@ -103,6 +103,10 @@ def power_action(table, seat: int, legal: Sequence[Action]) -> Action:
             return ahead if ahead > 0 else 99
 
         return min(blocks, key=distance)
+    if _monster(table, seat) in ("space_penguin", "cyber_kitty", "mekadragon"):
+        # Space Penguin takes every dice token, Cyber Kitty the bigger activation (4
+        # energy for 3 faces), MekaDragon multiplies its claws.
+        return max(options, key=lambda action: len(action.args))
     claws = [a for a in options if a.args == ("claw", "claw")] or [a for a in options if a.args == ("claw",)]
     return claws[0] if claws else options[0]
 
@@ -163,6 +167,8 @@ def duel_action(table, seat: int, legal: Sequence[Action]) -> Action:
         return legal[-1]
     if kind == "power":
         return power_action(table, seat, legal)
+    if kind == "order":  # the parts of the roll in the engine's default order (the first offered)
+        return legal[0]
     if kind == "hype":
         return hype_action(table, seat, legal)
     if kind == "buy":

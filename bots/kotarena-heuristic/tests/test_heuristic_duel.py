@@ -24,6 +24,8 @@ def test_gigazaur_pulls_the_marker_it_is_working_on():
     state = build_position(["Gigazaur", "Xenoid"], markers=(-4, 0),
                            dice=duel_dice("power power fame fame claw claw"))
     state.apply("stop")
+    assert answer(state) == "resolve power"  # the roll's parts in the engine's default order
+    state.apply("resolve power")
     assert answer(state) == "power fame"
 
 
@@ -31,7 +33,17 @@ def test_the_king_blocks_just_ahead_of_a_marker_on_the_rivals_side():
     state = build_position(["The King", "Xenoid"], markers=(2, 0),
                            dice=duel_dice("power power claw claw heart heart"))
     state.apply("stop")
+    state.apply(answer(state))
     assert answer(state) == "block 1 fame 3"
+
+
+def test_penguin_kitty_and_mekadragon_take_all_their_superpowers_give():
+    for monster, faces, wanted in (("Space Penguin", "power power heart heart heart heart", "power token token"),
+                                   ("Cyber Kitty", "power power power heart heart heart", "power energy energy"),
+                                   ("MekaDragon", "power power claw heart heart heart", "power multiply")):
+        state = build_position([monster, "Xenoid"], dice=duel_dice(faces))
+        state.apply("stop")
+        assert answer(state) == wanted, monster
 
 
 def test_heuristic_beats_random_at_duel():

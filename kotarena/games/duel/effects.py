@@ -24,7 +24,17 @@ HIBERNATION_HEAL = 6
 
 
 def _queue(state: DuelState, *step: object) -> None:
+    """Queue a step to come next, before the rest of the queue."""
     state.todo.insert(0, ("effect", *step))
+    state.deferred += 1
+
+
+def later(state: DuelState, *step: object) -> None:
+    """Queue a step to come once the running step is done, after the steps it queued
+    so far: what an effect sets off (a damage Camouflage may reduce, a card's choice)
+    keeps the order of the events that set it off."""
+    state.todo.insert(state.deferred, ("effect", *step))
+    state.deferred += 1
 
 
 def _ask(state: DuelState, seat: int, card: str, options: list[Action], *args: object) -> None:
@@ -67,25 +77,40 @@ def before_resolving(state: DuelState, seat: int) -> None:
         return
     if state.owns(seat, "natural_selection") and max(state.counts()) >= 4:
         state.damage(seat, 10, "Natural Selection")
+    # After Natural Selection's damage, which Camouflage's choice may hold back.
     if state.owns(seat, "rebooting"):
-        _queue(state, "rebooting", seat)
+        later(state, "rebooting", seat)
     if state.owns(seat, "titanic_batteries") and state.tokens[seat] < 2:
-        _queue(state, "titanic_batteries", seat)
+        later(state, "titanic_batteries", seat)
+
+
+def roll_cards_act(state: DuelState, seat: int, counts: list[int]) -> bool:
+    """Whether a card of ``seat`` reads this roll (``roll_cards`` has work to do)."""
+    return bool(state.keeps[seat]) and (
+        (state.owns(seat, "antimatter_pellets") and max(counts) >= 5)
+        or (state.owns(seat, "utter_destruction") and min(counts) >= 1)
+        or (state.owns(seat, "signature_move") and counts[POWER] >= 3))
 
 
 def roll_cards(state: DuelState, seat: int, counts: list[int]) -> None:
-    """The cards that read the roll's result, before the dice resolve."""
-    if not state.keeps[seat]:
-        return
+    """The cards that read the roll's result: each effect a queued step, so that a
+    damage Camouflage's owner may reduce comes before what follows it."""
+    rival = 1 - seat
     if state.owns(seat, "antimatter_pellets") and max(counts) >= 5:
-        state.damage(1 - seat, 4, "Antimatter Pellets")
-        state.pull(seat, DESTRUCTION_TRACK, 2, "Antimatter Pellets")
+        later(state, "damage", rival, 4, "Antimatter Pellets")
+        later(state, "pull", seat, DESTRUCTION_TRACK, 2, "Antimatter Pellets")
     if state.owns(seat, "utter_destruction") and min(counts) >= 1:
-        state.pull(seat, DESTRUCTION_TRACK, 2, "Utter Destruction")
-        state.pull(seat, FAME_TRACK, 2, "Utter Destruction")
-        state.damage(1 - seat, 2, "Utter Destruction")
+        later(state, "pull", seat, DESTRUCTION_TRACK, 2, "Utter Destruction")
+        later(state, "pull", seat, FAME_TRACK, 2, "Utter Destruction")
+        later(state, "damage", rival, 2, "Utter Destruction")
     if state.owns(seat, "signature_move") and counts[POWER] >= 3:
-        state.pull(seat, FAME_TRACK, counts[POWER] // 3, "Signature Move")
+        later(state, "pull", seat, FAME_TRACK, counts[POWER] // 3, "Signature Move")
+
+
+def may_add_claws(state: DuelState, seat: int) -> bool:
+    """Whether a card of ``seat`` may add claws to its roll (so the claws resolve even
+    without a claw face)."""
+    return state.owns(seat, "acid_attack") or state.owns(seat, "adrenaline_augment")
 
 
 def extra_claws(state: DuelState, seat: int, counts: list[int]) -> int:
@@ -118,12 +143,26 @@ def use_in_buy_step(state: DuelState, seat: int, action: Action) -> None:
     state.say("discard_market", seat, card)
 
 
+#: The end-of-turn cards whose order their owner chooses (seed 002, "Кінець ходу":
+#: "Розіграйте їх у будь-якому порядку на свій вибір").
+END_OF_TURN_CARDS = ("electrical_aura", "in_shape")
+
+
 def end_of_turn(state: DuelState, seat: int) -> None:
+    """The end-of-turn cards, each a queued step: the active monster's in the order it
+    chooses (an ``order`` decision when both act), then the rival's In Shape."""
+    rival = 1 - seat
+    steps: list[tuple] = []
     if state.owns(seat, "electrical_aura") and state.energy[seat] >= 7:
-        state.pull(seat, DESTRUCTION_TRACK, state.energy[seat] // 7, "Electrical Aura")
-    for owner in (0, 1):
-        if state.owns(owner, "in_shape") and state.taken[1 - owner] > 3 and state.energy[owner] > 0:
-            _queue(state, "in_shape", owner)
+        steps.append(("effect", "electrical_aura", seat))
+    if state.owns(seat, "in_shape") and state.taken[rival] > 3 and state.energy[seat] > 0:
+        steps.append(("effect", "in_shape", seat))
+    if len(steps) == 2:
+        steps.insert(0, ("order",))
+    if state.owns(rival, "in_shape") and state.taken[seat] > 3 and state.energy[rival] > 0:
+        steps.append(("effect", "in_shape", rival))
+    state.todo[0:0] = steps
+    state.deferred += len(steps)
 
 
 # ------------------------------------------------------------------ watched changes
@@ -131,7 +170,7 @@ def end_of_turn(state: DuelState, seat: int) -> None:
 def energy_gained(state: DuelState, seat: int, amount: int, why: str) -> None:
     rival = 1 - seat
     if "resolving" in state.flags and seat == state.active and state.owns(rival, "superconductor"):
-        _queue(state, "superconductor", rival, amount)
+        later(state, "superconductor", rival, amount)
 
 
 def heal_bonus(state: DuelState, seat: int) -> int:
@@ -155,7 +194,7 @@ def prevent_damage(state: DuelState, seat: int, amount: int) -> int:
             and state.board.on_token(FAME_TRACK)):
         state.flags.add(f"trend:{seat}")
         amount -= 1
-    if state.owns(seat, "camouflage") and amount > 0:
+    if f"camouflage_roll:{seat}" in state.flags and amount > 0:  # its owner chose to roll
         hearts = state.roll(amount).count(HEART)
         state.say("camouflage", seat, hearts)
         amount -= hearts
@@ -166,34 +205,48 @@ def prevent_damage(state: DuelState, seat: int, amount: int) -> int:
     return amount
 
 
+def camouflage_asks(state: DuelState, amounts: dict[int, int], why: str) -> bool:
+    """Whether the damage waits for Camouflage's owner to choose to roll ("may"): the
+    choice is queued and the damage dealt once it is made (``decided``)."""
+    for seat, amount in amounts.items():
+        if (amount > 0 and state.owns(seat, "camouflage") and f"camouflage:{seat}" not in state.flags
+                and f"unstoppable:{seat}" not in state.flags and not state.owns(seat, "hibernation")):
+            later(state, "camouflage", seat, tuple(sorted(amounts.items())), why)
+            return True
+    return False
+
+
 def damage_taken(state: DuelState, seat: int, amount: int) -> None:
     if amount >= 3 and state.owns(seat, "unstable_dna") and state.keeps[1 - seat]:
-        _queue(state, "unstable_dna", seat)
+        later(state, "unstable_dna", seat)
 
 
-def pulled(state: DuelState, seat: int, track: int, moved: int, start: tuple[str, int], why: str) -> None:
-    """After ``seat`` pulled a marker (before the bonus of the space it reached)."""
+def pulled(state: DuelState, seat: int, track: int, moved: int, left: int, why: str) -> None:
+    """After ``seat`` pulled a marker ``moved`` spaces, coming off a hype token ``left``
+    times (before the bonus of the space it reached)."""
     if track == DESTRUCTION_TRACK:
         if state.owns(seat, "spiked_tail"):
             state.damage(1 - seat, moved, "Spiked Tail")
-        if (why == "dice" and state.owns(seat, "thunder_stomp") and "thunder_stomp" not in state.flags
-                and seat == state.active):
+        # "while resolving your dice": any pull of the roller's while its roll resolves
+        # (faces, superpower, cards that read the roll)
+        if ("resolving" in state.flags and seat == state.active and state.owns(seat, "thunder_stomp")
+                and "thunder_stomp" not in state.flags):
             state.flags.add("thunder_stomp")
             state.penalty[1 - seat] += 1
-    if start[0] and state.owns(seat, "scrappy"):
-        state.gain_tokens(seat, 1, "Scrappy")
+    if left and state.owns(seat, "scrappy"):  # each time the marker came off a hype token
+        state.gain_tokens(seat, left, "Scrappy")
 
 
 def empty_hype_space(state: DuelState, seat: int, space: tuple[str, int]) -> None:
     if state.owns(seat, "lightning_speed") and not HYPE_TOKENS[space[0]].blocks:
-        state.damage(1 - seat, 1, "Lightning Speed")
+        later(state, "lightning_speed", seat)  # "may": its owner chooses
 
 
 def replace_bonus(state: DuelState, seat: int, kind: str) -> str | None:
     """The bonus ``seat`` gains instead of ``kind``; ``None`` when Unchained's owner
     chooses first (a queued decision)."""
     if kind not in (SMASH, SMASH2) and state.owns(seat, "unchained"):
-        _queue(state, "unchained", seat, kind)
+        later(state, "unchained", seat, kind)
         return None
     return kind
 
@@ -224,9 +277,9 @@ def bought(state: DuelState, seat: int, card: str) -> None:
         state.gain_tokens(seat, 2, "Energize")
     elif card == "frenzy":
         state.extra_turn = True
-    elif card == "hors_doeuvre":
+    elif card == "hors_doeuvre":  # the pull waits for the damage (Camouflage's choice)
         state.damage(seat, 3, "Hors d'Oeuvre")
-        state.pull(seat, DESTRUCTION_TRACK, 2, "Hors d'Oeuvre")
+        later(state, "pull", seat, DESTRUCTION_TRACK, 2, "Hors d'Oeuvre")
     elif card == "jets_scrambled":
         state.damage_both({rival: 5, seat: 5}, "Jets Scrambled")
     elif card == "kaijutsu":
@@ -269,14 +322,28 @@ def bought(state: DuelState, seat: int, card: str) -> None:
 
 
 def claws_resolved(state: DuelState) -> int:
+    """The claws the roll counted this turn (``rulings.OPERATION_MEDIA_COUNTS_EXTRA_CLAWS``)."""
     return state.claws_rolled
 
 
 # ------------------------------------------------------------------ card decisions
 
 def step(state: DuelState, card: str, seat: int, *args: object) -> None:
-    """A queued card moment that offers ``seat`` a choice (or acts at once)."""
-    if card == "hibernation":  # pass: keep it, heal and end the turn; use: discard it and play
+    """A queued card moment that offers ``seat`` a choice (or acts at once), or a queued
+    effect (``pull``, ``damage``)."""
+    if card == "pull":
+        state.pull(seat, *args)  # type: ignore[arg-type]
+    elif card == "damage":
+        state.damage(seat, *args)  # type: ignore[arg-type]
+    elif card == "camouflage":
+        if state.owns(seat, card):
+            _ask(state, seat, card, [use(card)], seat, *args)
+        else:  # the card changed hands since: the damage comes as it is
+            state.damage_both(dict(args[0]), args[1])  # type: ignore[arg-type]
+    elif card == "lightning_speed":
+        if state.owns(seat, card):
+            _ask(state, seat, card, [use(card)], seat)
+    elif card == "hibernation":  # pass: keep it, heal and end the turn; use: discard it and play
         if state.owns(seat, "hibernation"):
             _ask(state, seat, card, [use(card)], seat)
     elif card == "dominate":
@@ -298,9 +365,13 @@ def step(state: DuelState, card: str, seat: int, *args: object) -> None:
                    if a != b or counts[a] >= 2]
         if options and state.tokens[seat] < 2:
             _ask(state, seat, card, options, seat)
+    elif card == "electrical_aura":  # checked again: In Shape may have spent the energy first
+        if state.owns(seat, card) and state.energy[seat] >= 7:
+            state.pull(seat, DESTRUCTION_TRACK, state.energy[seat] // 7, "Electrical Aura")
     elif card == "in_shape":
         most = min(state.taken[1 - seat] - 3, state.energy[seat])
-        _ask(state, seat, card, [use(card, k) for k in range(1, most + 1)], seat)
+        if most > 0 and state.owns(seat, card):
+            _ask(state, seat, card, [use(card, k) for k in range(1, most + 1)], seat)
     elif card == "superconductor":
         if state.owns(seat, "superconductor"):
             _ask(state, seat, card, [use(card)], seat, args[0])
@@ -338,6 +409,16 @@ def decided(state: DuelState, card: str, action: Action, args: tuple) -> None:
 
         slot = action.args[1]
         buy_card(state, seat, slot, max(1, state.cost(slot) - 1))
+        state.bought = True  # a purchase of the turn: no "bought nothing" energy
+    elif card == "camouflage":
+        state.flags.add(f"camouflage:{seat}")
+        if chosen:
+            state.flags.add(f"camouflage_roll:{seat}")
+        state.damage_both(dict(args[1]), args[2])
+        state.flags.discard(f"camouflage:{seat}")
+        state.flags.discard(f"camouflage_roll:{seat}")
+    elif card == "lightning_speed" and chosen:
+        state.damage(1 - seat, 1, "Lightning Speed")
     elif card == "rebooting" and chosen:
         state.discard_keep(seat, card)
         state.flags.add("skip_resolve")

@@ -68,6 +68,10 @@ def action_words(text: str) -> str:
         return "rerolls " + ("die " if len(args) == 1 else "dice ") + " ".join(map(str, args))
     if kind == "power":
         return f"activates its superpower: {' and '.join(map(str, args))}"
+    if kind == "resolve":
+        part = ({"power": "its superpower", "cards": "the cards that read its roll"}.get(args[0])
+                or (card_words(args[0]) if args[0] in BY_ID else f"its {args[0]} dice"))
+        return f"resolves {part} next"
     if kind == "block":
         return f"puts its blocking token {args[0]} on the {args[1]} track, space {args[2]}"
     if kind == "hype":

@@ -23,13 +23,15 @@ from kotarena.games.duel.state import MARKET_SIZE, STANDARD_DICE, DuelState
 from kotarena.games.duel.turn import advance
 from kotarena.games.duel.view import DuelView, sample_state
 
-SPEC = GameSpec("duel", "King of Tokyo: Duel", 2, 2, "duel", rules_version=2,
+SPEC = GameSpec("duel", "King of Tokyo: Duel", 2, 2, "duel", rules_version=3,
                 aliases=("kot-duel", "king-of-tokyo-duel"), decks=("duel",))
 
 DECISION_KINDS = {
     "tokens": "spend dice tokens for special dice before the first roll (spend N)",
     "roll": "keep the dice (stop) or reroll some (reroll 1 4)",
-    "power": "activate the superpower (power fame, power claw claw, block 1 fame 3) or stop (pass)",
+    "power": "activate the superpower (power fame, power claw claw, block 1 fame 3, power token, power energy, "
+             "power multiply) or stop (pass)",
+    "order": "which part of the roll to resolve next (resolve power, resolve fame, resolve claw)",
     "hype": "put the bought card's hype token on a track (hype fame 3 4), or leave it (pass)",
     "buy": "buy a card (buy 3), sweep the market (sweep), or end the buy step (done: +1 energy if nothing bought)",
     "card": "use a card's choice (use <card id> ...) or decline it (pass)",

@@ -35,8 +35,19 @@ ENERGY_BANK: int | None = None
 MONSTER_BOARD_SIDE = "superpower"
 
 #: A hype bonus is gained where a pull ends; a space the marker only passes over gives
-#: nothing. The King's blocking tokens stop a pull on any space it enters.
+#: nothing. Seed 002: "У той момент, коли ви переміщуєте маркер ... на поділку з
+#: бонусом ажіотажу, застосуйте ефект" (the moment you move the marker onto a space
+#: with a bonus): a pull is one move, onto the space where it ends. The King's tokens
+#: have their own text for a pull that "потрапляє на" (comes onto) one on its way, and
+#: a win is a state of the board, checked at every space ("в будь-який момент").
 BONUS_ON_SPACES_PASSED = False
+
+#: Operation Media ("for each claw you resolved in your roll this turn") counts every
+#: claw the roll counted: the faces, Acid Attack's extra claw ("your roll always counts
+#: one extra claw"), Adrenaline Augment's ("add one claw to your roll") and MekaDragon's
+#: multiple (seed 002: "Можете вважати [claws] у ваших результатах кидка як [claws] ×
+#: [power]", counted in the roll's result).
+OPERATION_MEDIA_COUNTS_EXTRA_CLAWS = True
 
 #: The second player's starting bonus (the seed's icon was lost; Game Park: 1 energy).
 SECOND_PLAYER_ENERGY = 1

@@ -87,6 +87,7 @@ class DuelState:
         self.bought: bool = False if c is None else c.bought
         self.extra_turn: bool = False if c is None else c.extra_turn
         self.todo: list[tuple] = [] if c is None else c.todo[:]
+        self.deferred: int = 0 if c is None else c.deferred  # effects.later's steps queued by the running step
         self.answer: tuple = () if c is None else c.answer  # the step that reads the pending answer
         self.outcome: Outcome | None = None if c is None else c.outcome
         self.to_move: int = -1 if c is None else c.to_move
@@ -234,8 +235,10 @@ class DuelState:
         self.damage_both({seat: amount}, why)
 
     def damage_both(self, amounts: dict[int, int], why: str) -> None:
-        """Damage dealt to both monsters at once: each loses it, then the game may end."""
-        if self.outcome is not None:
+        """Damage dealt to both monsters at once: each loses it, then the game may end.
+        When Camouflage's owner is hit, the damage waits for its choice to roll
+        (``effects.camouflage_asks``)."""
+        if self.outcome is not None or effects.camouflage_asks(self, amounts, why):
             return
         for seat, amount in amounts.items():
             amount = effects.prevent_damage(self, seat, amount)
@@ -254,8 +257,10 @@ class DuelState:
     def pull(self, seat: int, track: int, amount: int, why: str) -> int:
         """``seat`` pulls a marker ``amount`` spaces toward its end; returns the spaces moved.
 
-        The pull stops at the victory space, and on The King's token when the rival of
-        The King pulls; the bonus of the space where it ends is gained (``rulings``)."""
+        The pull stops at the victory space, on The King's token when the rival of The
+        King pulls, and where both markers stand in one spotlight zone: a win is checked
+        at every space the marker moves onto (seed 002: "в будь-який момент"). The bonus
+        of the space where it ends is gained (``rulings.BONUS_ON_SPACES_PASSED``)."""
         if amount <= 0 or self.outcome is not None:
             return 0
         board = self.board
@@ -264,15 +269,22 @@ class DuelState:
         start = where
         step = toward(seat)
         king_rival = self.monsters[1 - seat].id == "the_king"
+        other = board.markers[1 - track]
+        left = 0  # times the marker came off a hype token (Scrappy)
         for _ in range(amount):
             if not 0 <= where + step < len(spaces):
                 break
-            where += step
-            board.markers[track] = spaces[where]
-            if BONUS_ON_SPACES_PASSED and where != start + step * amount:
-                self.bonus(seat, spaces[where])
             token = spaces[where][0]
-            if king_rival and token and HYPE_TOKENS[token].blocks:
+            where += step
+            here = board.markers[track] = spaces[where]
+            if token and here[0] != token:
+                left += 1
+            if BONUS_ON_SPACES_PASSED and where != start + step * amount:
+                self.bonus(seat, here)
+            if ((board.in_spotlight(here, 0) and board.in_spotlight(other, 0))
+                    or (board.in_spotlight(here, 1) and board.in_spotlight(other, 1))):
+                break  # both markers in one spotlight zone: the game ends here
+            if king_rival and here[0] and HYPE_TOKENS[here[0]].blocks:
                 self.say("blocked", seat, TRACK_NAMES[track])
                 break
         moved = abs(where - start)
@@ -281,7 +293,7 @@ class DuelState:
         self.say("pull", seat, TRACK_NAMES[track], moved, why)
         if self.check_track():
             return moved
-        effects.pulled(self, seat, track, moved, spaces[start], why)
+        effects.pulled(self, seat, track, moved, left, why)
         self.bonus(seat, spaces[where])
         return moved
 

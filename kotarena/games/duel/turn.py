@@ -16,6 +16,7 @@ from kotarena.engine.actions import (
     PASS_ACTION,
     POWER,
     REROLL,
+    RESOLVE,
     SPEND,
     STOP_ACTION,
     SWEEP_ACTION,
@@ -25,7 +26,7 @@ from kotarena.games.duel import effects
 from kotarena.games.duel.cards import BY_ID
 from kotarena.games.duel.faces import ADDABLE, CLAW, DESTRUCTION, ENERGY, FACE_NAMES, FAME, HEART
 from kotarena.games.duel.faces import POWER as POWER_FACE
-from kotarena.games.duel.rulings import SWEEPS_PER_TURN
+from kotarena.games.duel.rulings import OPERATION_MEDIA_COUNTS_EXTRA_CLAWS, SWEEPS_PER_TURN
 from kotarena.games.duel.state import (
     MARKET_SIZE,
     MAX_DICE,
@@ -45,15 +46,19 @@ def advance(state: DuelState) -> None:
         if not state.todo:
             state.todo.append(("turn",))
         step = state.todo.pop(0)
+        state.deferred = 0
         STEPS[step[0]](state, *step[1:])
 
 
 def answer(state: DuelState, step: tuple, action: Action) -> None:
+    state.deferred = 0
     ANSWERS[step[0]](state, action, *step[1:])
 
 
 def then(state: DuelState, *steps: tuple) -> None:
-    """Queue ``steps`` to come next, before the rest of the queue."""
+    """Queue ``steps`` to come next, before the rest of the queue. A step queues what
+    follows it this way before acting, so that what its effects set off
+    (``effects.later``) comes first."""
     state.todo[0:0] = list(steps)
 
 
@@ -150,45 +155,57 @@ def reroll(state: DuelState, action: Action) -> None:
 
 
 # ------------------------------------------------------------------ resolving
+#
+# Seed 002: "Ви повинні розіграти всі кубики у результатах кидка в будь-якому порядку"
+# (resolve all the dice of your result, in any order). The roll is resolved part by
+# part, each part a queued step: the superpower's activations, the cards that read the
+# roll, then each face. Xenoid's, Space Penguin's, Cyber Kitty's and MekaDragon's
+# superpowers come first (Xenoid's adds faces the others then count; the other three
+# act on nothing the order changes); for the rest the ``order`` decision lets the
+# player pick the next part while two parts whose order can change the game are left
+# (docs/duel.md, "Resolve order"). Its first action is the next part in the order
+# kotarena played before the choice existed: superpower, cards, fame, destruction,
+# energy, hearts, claws.
+
+#: Every word ``resolve WORD`` may name, in the default order: the parts of a roll,
+#: then the end-of-turn cards (``effects.END_OF_TURN_CARDS``), ordered the same way.
+PART_WORDS = ("power", "cards", "fame", "destruction", "energy", "heart", "claw", *effects.END_OF_TURN_CARDS)
+#: Superpowers whose activations are parts of the order (the others come first).
+POWER_IN_ORDER = ("gigazaur", "the_king")
+
 
 def resolve_start(state: DuelState) -> None:
     effects.before_resolving(state, state.active)
 
 
 def power(state: DuelState) -> None:
-    """The superpower, played before the dice: how many power faces the roll holds."""
+    """The start of resolving: the power faces to activate the superpower with, and
+    the superpowers that act before the rest of the roll."""
     seat = state.active
     if "skip_resolve" in state.flags:
         return
-    count = state.counts()[POWER_FACE]
+    state.flags.add("resolving")  # Superconductor and Thunder Stomp: while the dice resolve
+    counts = state.counts()
+    count = counts[POWER_FACE]
     monster = state.monsters[seat].id
     state.power_left = count
-    if count == 0:
+    if count == 0 or monster in POWER_IN_ORDER:
         return
     if monster == "space_penguin":
-        state.gain_tokens(seat, count, "Cryo-Gadgets")
+        if state.tokens[seat] < MAX_TOKENS:
+            then(state, ("power_choice",))
     elif monster == "mekadragon":
-        state.claws_times = count
-    elif monster == "cyber_kitty":
-        state.gain_energy(seat, kitty_energy(count), "Cat-astrophic Power")
-    else:
+        if count >= 2 and (counts[CLAW] > 0 or effects.may_add_claws(state, seat)):
+            then(state, ("power_choice",))
+    elif count >= 2:
         then(state, ("power_choice",))
-
-
-def kitty_energy(power_faces: int) -> int:
-    """Cyber Kitty's energy: each activation takes 2 power faces for 2 energy, or 3 for 4;
-    the best split of the roll's power faces."""
-    best = 0
-    for triples in range(power_faces // 3 + 1):
-        best = max(best, 4 * triples + 2 * ((power_faces - 3 * triples) // 2))
-    return best
 
 
 def ask_power(state: DuelState) -> None:
     seat = state.active
-    if state.power_left < 2:
-        return
     monster = state.monsters[seat].id
+    if state.power_left < (1 if monster == "space_penguin" else 2):
+        return
     legal = [PASS_ACTION]
     if monster == "gigazaur":
         legal += [Action.of(POWER, "fame"), Action.of(POWER, "destruction")]
@@ -198,6 +215,15 @@ def ask_power(state: DuelState) -> None:
             legal += [Action.of(POWER, FACE_NAMES[f], FACE_NAMES[f]) for f in ADDABLE]
     elif monster == "the_king":
         legal += king_moves(state)
+    elif monster == "space_penguin":  # each power face: a dice token, while there is room
+        room = min(state.power_left, MAX_TOKENS - state.tokens[seat])
+        legal += [Action.of(POWER, *(("token",) * n)) for n in range(1, room + 1)]
+    elif monster == "cyber_kitty":  # 2 power faces: 2 energy; 3: 4 energy
+        legal.append(Action.of(POWER, "energy"))
+        if state.power_left >= 3:
+            legal.append(Action.of(POWER, "energy", "energy"))
+    elif monster == "mekadragon":  # "Можете вважати ...": claws times power faces
+        legal.append(Action.of(POWER, "multiply"))
     if len(legal) > 1:
         state.ask(seat, "power", legal, ("power_choice",))
 
@@ -222,19 +248,36 @@ def king_moves(state: DuelState) -> list[Action]:
 
 def use_power(state: DuelState, action: Action) -> None:
     seat = state.active
+    monster = state.monsters[seat].id
     if action is PASS_ACTION:
         state.power_left = 0
         return
-    then(state, ("power_choice",))  # first: what the activation queues comes before the next one
+    if monster == "space_penguin":  # one answer for all its power faces
+        state.power_left = 0
+        state.gain_tokens(seat, len(action.args), "Cryo-Gadgets")
+        return
+    if monster == "mekadragon":
+        state.claws_times = state.power_left
+        state.power_left = 0
+        return
+    # First: what the activation queues comes before the next one (and, where the
+    # superpower is a part of the order, the order is asked again in between).
+    if monster in POWER_IN_ORDER:
+        then(state, ("order",), ("power_choice",))
+    else:
+        then(state, ("power_choice",))
     if action.kind == BLOCK:
         number, track, cell = action.args
         token = KING_TOKENS[number - 1]
         state.board.place(token, (TRACK_NAMES.index(track), cell, False))
         state.power_left -= 2
         state.say("block", seat, number, track, cell)
-    elif state.monsters[seat].id == "gigazaur":
+    elif monster == "gigazaur":
         state.power_left -= 2
         state.pull(seat, TRACK_NAMES.index(action.args[0]), 1, "Blockbuster")
+    elif monster == "cyber_kitty":  # each activation is its own gain (Superconductor sees each)
+        state.power_left -= len(action.args) + 1
+        state.gain_energy(seat, 2 * len(action.args), "Cat-astrophic Power")
     else:
         faces = [FACE_NAMES.index(word) for word in action.args]
         state.power_left -= len(faces) + 1
@@ -243,30 +286,108 @@ def use_power(state: DuelState, action: Action) -> None:
 
 
 def resolve(state: DuelState) -> None:
-    """The dice, in this order (docs/duel.md): the cards that read the roll, fame,
-    destruction, energy, hearts, claws."""
+    """Queue the parts of the roll left to resolve, in the default order, behind the
+    ``order`` step that lets the player choose."""
     seat = state.active
     if "skip_resolve" in state.flags:
         return
     counts = state.counts()
-    rival = 1 - seat
-    effects.roll_cards(state, seat, counts)
-    for track, face in ((FAME_TRACK, FAME), (DESTRUCTION_TRACK, DESTRUCTION)):
-        if counts[face] >= 3:
-            state.flags.add("resolving")
-            state.pull(seat, track, counts[face] - 2, "dice")
-            state.flags.discard("resolving")
-    state.flags.add("resolving")
-    state.gain_energy(seat, counts[ENERGY], "dice")
-    state.flags.discard("resolving")
-    state.heal(seat, counts[HEART], "dice")
-    claws = counts[CLAW] + effects.extra_claws(state, seat, counts)
-    state.claws_rolled = counts[CLAW]
-    if claws > 0:
-        state.damage(rival, claws * state.claws_times, "claws")
+    parts: list[tuple] = [("order",)]
+    if state.monsters[seat].id in POWER_IN_ORDER and state.power_left >= 2:
+        parts.append(("power_choice",))
+    if effects.roll_cards_act(state, seat, counts):
+        parts.append(("roll_cards",))
+    parts += [("face", face) for face in (FAME, DESTRUCTION) if counts[face] >= 3]
+    parts += [("face", face) for face in (ENERGY, HEART) if counts[face] > 0]
+    if counts[CLAW] > 0 or effects.may_add_claws(state, seat):
+        parts.append(("face", CLAW))
+    then(state, *parts)
+
+
+def part_word(state: DuelState, step: tuple) -> str | None:
+    """The word ``resolve WORD`` names a queued step by, if it is a part whose order
+    the player chooses: a part of the roll or one of its end-of-turn cards."""
+    name = step[0]
+    if name == "face":
+        return FACE_NAMES[step[1]]
+    if name == "power_choice":
+        return "power"
+    if name == "roll_cards":
+        return "cards"
+    if name == "effect" and step[1] in effects.END_OF_TURN_CARDS and step[2] == state.active:
+        return step[1]
+    return None
+
+
+def order_matters(state: DuelState, step: tuple) -> bool:
+    """Whether resolving this part before or after another can change the game: every
+    part but energy (only the buy step spends it; Superconductor gives the rival the
+    same amount whenever it is gained) and hearts (except when the rival's Unstable DNA
+    may take Regeneration away before they heal)."""
+    seat = state.active
+    if step[0] == "power_choice":
+        if state.power_left < 2:
+            return False
+        return state.monsters[seat].id != "the_king" or bool(king_moves(state))
+    if step[0] == "face":
+        if step[1] == ENERGY:
+            return False
+        if step[1] == HEART:
+            return state.owns(seat, "regeneration") and state.owns(1 - seat, "unstable_dna")
+    return True
+
+
+def ask_order(state: DuelState) -> None:
+    """Ask which part to resolve next, while two that matter are left."""
+    offered: list[Action] = []
+    for step in state.todo:
+        word = part_word(state, step)
+        if word is None:
+            break
+        if order_matters(state, step):
+            offered.append(Action.of(RESOLVE, word))
+    if len(offered) >= 2:
+        state.ask(state.active, "order", offered, ("order",))
+
+
+def choose_part(state: DuelState, action: Action) -> None:
+    word = action.args[0]
+    for i, step in enumerate(state.todo):
+        if part_word(state, step) == word:
+            del state.todo[i]
+            then(state, step, ("order",))
+            return
+    raise AssertionError(f"no part {word!r} left to resolve")  # the legal actions name only queued parts
+
+
+def roll_cards(state: DuelState) -> None:
+    effects.roll_cards(state, state.active, state.counts())
+
+
+def resolve_face(state: DuelState, face: int) -> None:
+    """One face of the roll: three fame (destruction) faces pull the fame (destruction)
+    marker 1, each more 1 further (``count - 2``); energy, hearts; claws hurt the rival."""
+    seat = state.active
+    counts = state.counts()
+    if face == FAME:
+        state.pull(seat, FAME_TRACK, counts[FAME] - 2, "dice")
+    elif face == DESTRUCTION:
+        state.pull(seat, DESTRUCTION_TRACK, counts[DESTRUCTION] - 2, "dice")
+    elif face == ENERGY:
+        state.gain_energy(seat, counts[ENERGY], "dice")
+    elif face == HEART:
+        state.heal(seat, counts[HEART], "dice")
+    else:
+        # The claws the roll counts (Acid Attack's, Adrenaline Augment's, MekaDragon's
+        # multiple): Operation Media reads them (rulings.OPERATION_MEDIA_COUNTS_EXTRA_CLAWS).
+        claws = (counts[CLAW] + effects.extra_claws(state, seat, counts)) * state.claws_times
+        state.claws_rolled = claws if OPERATION_MEDIA_COUNTS_EXTRA_CLAWS else counts[CLAW]
+        if claws > 0:
+            state.damage(1 - seat, claws, "claws")
 
 
 def after_resolve(state: DuelState) -> None:
+    state.flags.discard("resolving")
     if "skip_resolve" not in state.flags:
         effects.after_resolving(state, state.active)
 
@@ -405,6 +526,9 @@ STEPS = {
     "power": power,
     "power_choice": ask_power,
     "resolve": resolve,
+    "order": ask_order,
+    "roll_cards": roll_cards,
+    "face": resolve_face,
     "after_resolve": after_resolve,
     "buy": ask_buy,
     "hype": ask_hype,
@@ -419,9 +543,10 @@ ANSWERS = {
     "tokens": spend_tokens,
     "reroll": reroll,
     "power_choice": use_power,
+    "order": choose_part,
     "buy": buy,
     "hype": place_hype,
     "card": card_decision,
 }
 
-__all__ = ["MAX_TOKENS", "advance", "answer", "dice_count", "kitty_energy"]
+__all__ = ["MAX_TOKENS", "advance", "answer", "dice_count"]

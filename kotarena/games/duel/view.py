@@ -141,4 +141,4 @@ def _asking_step(answer: tuple, seat: int) -> tuple:
     """The step that asks the decision ``answer`` reads."""
     name = answer[0]
     return {"tokens": ("tokens",), "reroll": ("reroll",), "power_choice": ("power_choice",),
-            "buy": ("buy",), "pick": ("pick", *answer[1:])}.get(name) or (("hype", seat, answer[1]) if name == "hype" else ("effect", *answer[1:]))
+            "order": ("order",), "buy": ("buy",), "pick": ("pick", *answer[1:])}.get(name) or (("hype", seat, answer[1]) if name == "hype" else ("effect", *answer[1:]))
