@@ -132,6 +132,9 @@ class Link:
         self._checked = 0.0  #: when its CPU time was last judged
         self.slice = 0.05
         self.batches = 0  #: batches sent (a count, for tests and benchmarks)
+        self._answered = 0  #: batches answered (or failed)
+        self._alive_at = -1  #: the answer after which the host was last seen running...
+        self._alive = True  #: ...and whether it was
         self.most = 0  #: the most games played at once
 
     # ------------------------------------------------------------ games
@@ -275,6 +278,7 @@ class Link:
                     seat.cpu += used * limit / self._limit
 
     def _answers(self, message: dict) -> list[tuple[BatchSeat, str, object]]:
+        self._answered += 1
         answers = message.get("answers")
         if message.get("type") != "answers" or type(answers) is not list or len(answers) != len(self.flight):
             if message.get("type") == "error":  # (the player's own words, for a failure it met outside a game)
@@ -299,6 +303,7 @@ class Link:
 
     def _failed(self, failure: BotFailure) -> list[tuple[BatchSeat, str, object]]:
         """Every seat the batch asked fails with ``failure``."""
+        self._answered += 1
         flight, self.flight = self.flight, []
         results = []
         for seat, kind, _ in flight:
@@ -384,6 +389,14 @@ class Link:
         self.server.reset()
         return BotFailure(kind, detail)
 
+    def server_alive(self) -> bool:
+        """Whether the instance's host still runs, as of the last answer (looked at once
+        per answer: a seat that kills its host does so before it answers)."""
+        if self._alive_at != self._answered:
+            self._alive_at = self._answered
+            self._alive = self.server.server_alive()
+        return self._alive
+
     def abandon(self) -> None:
         """Drop everything in flight: the player is ended (the next batch gets a new one)."""
         if self.flight or self.waiting:
@@ -398,9 +411,13 @@ class Link:
             self.conn = None
 
 
+#: The answer due to each kind of step that is not a decision.
+_DUE = {"start": "ready", "finish": "bye"}
+
+
 def _answer(kind: str, answer: object) -> object:
     """A step's answer: its text, or the seat's failure."""
-    expected = {"start": "ready", "finish": "bye"}.get(kind)
+    expected = _DUE.get(kind)
     if type(answer) is dict:
         text = answer.get("error")
         text = clean_detail((text if isinstance(text, str) else "gave up") or "gave up")

@@ -118,7 +118,7 @@ class Table:
     def _end(self) -> None:
         state, failures = self.state, self.failures
         for seat, host in enumerate(self.hosts):
-            if type(host) is BatchSeat and failures[seat] is None and not host.server.server_alive():
+            if type(host) is BatchSeat and failures[seat] is None and not host.link.server_alive():
                 failures[seat] = BotFailure(CRASH, "its host process was killed during the game")
                 host.leave()
         # The record is taken from the engine before the bots see the final views.
@@ -167,6 +167,18 @@ def _batch_host(seat: int, spec: Any, job: MatchJob, slot: int, seed: int, view:
                      view=view)
 
 
+def _start_instances(jobs: list[MatchJob]) -> None:
+    """Start the instances the tables need and do not have yet, all at once: each
+    imports its bot in its own sandbox, in parallel (the tables then wait for them)."""
+    for job in jobs:
+        for spec, slot in zip(job.seats, seat_slots(job.seats, job.slots)):
+            if not spec.trusted or job.isolate_all:
+                try:
+                    sandbox_server(spec, job, slot, wait=False)
+                except BotFailure:
+                    pass  # (its seats forfeit when the tables take them)
+
+
 def _illegal(action: Any, state: Any) -> BotFailure:
     text = getattr(action, "text", action)
     return BotFailure(INVALID, f"answered {text!r}, not legal for the {state.kind} decision")
@@ -179,6 +191,7 @@ def play_tables(jobs: list[MatchJob]) -> list[MatchResult]:
     tables: list[Table] = []
     links: dict[int, Link] = {}
     try:
+        _start_instances(jobs)
         for job in jobs:
             table = Table(job)
             tables.append(table)
@@ -196,9 +209,9 @@ def play_tables(jobs: list[MatchJob]) -> list[MatchResult]:
             # An idle instance is sent what its tables ask once it is a fair share of the
             # tables in play (fewer, bigger batches: a wake-up costs more than a cheap
             # bot's decision), or at once when no instance is thinking.
-            playing = sum(1 for table in tables if not table.done)
-            busy = sum(1 for link in links.values() if link.busy)
-            share = max(1, playing // (2 * len(links))) if busy and links else 1
+            asked = sum(len(link.waiting) + len(link.flight) for link in links.values())
+            thinking = any(link.busy for link in links.values())
+            share = max(1, asked // len(links)) if thinking else 1
             idle = [link for link in links.values() if len(link.waiting) >= share and not link.busy]
             for link in idle:
                 for host, kind, answer in link.send():

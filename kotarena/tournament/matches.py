@@ -77,8 +77,9 @@ def _seat_host(seat: int, spec: SeatSpec, job: MatchJob, slot: int) -> Any:
                          params=dict(spec.params))
 
 
-def sandbox_server(spec: SeatSpec, job: MatchJob, slot: int) -> Any:
-    """The instance ``slot`` of the seat's bot (:func:`kotarena.sandbox.instance.seat_server`)."""
+def sandbox_server(spec: SeatSpec, job: MatchJob, slot: int, *, wait: bool = True) -> Any:
+    """The instance ``slot`` of the seat's bot (:func:`kotarena.sandbox.instance.seat_server`;
+    with ``wait`` false, started and not waited for)."""
     log_dir = Path(job.log_dir) if job.log_dir else default_log_dir()
     # (the host loads kotarena's own plugins and this distribution alone: never every
     # installed one, whose import-time code would run in this bot's sandbox)
@@ -90,7 +91,7 @@ def sandbox_server(spec: SeatSpec, job: MatchJob, slot: int) -> Any:
         except Exception:  # noqa: BLE001 - an unknown bot fails in its sandbox, which loads no plugin but ours
             dist = "kotarena"
     return seat_server(spec.bot, slot, jailed=job.sandbox, memory_mb=job.memory_mb, log_dir=log_dir,
-                       hide=job.hide, dist=dist, path=path, night=job.night)
+                       hide=job.hide, dist=dist, path=path, night=job.night, wait=wait)
 
 
 def seat_slots(seats: tuple[SeatSpec, ...], slots: tuple[int, ...] = ()) -> tuple[int, ...]:

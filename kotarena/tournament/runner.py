@@ -153,9 +153,10 @@ AHEAD_PER_WORKER = 3
 #: Matches per executor job, at least, in a night with sandboxed bots: a worker plays
 #: its job's matches in lockstep, one batch per instance of a bot for all of them
 #: (:mod:`kotarena.tournament.lockstep`), and the more tables, the fewer wake-ups a
-#: decision costs (heuristic bots, compiled: 40 games/s at 8 tables, 66 at 64, 82 at
-#: 128, on a loaded machine where trusted ran at 427).
-LOCKSTEP_TABLES = 64
+#: decision costs (heuristic bots, compiled, one worker, a loaded machine: 12 games/s
+#: one table at a time, 40 at 8 tables, 66 at 64, 82 at 128, where trusted ran at 427;
+#: 10.5 batches a game at 64 tables, 6.2 at 128).
+LOCKSTEP_TABLES = 128
 
 
 def chunk_size(jobs: int, workers: int | None, seconds_per_match: float | None = None, *, floor: int = 1) -> int:

@@ -265,3 +265,14 @@ def test_tables_played_in_lockstep_are_the_games_played_alone(tmp_path, sandbox)
     decisions = sum(seat.decisions for result in together for seat in result.seats if seat.entrant != "d")
     assert links and max(link.most for link in links) > 1  # an instance played several games at once...
     assert sum(link.batches for link in links) < decisions / 2  # ...and was asked for several decisions a wake-up
+
+
+def test_a_night_with_sandboxed_bots_hands_its_workers_many_matches_at_once():
+    """Played in lockstep, more tables make bigger batches: a sandboxed night's chunks
+    hold ``LOCKSTEP_TABLES`` matches however fast its matches go, while every worker
+    still gets about eight."""
+    from kotarena.tournament.runner import CHUNK_SECONDS, LOCKSTEP_TABLES, chunk_size
+
+    assert chunk_size(100_000, 2, CHUNK_SECONDS / 10) == 10  # trusted: about CHUNK_SECONDS of play
+    assert chunk_size(100_000, 2, CHUNK_SECONDS / 10, floor=LOCKSTEP_TABLES) == LOCKSTEP_TABLES
+    assert chunk_size(400, 2, None, floor=LOCKSTEP_TABLES) == 400 // 16
