@@ -12,6 +12,10 @@ from __future__ import annotations
 import json
 import socket
 import threading
+from pathlib import Path
+
+import pytest
+from bot_packages import installed
 
 from kotarena.forfeits import ERROR, INVALID, TIMEOUT, BotFailure
 from kotarena.games import new_game
@@ -276,3 +280,47 @@ def test_a_night_with_sandboxed_bots_hands_its_workers_many_matches_at_once():
     assert chunk_size(100_000, 2, CHUNK_SECONDS / 10) == 10  # trusted: about CHUNK_SECONDS of play
     assert chunk_size(100_000, 2, CHUNK_SECONDS / 10, floor=LOCKSTEP_TABLES) == LOCKSTEP_TABLES
     assert chunk_size(400, 2, None, floor=LOCKSTEP_TABLES) == 400 // 16
+
+
+FAILBOTS = Path(__file__).parent.parent / "fixtures" / "failbots"
+
+
+@pytest.fixture
+def failbots(monkeypatch, sandbox):
+    """The misbehaving bots of the league's tests, as an installed third-party package."""
+    yield from installed(monkeypatch, FAILBOTS, "kotarena_failbots")
+
+
+def _hanging_job(index: int, fail_on: int, first_player: int = 1):
+    """Three seats: a sandboxed ``fail-hang`` (burning CPU from its ``fail_on``-th
+    decision on), a sandboxed ``random`` and a trusted one."""
+    from kotarena.tournament.matches import MatchJob
+    from kotarena.tournament.seats import SeatSpec
+
+    seats = (SeatSpec("hang", "fail-hang", params=(("fail_on", fail_on),), trusted=False, package="kotarena-failbots"),
+             SeatSpec("sandboxed", "random", trusted=False, package="kotarena"),
+             SeatSpec("trusted", "random", package="kotarena"))
+    return MatchJob(index=index, key=f"hang-{index}", game="kot", deck="kot", seed=100 + index, first_player=first_player,
+                    seats=seats, time_limit=0.05, night="hanging")
+
+
+def test_a_bot_hanging_in_one_game_of_a_lockstep_forfeits_there_and_the_tables_play_on(failbots):
+    """One instance of ``fail-hang`` sits at four tables at once and hangs at the first
+    decision of the one where it moves first (the only table its first batch asks): that
+    seat forfeits (``timeout``), a new player takes up its three other games, and every
+    other seat of every table plays on to the end; the instance serves the next tables."""
+    from kotarena.sandbox.instance import close_servers
+    from kotarena.tournament.lockstep import play_tables
+
+    try:
+        results = play_tables([_hanging_job(0, 1, first_player=0)] + [_hanging_job(index, 10_000)
+                                                                        for index in (1, 2, 3)])
+        later = play_tables([_hanging_job(index, 10_000) for index in (4, 5)])
+    finally:
+        close_servers()
+    hang = [result.seats[0] for result in results]
+    assert hang[0].forfeit == "timeout", hang[0].forfeit_detail
+    assert "of CPU time (limit 0.05s for a batch of 1)" in hang[0].forfeit_detail
+    assert [seat.forfeit for seat in hang[1:]] == [None] * 3 and all(seat.decisions > 0 for seat in hang[1:])
+    assert all(seat.forfeit is None for result in results for seat in result.seats[1:])
+    assert all(seat.forfeit is None for result in later for seat in result.seats)
