@@ -238,7 +238,12 @@ def view_changes(view: tuple, last: tuple | None) -> dict:
 
 
 def _tuples(value: object) -> object:
-    return tuple(_tuples(item) for item in value) if isinstance(value, list) else value
+    """``value`` with its JSON arrays as tuples (as a view holds them)."""
+    if type(value) is not list:
+        return value
+    if list in map(type, value):  # (most arrays hold none: one pass in C, then a copy in C)
+        return tuple([_tuples(item) for item in value])
+    return tuple(value)
 
 
 def _outcome(data: object) -> Outcome | None:
