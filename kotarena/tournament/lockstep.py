@@ -55,6 +55,7 @@ class Table:
         seeds = job.bot_seeds or bot_seeds(job.seed, state.n)
         slots = seat_slots(job.seats, job.slots)
         for seat, spec in enumerate(job.seats):
+            host: Any = None
             try:
                 host = _batch_host(seat, spec, job, slots[seat], seeds[seat], state.view(seat))
                 if host is None:
@@ -63,7 +64,9 @@ class Table:
                     if hasattr(host, "settle"):
                         host.settle()
             except BotFailure as error:
-                self.failures[seat], host = error, _Unseated(spec)
+                self.failures[seat] = error
+                if host is None:  # (a host that failed to start is kept: it is closed with the table)
+                    host = _Unseated(spec)
             self.hosts.append(host)
 
     def advance(self) -> None:
