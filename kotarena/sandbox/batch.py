@@ -12,7 +12,8 @@ the batch mode of :func:`kotarena.sandbox.host.play_batches`); a :class:`BatchSe
 one seat of one game played through it. The rules of one seat carry over to the batch:
 
 * **CPU time.** A batch may take the sum of its steps' limits (a decision's limit for
-  each decision, ten times that to start or to finish a game), counted on the
+  each decision, ten times that to start or to finish a game, which go in batches of
+  their own so that no decision is given their time), counted on the
   instance's cgroup from its last answer to this one and judged while it thinks; a
   batch over its limit is a ``timeout`` forfeit of the seats it asked, in those games
   only.
@@ -42,9 +43,10 @@ START_FACTOR = 10
 class BatchSeat:
     """One seat of one game, played through its instance's :class:`Link`.
 
-    The lockstep driver :meth:`ask`\\ s it for a decision, or to :meth:`finish`; the
-    answer comes back through :meth:`Link.collect`. ``cpu`` and ``decisions`` are the
-    seat's share of its batches' CPU time and its decisions, as a match stores them.
+    The lockstep driver asks it for a decision (:meth:`ask`) or tells it how the game
+    ended (:meth:`finish`); the answer comes back through :meth:`Link.collect`.
+    ``cpu`` and ``decisions`` are the seat's share of its batches' CPU time and its
+    decisions, as a match stores them.
     """
 
     def __init__(self, link: Link, time_limit: float, *, game: str, seat: int, params: dict, seed: int,
