@@ -42,9 +42,10 @@ import sys
 import threading
 import time
 import traceback
+from typing import Any
 
 from kotarena.engine.actions import Action
-from kotarena.sandbox.protocol import PROTOCOL, ProtocolError, ViewReader, decode, encode
+from kotarena.sandbox.protocol import LEGAL_LISTS, PROTOCOL, ProtocolError, ViewReader, _actions, decode, encode
 
 #: Frames of a bot's traceback sent after its error's own line (the innermost ones).
 TRACEBACK_FRAMES = 6
@@ -99,6 +100,8 @@ def play_seat(conn: socket.socket, bot_name: str) -> bool:
     send(encode({"type": "bot", "protocol": PROTOCOL, "name": bot_name}))
     lines = _lines(conn)
     hello = decode(next(lines))
+    if hello.get("type") == "batch":
+        return play_batches(send, lines, hello, bot_name)
     if hello.get("type") != "hello" or hello.get("protocol") != PROTOCOL:
         send(encode({"type": "error", "message": f"cannot speak {hello!r:.200}"}))
         return False
@@ -128,6 +131,96 @@ def play_seat(conn: socket.socket, bot_name: str) -> bool:
     except Exception as error:  # noqa: BLE001 - every failure of the bot is its forfeit
         send(encode({"type": "error", "message": _error_message(error)}))
     return False
+
+
+def play_batches(send: Any, lines: Any, first: dict, bot_name: str) -> bool:
+    """Several games at once, on one connection: the referee's ``batch`` messages, each
+    answered by one ``answers`` message (see :mod:`kotarena.sandbox.batch`).
+
+    A batch is a list of steps ``[kind, game, data]``: ``start`` (``data`` as in
+    ``hello``: the game, seat, seed, parameters, limits and whole view), ``decide`` and
+    ``finish`` (``data`` the view's changes since the game's last step), ``forget`` (the
+    referee gave up on the game). A view's ``legal`` is a list of texts, or the number
+    of such a list sent before on the connection (the first is 0): a game's legal sets
+    are few, and long (a roll's 64 choices of dice). The answer to each step, in order, is ``"ready"``,
+    the action's text, ``"bye"``, ``"gone"``, or ``{"error": message}`` when the bot
+    failed in that game (which is then forgotten here; the other games go on). Returns
+    ``False`` when the connection ends: the games it carried end with it.
+    """
+    from kotarena.bots.registry import get_bot
+
+    info = get_bot(bot_name)
+    games: dict[int, tuple[Any, ViewReader]] = {}
+    legals: list[tuple] = []
+    message = first
+    while message.get("type") == "batch":
+        steps = message["steps"]
+        for step in steps:
+            _number_legal(step, legals)
+        send(encode({"type": "answers", "answers": [_step(step, games, info, legals) for step in steps]}))
+        line = next(lines, None)
+        if line is None:
+            break
+        message = json.loads(line)  # (the referee's line: this side needs no guard against it)
+    return False
+
+
+def _number_legal(step: list, legals: list[tuple]) -> None:
+    """Number the legal list a step sends whole, as the referee does (up to
+    ``LEGAL_LISTS``), whatever becomes of the step: the step then names it by number."""
+    kind, _, data = step
+    changes = data.get("view") if kind == "start" else data
+    if type(changes) is dict and type(changes.get("legal")) is list and len(legals) < LEGAL_LISTS:
+        try:
+            legals.append(_actions(changes["legal"]))
+        except Exception:  # noqa: BLE001 - (kept in step with the referee's numbers; the step fails)
+            legals.append(())
+        changes["legal"] = len(legals) - 1
+
+
+def _read(reader: ViewReader, changes: dict, legals: list[tuple]) -> Any:
+    """The view after ``changes``, whose ``legal`` may be the number of a list sent
+    before on this connection (:func:`_number_legal`)."""
+    legal = changes.get("legal")
+    if type(legal) is int:
+        changes = {name: value for name, value in changes.items() if name != "legal"}
+        return reader.read(changes, legals[legal])
+    return reader.read(changes)
+
+
+def _step(step: list, games: dict, info: Any, legals: list[tuple]) -> object:
+    """One step of a batch (see :func:`play_batches`), answered."""
+    kind, number, data = step
+    try:
+        if kind == "start":
+            from kotarena.games import get_game
+
+            reader = ViewReader(get_game(data["game"]).view_type)
+            view = _read(reader, data["view"], legals)
+            bot = info.make(seed=data["seed"], **data.get("params", {}))
+            games[number] = (bot, reader)
+            bot.start(view)
+            return "ready"
+        if kind == "forget":
+            games.pop(number, None)
+            return "gone"
+        bot, reader = games[number]
+        view = _read(reader, _view_changes({"view": data}), legals)
+        if kind == "finish":
+            del games[number]
+            bot.finish(view)
+            return "bye"
+        answer = bot.choose(view)
+        text = answer.text if type(answer) is Action else answer
+        if isinstance(text, str):
+            return str.__str__(text)  # (a subclass of str is sent as its text: only data leaves)
+        return f"<an object of type {type(answer).__name__}>"
+    except MemoryError:
+        games.pop(number, None)
+        return {"error": "ran out of memory", "kind": "memory"}
+    except Exception as error:  # noqa: BLE001 - every failure of the bot is its forfeit, in this game
+        games.pop(number, None)
+        return {"error": _error_message(error)}
 
 
 def _limit_memory(memory_mb: int, file_mb: int) -> None:

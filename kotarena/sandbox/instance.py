@@ -81,7 +81,8 @@ class ForkServer:
     """
 
     def __init__(self, bot: str, slot: str, *, jailed: bool, memory_mb: int, log_path: Path,
-                 hide: tuple[str, ...] = (), dist: str | None = None, path: tuple[str, ...] = ()) -> None:
+                 hide: tuple[str, ...] = (), dist: str | None = None, path: tuple[str, ...] = (),
+                 wait: bool = True) -> None:
         self.bot = bot
         self.jailed = jailed
         self.memory_mb = memory_mb
@@ -126,6 +127,18 @@ class ForkServer:
         self._kept: tuple[socket.socket, int, int, bytes] | None = None
         self.log_path = log_path
         self.server_pid = 0  #: the host's process, as this process numbers it
+        self.player = False
+        self.ready = False  #: whether the host has said it is ready (:meth:`await_ready`)
+        if wait:
+            self.await_ready()
+
+    def await_ready(self) -> None:
+        """Wait for the host to have imported its bot (instances started together, see
+        :func:`seat_server`, import theirs at the same time); raises the
+        :class:`BotFailure` that keeps the bot from being seated, if it cannot be."""
+        if self.ready:
+            return
+        ours = self.control
         try:
             if select.select([ours], [], [], IMPORT_SECONDS)[0]:
                 data, ancillary, _, _ = ours.recvmsg(1 << 16, socket.CMSG_SPACE(_CREDENTIALS.size))
@@ -142,6 +155,7 @@ class ForkServer:
         #: Whether the instance plays its games in a long-lived player (a Python bot),
         #: whose connection is kept from one game to the next.
         self.player = reply.get("player") is True
+        self.ready = True
 
     def _reply(self, seconds: float) -> dict:
         try:
@@ -359,7 +373,7 @@ _STARTED = itertools.count()
 
 
 def seat_server(bot: str, slot: int, *, jailed: bool, memory_mb: int, log_dir: Path, hide: tuple[str, ...] = (),
-                dist: str | None = None, path: tuple[str, ...] = (), night: str = "") -> ForkServer:
+                dist: str | None = None, path: tuple[str, ...] = (), night: str = "", wait: bool = True) -> ForkServer:
     """The instance ``slot`` of ``bot`` in this process, started if need be.
 
     The caller gives slots so that an instance never meets a deal twice: the k-th seat
@@ -369,7 +383,10 @@ def seat_server(bot: str, slot: int, *, jailed: bool, memory_mb: int, log_dir: P
     (none of its games may meet what they met).
 
     Raises the :class:`BotFailure` that keeps the bot from being seated (its package
-    fails to import, starts threads when imported, ...), the same one every time.
+    fails to import, starts threads when imported, ...), the same one every time. With
+    ``wait`` false, an instance not started yet is started and not waited for: the
+    caller starts several at once (their imports take most of a second each), and the
+    next call for it waits.
     """
     global _OWNER, _NIGHT
     if _OWNER != os.getpid():  # a forked worker: its parent's instances are not its own
@@ -383,16 +400,19 @@ def seat_server(bot: str, slot: int, *, jailed: bool, memory_mb: int, log_dir: P
     if key in _REFUSED:
         raise _REFUSED[key]
     server = _SERVERS.get(key)
-    if server is not None and server.alive():
+    if server is not None and server.alive() and (server.ready or not wait):
         return server
-    if server is not None:
-        server.close()
-    if not _SERVERS:
-        _close_at_exit()
     try:
+        if server is not None and server.alive():
+            server.await_ready()  # (started by start_servers)
+            return server
+        if server is not None:
+            server.close()
+        if not _SERVERS:
+            _close_at_exit()
         server = _SERVERS[key] = ForkServer(bot, f"{path_name(bot)}-{slot}-{next(_STARTED)}", jailed=jailed,
                                             memory_mb=memory_mb, log_path=log_dir / f"{path_name(bot)}.log", hide=hide,
-                                            dist=dist, path=tuple(path))
+                                            dist=dist, path=tuple(path), wait=wait)
     except BotFailure as failure:
         _SERVERS.pop(key, None)
         if failure.kind != CRASH:

@@ -39,6 +39,9 @@ from kotarena.engine.outcome import Outcome
 PROTOCOL = 1
 #: The longest line a bot may send, in bytes; a longer one is garbage (``invalid``).
 MAX_LINE = 1 << 20
+#: Legal lists numbered on one batch connection (:mod:`kotarena.sandbox.batch`): a list
+#: sent again after the first this many is sent whole.
+LEGAL_LISTS = 1024
 
 
 class ProtocolError(ValueError):
@@ -235,7 +238,12 @@ def view_changes(view: tuple, last: tuple | None) -> dict:
 
 
 def _tuples(value: object) -> object:
-    return tuple(_tuples(item) for item in value) if isinstance(value, list) else value
+    """``value`` with its JSON arrays as tuples (as a view holds them)."""
+    if type(value) is not list:
+        return value
+    if list in map(type, value):  # (most arrays hold none: one pass in C, then a copy in C)
+        return tuple([_tuples(item) for item in value])
+    return tuple(value)
 
 
 def _outcome(data: object) -> Outcome | None:
@@ -284,11 +292,14 @@ class ViewReader:
         self.view_type = view_type
         self.view: Any = None
 
-    def read(self, changes: dict) -> Any:
-        """The view after ``changes`` (the whole view in ``hello``)."""
+    def read(self, changes: dict, legal: tuple[Action, ...] | None = None) -> Any:
+        """The view after ``changes`` (the whole view in ``hello``), with ``legal`` for
+        its legal actions if given (instead of a ``legal`` in ``changes``)."""
         fields = {name: _FIELDS.get(name, _tuples)(value) for name, value in changes.items()}
+        if legal is not None:
+            fields["legal"] = legal
         self.view = self.view_type(**fields) if self.view is None else self.view._replace(**fields)
         return self.view
 
 
-__all__ = ["MAX_DEPTH", "MAX_DIGITS", "MAX_LINE", "PROTOCOL", "ProtocolError", "ViewReader", "decode", "encode", "view_changes"]
+__all__ = ["LEGAL_LISTS", "MAX_DEPTH", "MAX_DIGITS", "MAX_LINE", "PROTOCOL", "ProtocolError", "ViewReader", "decode", "encode", "view_changes"]

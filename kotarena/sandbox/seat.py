@@ -87,6 +87,9 @@ class SandboxedSeat:
 
     def _start(self, seed: int, view: Any) -> None:
         limit = self.time_limit
+        link = getattr(self.server, "batch_link", None)
+        if link is not None:
+            link.close()  # (its player takes this seat's connection next)
         take = getattr(self.server, "take_kept", None)
         kept = take() if take is not None else None
         if kept is not None:

@@ -73,6 +73,13 @@ def _seat_host(seat: int, spec: SeatSpec, job: MatchJob, slot: int) -> Any:
     (always for a command-line bot: its program never runs in the referee's process)."""
     if spec.trusted and not job.isolate_all and not _program(spec.bot):
         return InProcessSeat(spec, job.time_limit)
+    return SandboxedSeat(sandbox_server(spec, job, slot), job.time_limit, game=job.game, seat=seat,
+                         params=dict(spec.params))
+
+
+def sandbox_server(spec: SeatSpec, job: MatchJob, slot: int, *, wait: bool = True) -> Any:
+    """The instance ``slot`` of the seat's bot (:func:`kotarena.sandbox.instance.seat_server`;
+    with ``wait`` false, started and not waited for)."""
     log_dir = Path(job.log_dir) if job.log_dir else default_log_dir()
     # (the host loads kotarena's own plugins and this distribution alone: never every
     # installed one, whose import-time code would run in this bot's sandbox)
@@ -83,9 +90,8 @@ def _seat_host(seat: int, spec: SeatSpec, job: MatchJob, slot: int) -> Any:
             dist, path = info.package, tuple(info.path or ())
         except Exception:  # noqa: BLE001 - an unknown bot fails in its sandbox, which loads no plugin but ours
             dist = "kotarena"
-    server = seat_server(spec.bot, slot, jailed=job.sandbox, memory_mb=job.memory_mb, log_dir=log_dir,
-                         hide=job.hide, dist=dist, path=path, night=job.night)
-    return SandboxedSeat(server, job.time_limit, game=job.game, seat=seat, params=dict(spec.params))
+    return seat_server(spec.bot, slot, jailed=job.sandbox, memory_mb=job.memory_mb, log_dir=log_dir,
+                       hide=job.hide, dist=dist, path=path, night=job.night, wait=wait)
 
 
 def seat_slots(seats: tuple[SeatSpec, ...], slots: tuple[int, ...] = ()) -> tuple[int, ...]:
@@ -167,13 +173,7 @@ def play_match(job: MatchJob, *, keep_guard: bool = False) -> MatchResult:
                 failures[seat] = BotFailure(CRASH, "its host process was killed during the game")
         # The record is taken from the engine before the bots see the final views: whatever
         # a bot's finish() does to what it is handed, what is stored is the engine's.
-        outcome = state.outcome
-        assert outcome is not None  # play_seated returns only when the game is over
-        termination, winner, turns = TERMINATION_TEXT[outcome.termination], outcome.winner, outcome.turns
-        facts = [game.seat_facts(state, seat) for seat in range(state.n)]
-        replay = actions_replay_text(state, first_player=job.first_player, bots=[spec.bot for spec in job.seats])
-        forfeits = [failed.kind if failed else None for failed in failures]
-        ranks = final_ranks(outcome.ranks, forfeits)
+        record = game_record(job, state, failures)
         for seat, host in enumerate(hosts):
             if failures[seat] is None:
                 host.finish(state.view(seat))
@@ -189,6 +189,27 @@ def play_match(job: MatchJob, *, keep_guard: bool = False) -> MatchResult:
             server.request_reset()
         for server in servers:
             server.reset()  # no process of this match's bots lives on
+    return match_result(job, record, hosts, failures, time.perf_counter() - started)
+
+
+def game_record(job: MatchJob, state: Any, failures: list[BotFailure | None]) -> dict:
+    """What is stored of a game that is over, taken from the engine (before the bots
+    are told how it ended)."""
+    game = get_game(job.game)
+    outcome = state.outcome
+    assert outcome is not None  # (only a game that is over is recorded)
+    forfeits = [failed.kind if failed else None for failed in failures]
+    return {"termination": TERMINATION_TEXT[outcome.termination], "winner": outcome.winner, "turns": outcome.turns,
+            "facts": [game.seat_facts(state, seat) for seat in range(state.n)],
+            "replay": actions_replay_text(state, first_player=job.first_player, bots=[spec.bot for spec in job.seats]),
+            "forfeits": forfeits, "ranks": final_ranks(outcome.ranks, forfeits)}
+
+
+def match_result(job: MatchJob, record: dict, hosts: list[Any], failures: list[BotFailure | None],
+                 duration: float) -> MatchResult:
+    """The match's result from its game's record and its seats' hosts (their CPU time
+    and decisions, and how they failed)."""
+    ranks, forfeits, facts, winner = record["ranks"], record["forfeits"], record["facts"], record["winner"]
     seats = []
     for seat, (spec, host, failed) in enumerate(zip(job.seats, hosts, failures)):
         package, version = _package(spec, host)
@@ -200,12 +221,12 @@ def play_match(job: MatchJob, *, keep_guard: bool = False) -> MatchResult:
         ))
     return MatchResult(
         index=job.index, key=job.key, game=job.game, seed=job.seed, first_player=job.first_player,
-        rules_version=game.spec.rules_version,
-        status="forfeit" if any(failures) else "done", termination=termination,
+        rules_version=get_game(job.game).spec.rules_version,
+        status="forfeit" if any(failures) else "done", termination=record["termination"],
         # A seat that forfeited won nothing, even if its autopilot won the game (the
         # replay keeps the engine's result).
         winner_seat=winner if winner is None or failures[winner] is None else None,
-        turns=turns, duration=time.perf_counter() - started, replay=replay, seats=seats,
+        turns=record["turns"], duration=duration, replay=record["replay"], seats=seats,
     )
 
 

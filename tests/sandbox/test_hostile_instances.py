@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -132,6 +133,32 @@ def test_a_bot_remembers_earlier_games_but_never_meets_a_deal_again(tmp_path, in
     assert len(processes) < met
     honest = [seat for seat in seats if seat.entrant == "honest"]
     assert honest and all(seat.forfeit is None for seat in honest)
+    assert no_sandbox_left() == []
+
+
+def test_an_instance_playing_several_games_at_once_never_meets_a_deal_twice(tmp_path, instances):
+    """The whole duplicate night in one lockstep (as a worker plays the matches it is
+    handed): each instance plays several games at once, and still meets each deal once."""
+    from kotarena.sandbox.instance import _SERVERS, close_servers
+    from kotarena.tournament.lockstep import play_tables
+    from kotarena.tournament.night import night_jobs, night_seed
+
+    path = tmp_path / "ladder.toml"
+    path.write_text(DUPLICATE_NIGHT.replace("time_limit", "seed = 3\ntime_limit"))
+    ladder = load_sealed_ladder(path)
+    jobs = [replace(job, log_dir=str(tmp_path / "logs")) for job in night_jobs(ladder, night_seed(ladder.seed, 1))]
+    try:
+        results = play_tables(jobs)
+        most = max(server.batch_link.most for server in _SERVERS.values()
+                   if server.bot == "deal-memory" and getattr(server, "batch_link", None))
+    finally:
+        close_servers()
+    memory = (tmp_path / "logs" / "deal-memory.log").read_text()
+    met = memory.count("DEAL new")
+    assert met == sum(1 for result in results for seat in result.seats if seat.bot == "deal-memory") and met > 8
+    assert "DEAL seen" not in memory
+    assert most > 1
+    assert all(seat.forfeit is None for result in results for seat in result.seats if seat.entrant == "honest")
     assert no_sandbox_left() == []
 
 
