@@ -17,7 +17,6 @@ from typing import Any
 
 from kotarena.bots.command import is_program
 from kotarena.bots.registry import find_bot, get_bot
-from kotarena.engine.outcome import TERMINATION_TEXT
 from kotarena.forfeits import BODY_LIMIT, REASON_LIMIT, clean_detail
 from kotarena.games import get_game
 from kotarena.ratings import ranks_for
@@ -169,7 +168,7 @@ def play_match(job: MatchJob, *, keep_guard: bool = False) -> MatchResult:
         # a bot's finish() does to what it is handed, what is stored is the engine's.
         outcome = state.outcome
         assert outcome is not None  # play_seated returns only when the game is over
-        termination, winner, turns = TERMINATION_TEXT[outcome.termination], outcome.winner, outcome.turns
+        termination, winner, turns = outcome.termination.value, outcome.winner, outcome.turns
         facts = [game.seat_facts(state, seat) for seat in range(state.n)]
         replay = actions_replay_text(state, first_player=job.first_player, bots=[spec.bot for spec in job.seats])
         forfeits = [failed.kind if failed else None for failed in failures]

@@ -9,8 +9,8 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from kotarena.cli import cli
-from kotarena.cli.render_duel import track_lines
 from kotarena.games.duel.position import build_position, duel_dice
+from kotarena.games.duel.table import track_lines
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios" / "duel"
 ANSWERS = "spend 0\nstop\npass\ndone\n" * 400  # whatever is legal: no tokens, keep the dice, decline, buy nothing
@@ -62,7 +62,7 @@ def test_a_person_asks_what_a_duel_card_does_by_its_name(monkeypatch):
                     input=f"? {card.name}\n? no such card\n" + ANSWERS)
     assert result.exit_code == 0, result.output
     assert f"{card.name} ({card.cost} energy, {card.type}" in result.stdout and card.text in result.stdout
-    assert "No Duel card is called 'no such card'" in result.stdout
+    assert "Nothing in Duel is called 'no such card'" in result.stdout
     tesla = invoke(["play", "--game", "duel", "--bot", "random", "--seed", "6"], input="? tesla impulse\n" + ANSWERS)
     assert "Tesla Impulse (6 energy, discard, with the Penguin hype token (" in tesla.stdout
 
