@@ -144,3 +144,22 @@ def test_a_league_night_of_origins_is_stored_and_replays(tmp_path):
     assert "4 matches played now" in night.output
     shown = invoke(["replay", "--match", "1"])
     assert shown.exit_code == 0 and "Replay match 1: origins " in shown.stdout and "reproduced: yes" in shown.stdout
+
+
+def test_the_hearts_question_offers_only_what_the_table_allows():
+    from kotarena.engine.dice import ScriptedDice
+    from kotarena.games.kot.position import MonsterSetup, build_position
+
+    def hearts_decision(**alienoid):
+        state = build_position([MonsterSetup("Alienoid", cards=["biofuel"], **alienoid), MonsterSetup("Kraken")],
+                               game="origins", deck="origins", first="Alienoid",
+                               dice=ScriptedDice(["heart heart 1 2 3 1"]))
+        state.apply("stop")
+        assert state.kind == "hearts"
+        return get_game("origins").words.table(state.view(0), me=0).splitlines()[-1]
+
+    # In Tokyo, hearts neither heal nor buy off tokens: only the card and passing are offered.
+    assert hearts_decision(tokyo="city").endswith(
+        "2 hearts to spend: spend hearts on a card, or pass (in Tokyo hearts do not heal)?")
+    assert hearts_decision(health=6, poison=1).endswith(
+        "2 hearts to spend: spend hearts on tokens or on a card, or pass to heal?")
