@@ -146,6 +146,8 @@ def action_note(action, view: DuelView) -> str:
                 "tokens": "spend no dice tokens"}.get(view.kind or "", "decline")
     if kind == "spend":
         count = args[0]
+        if not count:
+            return "spend no dice tokens: roll the standard dice only"
         return f"spend {count} dice token{'s' if count != 1 else ''} for {count} special di{'c' if count != 1 else ''}e"
     if kind == "power" and monster is not None:
         if args[0] in TRACK_NAMES:
