@@ -30,6 +30,7 @@ from kotarena.games import get_game
 #: Set to 1 to let the human bot prompt without a terminal (for tests and pipes).
 ASSUME_TTY_ENV = "KOTARENA_ASSUME_TTY"
 
+
 class NoTerminalError(RuntimeError):
     """The human bot was asked to play where nobody can answer."""
 
