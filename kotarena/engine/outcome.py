@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+from typing import ClassVar, NamedTuple
 
 _WORD = re.compile(r"[a-z][a-z0-9_]*\Z")
 
@@ -44,11 +44,11 @@ class Termination(str):
 
     # The built-in games' endings by name, for their modules (King of Tokyo's and Duel's
     # own words are declared with their games, in ``Game.endings``).
-    STARS: Termination
-    LAST_STANDING: Termination
-    ALL_ELIMINATED: Termination
-    VICTORY_SPACE: Termination
-    SPOTLIGHT: Termination
+    STARS: ClassVar[Termination]
+    LAST_STANDING: ClassVar[Termination]
+    ALL_ELIMINATED: ClassVar[Termination]
+    VICTORY_SPACE: ClassVar[Termination]
+    SPOTLIGHT: ClassVar[Termination]
 
 
 _TERMINATIONS: dict[str, Termination] = {}

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from kotarena.engine.actions import Action, parse_action
+from kotarena.engine.actions import Action, ActionError, parse_action
 from kotarena.engine.outcome import Outcome
 
 if TYPE_CHECKING:
@@ -51,6 +51,22 @@ def _shown(value: object) -> str:
     if isinstance(value, (list, tuple)):
         return ", ".join(map(_shown, value)) or "-"
     return "" if value is None else str(value)
+
+
+def read_answer(text: str, verbs: Any, view: Any) -> Action:
+    """``text`` read with a game's ``verbs``; an answer that is one of the legal
+    actions is taken even if its verb is missing from them (a game's verbs explain
+    its actions and check a person's answers: they never refuse a legal one)."""
+    try:
+        return parse_action(text, verbs)
+    except ActionError:
+        try:
+            action = parse_action(text)
+        except ActionError:
+            action = None
+        if action is not None and action in view.legal:
+            return action
+        raise
 
 
 class CardList:
@@ -160,7 +176,7 @@ class Words:
     def read(self, text: str, view: Any) -> Action:
         """A person's answer as an action of the game's (:class:`ActionError`, one line,
         for text that is none)."""
-        return parse_action(text, self.game.verbs)
+        return read_answer(text, self.game.verbs, view)
 
     def why_illegal(self, action: Action, view: Any) -> str:
         """A short reason an understood action is not legal at this decision."""
@@ -209,4 +225,4 @@ class Words:
         raise UnknownDeckError(f"{self.game.spec.title} is played without cards")
 
 
-__all__ = ["CardList", "Words", "help_row", "table_text"]
+__all__ = ["CardList", "Words", "help_row", "read_answer", "table_text"]

@@ -90,6 +90,7 @@ class Replay:
         # log has no turn events (a plugin's) chose its first player from the seed: the
         # replay lets it choose again, as a roll-off's.
         rolloff = start is None or any(event[0] == "rolloff" for event in log[:start])
+        first_player = None if start is None or rolloff else log[start][1]
         if bots is not None and len(bots) != state.n:
             raise ValueError(f"{len(bots)} bot names for {state.n} seats")
         from kotarena import __version__
@@ -103,7 +104,7 @@ class Replay:
             players=tuple(state.names),
             seed=state.seed,
             deck=state.deck_name,
-            first_player=None if rolloff else log[start][1],
+            first_player=first_player,
             bots=None if bots is None else tuple(bots),
             created_with=created_with,
             log=tuple(log),

@@ -51,6 +51,8 @@ def test_every_games_words_draw_explain_and_end_a_game(name):
         view = state.view(state.to_move)
         table = words.table(view, me=state.to_move)
         assert all(seat_name in table for seat_name in state.names)
+        # Every legal action's verb is declared: a person's answers and replays are read with them.
+        assert {action.kind for action in view.legal} <= set(game.verbs), view.kind
         if view.kind not in helped:  # each decision kind's help lists what may be typed
             helped.add(view.kind)
             help_text = words.help(view)

@@ -104,10 +104,10 @@ def roll_preview(view: DuelView) -> str:
         elif count:
             short = _TRACK_FACES - count
             parts.append(f"{count} {track}: {short} short of pulling the {track} marker, so it does not move")
-    for face in ("claw", "heart", "energy", "power"):
-        count = counts[FACE_NAMES.index(face)]
+    for name in ("claw", "heart", "energy", "power"):
+        count = counts[FACE_NAMES.index(name)]
         if count:
-            parts.append(f"{count} {face}{'s' if count != 1 and face != 'energy' else ''}")
+            parts.append(f"{count} {name}{'s' if count != 1 and name != 'energy' else ''}")
     return "; ".join(parts) or "nothing"
 
 

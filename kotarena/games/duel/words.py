@@ -7,12 +7,15 @@ the standings and the card list.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from kotarena.engine.actions import Action, parse_action
-from kotarena.engine.words import CardList, Words
+from kotarena.engine.actions import Action
+from kotarena.engine.words import CardList, Words, read_answer
 from kotarena.games.duel.table import duel_card_help, duel_help, duel_standings, question, render_duel
 from kotarena.games.duel.verbs import VERBS
+
+if TYPE_CHECKING:
+    from kotarena.games.duel.game import Duel
 
 #: How a Duel game ends (``Game.endings``): each termination and how the winner won.
 ENDINGS = {
@@ -26,8 +29,10 @@ ENDINGS = {
 class DuelWords(Words):
     """Duel's words (see the module docstring)."""
 
+    game: Duel
+
     def table(self, seen: Any, me: int | None = None) -> str:
-        view = seen if isinstance(seen, self.game.view_type) else seen.view(max(seen.to_move, 0))
+        view: Any = seen if isinstance(seen, self.game.view_type) else seen.view(max(seen.to_move, 0))
         text = render_duel(view, me)
         if view.outcome is not None:
             text += f"\nGame over: {self.ending(view.outcome, view.names)}"
@@ -54,7 +59,7 @@ class DuelWords(Words):
                     continue
                 text = " ".join(["use", card.id, *words[end:]])
                 break
-        return parse_action(text, VERBS)
+        return read_answer(text, VERBS, view)
 
     def why_illegal(self, action: Action, view: Any) -> str:
         offered = ", ".join(dict.fromkeys(a.kind for a in view.legal))

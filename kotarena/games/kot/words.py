@@ -10,16 +10,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from kotarena.engine.actions import Action, ActionError, parse_action
+from kotarena.engine.actions import Action, ActionError
 from kotarena.engine.outcome import Outcome
-from kotarena.engine.words import CardList, Words, table_text
+from kotarena.engine.words import CardList, Words, read_answer, table_text
 from kotarena.games.kot.cards import UnknownDeckError, get_deck
 from kotarena.games.kot.prompt import card_help, legal_help
 from kotarena.games.kot.table import card_cost, card_label, question, render_table
 
 if TYPE_CHECKING:
     from kotarena.games.kot.game import KingOfTokyo
-    from kotarena.games.kot.state import State
     from kotarena.games.kot.view import View
 
 #: How a King of Tokyo game ends (``Game.endings``): each termination and how the
@@ -69,7 +68,7 @@ class KotWords(Words):
         if first.lower() == "use" and rest:
             text = "use " + _card_ids(rest, view)
         try:
-            return parse_action(text, self.game.verbs)
+            return read_answer(text, self.game.verbs, view)
         except ActionError as error:
             hint = HINTS.get(text.lower().split()[0]) if text.strip() else None
             if hint:
@@ -89,7 +88,7 @@ class KotWords(Words):
         how = ENDINGS.get(termination, termination)
         return f"{names[outcome.winner]} wins {how} after {outcome.turns} turns".replace("  ", " ")
 
-    def standings(self, state: State) -> str:
+    def standings(self, state: Any) -> str:  # (a King of Tokyo State)
         """Final places (1 = best), with stars and health, once the game is over."""
         outcome = state.outcome
         assert outcome is not None
