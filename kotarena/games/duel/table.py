@@ -1,6 +1,5 @@
-"""Duel's table in plain text (its ``Game.words``, :mod:`kotarena.games.duel.words`):
-the monsters, both tracks, the market, the dice; the help for a decision and for a
-named thing.
+"""Plain-text pictures of a Duel table: the monsters, both tracks, the market, the dice
+(Duel's ``Game.words``, :mod:`kotarena.games.duel.words`, draws with them).
 
 The tracks are drawn from the first seat's end (left) to the second seat's (right),
 one column per space a marker can stand on::
@@ -23,6 +22,7 @@ from kotarena.games.duel.cards import BY_ID
 from kotarena.games.duel.display import LEGEND, space_marks
 from kotarena.games.duel.events import token_words
 from kotarena.games.duel.faces import FACE_NAMES
+from kotarena.games.duel.help import action_note, explain, question, roll_preview
 from kotarena.games.duel.monsters import BY_ID as MONSTERS
 from kotarena.games.duel.track import TRACK_NAMES
 from kotarena.games.duel.view import DuelView
@@ -76,41 +76,6 @@ def render_duel(view: DuelView, me: int | None = None) -> str:
     return "\n".join(lines)
 
 
-def question(view: DuelView) -> str:
-    """What the pending decision asks; at the roll, what stopping now would do."""
-    from kotarena.games.duel.game import DECISION_KINDS
-
-    text = DECISION_KINDS.get(view.kind or "", f"{view.kind} decision")
-    if view.kind == "roll" and view.dice:
-        text += f"; stopping now: {roll_preview(view)}"
-    return text
-
-
-#: Faces a track needs before its marker moves: three pull it 1, each more 1 more (docs/duel.md).
-_TRACK_FACES = 3
-
-
-def roll_preview(view: DuelView) -> str:
-    """What the dice as they stand would do on the tracks, and the rest in a word each:
-    ``2 destruction: 1 short of pulling the destruction marker; 2 claws``."""
-    counts = [0] * len(FACE_NAMES)
-    for face in (*view.dice, *view.added):
-        counts[face] += 1
-    parts = []
-    for track in TRACK_NAMES:
-        count = counts[FACE_NAMES.index(track)]
-        if count >= _TRACK_FACES:
-            parts.append(f"{count} {track}: pull the {track} marker {count - _TRACK_FACES + 1} toward you")
-        elif count:
-            short = _TRACK_FACES - count
-            parts.append(f"{count} {track}: {short} short of pulling the {track} marker, so it does not move")
-    for name in ("claw", "heart", "energy", "power"):
-        count = counts[FACE_NAMES.index(name)]
-        if count:
-            parts.append(f"{count} {name}{'s' if count != 1 and name != 'energy' else ''}")
-    return "; ".join(parts) or "nothing"
-
-
 def duel_help(view: DuelView) -> str:
     """The legal actions of a Duel decision, rerolls summarised."""
     lines = ["Legal actions:"]
@@ -134,72 +99,19 @@ def duel_help(view: DuelView) -> str:
     return "\n".join(lines)
 
 
-def action_note(action, view: DuelView) -> str:
-    """What one of Duel's own actions (``pass``, ``spend``, ``power``, ``hype``,
-    ``block``, ``pick``, ``use``, ``sweep``) does at this decision."""
-    kind, args = action.kind, action.args
-    monster = MONSTERS[view.monsters[view.to_move]] if view.to_move >= 0 else None
-    if kind == "pass":
-        return {"power": f"leave {monster.power if monster else 'your superpower'} unused and resolve the dice",
-                "hype": "leave the hype token where it is (off the board if it is not on it)",
-                "card": "decline the card's choice",
-                "tokens": "spend no dice tokens"}.get(view.kind or "", "decline")
-    if kind == "spend":
-        count = args[0]
-        if not count:
-            return "spend no dice tokens: roll the standard dice only"
-        return f"spend {count} dice token{'s' if count != 1 else ''} for {count} special di{'c' if count != 1 else ''}e"
-    if kind == "power" and monster is not None:
-        if args[0] in TRACK_NAMES:
-            return f"{monster.power}: pull the {args[0]} marker 1 space toward your end"
-        faces = args[0] if len(args) == 1 else f"{args[0]} twice"
-        return f"{monster.power}: add {faces} to your roll"
-    if kind == "block" and monster is not None:
-        return f"{monster.power}: put blocking token {args[0]} on {args[1]} space {args[2]}"
-    if kind == "hype":
-        spaces = " and ".join(str(space) for space in args[1:])
-        return f"put the hype token on {args[0]} space{'s' if len(args) > 2 else ''} {spaces}"
-    if kind == "pick":
-        picked = MONSTERS.get(args[0])
-        return f"play {picked.name} ({picked.health} health; {picked.power}: {picked.text})" if picked else ""
-    if kind == "use" and args and args[0] in BY_ID:
-        return f"use {BY_ID[args[0]].name}: {BY_ID[args[0]].text}"
-    if kind == "sweep":
-        return "pay 2 energy to discard the market and reveal three new cards"
-    return ""
-
-
 def duel_card_help(name: str) -> str:
-    """What the thing called ``name`` is, as ``? NAME`` answers: a Duel card (its name
-    or id: cost, type, hype token, effect), a monster or its superpower (``?
-    Blockbuster``), a hype token, or an action's verb."""
+    """What the Duel card called ``name`` (its name or id) does: cost, type, hype token,
+    effect; for any other name, what :func:`~kotarena.games.duel.help.explain` says."""
     from kotarena.games.duel.cards import card_named
-    from kotarena.games.duel.track import HYPE_TOKENS
-    from kotarena.games.duel.verbs import VERBS
 
     try:
         card = card_named(name)
     except KeyError:
-        pass
-    else:
-        hype = f", with {token_words(card.hype)}" if card.hype else ""
-        return f"{card.name} ({card.cost} energy, {card.type}{hype}): {card.text}"
-    key = name.strip().lower()
-    for monster in MONSTERS.values():
-        if key in (monster.id, monster.name.lower()):
-            return (f"{monster.name}: a monster with {monster.health} health; its superpower {monster.power}: "
-                    f"{monster.text}")
-        if key == monster.power.lower():
-            return f"{monster.power}, {monster.name}'s superpower: {monster.text}"
-    token = key.replace(" ", "_").removesuffix("_hype_token").removesuffix("_token")
-    matches = [t for t in HYPE_TOKENS if t == token or t.split("_")[0] == token]
-    if matches:
-        return "; ".join(token_words(t) for t in matches)
-    verb = VERBS.get(key)
-    if verb is not None:
-        return f"{verb.usage}: {verb.help}"
-    return (f"Nothing in Duel is called {name!r}: not a card ('kotarena cards --game duel' lists them), "
-            f"a monster or superpower ({', '.join(m.power for m in MONSTERS.values())}), a hype token or an action.")
+        return explain(name)
+    from kotarena.games.duel.events import token_words
+
+    hype = f", with {token_words(card.hype)}" if card.hype else ""
+    return f"{card.name} ({card.cost} energy, {card.type}{hype}): {card.text}"
 
 
 def duel_standings(state) -> str:
@@ -208,5 +120,4 @@ def duel_standings(state) -> str:
     return table_text(("place", "monster", "health", "energy"), rows)
 
 
-__all__: Sequence[str] = ("action_note", "duel_card_help", "duel_help", "duel_standings", "question", "render_duel",
-                          "roll_preview", "track_lines")
+__all__: Sequence[str] = ("duel_card_help", "duel_help", "duel_standings", "render_duel", "track_lines")

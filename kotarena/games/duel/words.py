@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 from kotarena.engine.actions import Action
 from kotarena.engine.words import CardList, Words, read_answer
-from kotarena.games.duel.table import duel_card_help, duel_help, duel_standings, question, render_duel
+from kotarena.games.duel.help import question
+from kotarena.games.duel.table import duel_card_help, duel_help, duel_standings, render_duel
 from kotarena.games.duel.verbs import VERBS
 
 if TYPE_CHECKING:
