@@ -14,10 +14,14 @@ way a bot can fail into a :class:`BotFailure` with one of these kinds:
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Mapping
 from typing import Any
 
-from kotarena.engine.actions import Action, ActionError
+from kotarena.engine.actions import Action, ActionError, parse_action
+from kotarena.engine.outcome import EngineError
+from kotarena.games import get_game
 from kotarena.sandbox.protocol import action_of
 
 TIMEOUT = "timeout"
@@ -127,10 +131,32 @@ def as_action(answer: object, view: Any) -> Action:
         return answer
     if type(answer) is str:
         try:
-            return action_of(answer)
+            action = action_of(answer)
+            if action.kind not in _verbs(getattr(view, "game", "")) and action not in view.legal:
+                parse_action(answer, _verbs(view.game))  # a verb the game has not: say so, as for text
+            return action
         except ActionError as error:
             raise BotFailure(INVALID, f"answered {answer[:200]!r}, which is not an action: {str(error)[:200]}") from None
     raise BotFailure(INVALID, f"answered {_safe_repr(answer)}, which is not an action (for the {view.kind} decision)")
+
+
+@functools.lru_cache(maxsize=64)
+def _verbs(game: str) -> Mapping[str, Any]:
+    """The verbs of the game called ``game`` (any verb, for a game this kotarena does
+    not know): any ``verb arg ...`` parses, and the game's verbs tell an answer in
+    another game's words from an action."""
+    try:
+        return get_game(game).verbs
+    except EngineError:
+        return _ANY_VERB
+
+
+class _AnyVerb(dict):
+    def __contains__(self, key: object) -> bool:
+        return True
+
+
+_ANY_VERB = _AnyVerb()
 
 
 def _safe_repr(answer: object) -> str:

@@ -156,7 +156,8 @@ def test_a_bot_that_raises_ends_the_run_with_an_error_naming_it(test_bots, worke
 
 
 def test_a_bot_that_answers_illegally_ends_the_run_with_an_error_naming_it(test_bots):
-    expected = r"^bot 'compare-illegal' at seat [23] \([^)]+\): unknown action 'dance' \(role field, deal seed 4\)$"
+    expected = (r"^bot 'compare-illegal' at seat [23] \(([^)]+)\): 'dance' is not legal for \1 now \(roll\); "
+                r"legal: stop, reroll 1, .* \(role field, deal seed 4\)$")
     with pytest.raises(CompareError, match=expected):
         final(Comparison(a="random", b="random", field="compare-illegal", players=3, seed=4))
 

@@ -30,48 +30,18 @@ def cards(game_name: str, deck: str | None, json_: bool) -> None:
     """
     from kotarena.cli.output import echo_json, table_text
     from kotarena.games import get_game
-    from kotarena.games.kot.cards import UnknownDeckError
-    from kotarena.games.kot.cards.effects import Effect
     from kotarena.plugins import with_hint
 
     try:
         game = get_game(game_name)
     except ValueError as error:
         raise click.ClickException(with_hint(str(error))) from None
-    spec = game.spec
-    if deck is None:
-        deck = spec.deck
-    card_rows = getattr(game, "card_rows", None)
-    if card_rows is not None:  # a game with a deck of its own (Duel)
-        try:
-            game.check_deck(deck)
-        except ValueError as error:
-            raise click.ClickException(str(error)) from None
-        rows = card_rows()
-        if json_:
-            echo_json({"game": spec.name, "deck": deck, "cards": rows})
-        else:
-            click.echo(table_text(("name", "cost", "type", "hype token", "effect"),
-                                  [(r["name"], r["cost"], r["type"], r["hype"] or "", r["effect"]) for r in rows]))
-        return
-    deck_of = getattr(game, "deck", None)
-    if deck is None or deck_of is None:
-        raise click.ClickException(f"{spec.title} is played without cards")
+    deck = deck or game.spec.deck
     try:
-        found = deck_of(deck)
-    except UnknownDeckError as error:
+        listed = game.words.cards(deck)
+    except ValueError as error:  # a game without cards, or a deck it cannot play
         raise click.ClickException(str(error)) from None
-    table = found.table
-    by_id = {info.id: type(effect) is not Effect for info, effect in zip(found.cards, found.card_effects)}
-    rows = [
-        {"id": c.id, "name": c.name, "cost": c.cost, "type": c.type, "copies": c.copies,
-         "second_edition_name": c.second_edition_name, "effect": c.text, "implemented": by_id[c.id]}
-        for c in sorted(table, key=lambda c: c.name.lower())
-    ]
     if json_:
-        echo_json({"game": spec.name, "deck": deck, "cards": rows})
+        echo_json({"game": game.spec.name, "deck": deck, "cards": listed.data})
         return
-    click.echo(table_text(
-        ("name", "cost", "type", "copies", "played", "effect"),
-        [(r["name"], r["cost"], r["type"], r["copies"], "yes" if r["implemented"] else "no", r["effect"]) for r in rows],
-    ))
+    click.echo(table_text(listed.headers, listed.rows))

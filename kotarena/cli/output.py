@@ -9,18 +9,13 @@ from collections.abc import Sequence
 
 import click
 
+from kotarena.engine.words import table_text
+
+__all__ = ["csv_text", "echo_json", "table_text"]
+
 
 def echo_json(data: object) -> None:
     click.echo(json.dumps(data, indent=2, sort_keys=False))
-
-
-def table_text(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
-    """A plain aligned table (no box drawing, so it survives any terminal and pipe)."""
-    cells = [[str(h) for h in headers]] + [["" if c is None else str(c) for c in row] for row in rows]
-    widths = [max(len(row[i]) for row in cells) for i in range(len(headers))]
-    lines = ["  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row)).rstrip() for row in cells]
-    lines.insert(1, "  ".join("-" * w for w in widths))
-    return "\n".join(lines)
 
 
 def csv_text(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:

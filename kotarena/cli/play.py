@@ -20,7 +20,7 @@ from kotarena.bots.base import Bot
 from kotarena.bots.registry import BotInfo
 from kotarena.engine.game import Game, GameState
 from kotarena.forfeits import BotFailure
-from kotarena.games import games, get_game, new_game, plays
+from kotarena.games import games, get_game, new_game
 from kotarena.match import BotMoveError, bot_seed
 from kotarena.match import play as play_game
 
@@ -314,16 +314,13 @@ def play(bots: tuple[str, ...], seat: int, game: Game, seed: int | None, monster
       kotarena play --bot random --monster Gigazaur --no-deck
       kotarena play --game origins --bot heuristic
     """
-    from kotarena.bots.human import HumanBot, NoTerminalError, require_terminal
+    from kotarena.bots.human import NoTerminalError, require_terminal
 
     opponents = list(bots) or ["random"] * 3
     players = len(opponents) + 1
     check_players(game, players, f"you and {len(opponents)} bot{'s' if len(opponents) != 1 else ''}")
     if not 1 <= seat <= players:
         raise click.ClickException(f"--seat {seat} is not a seat of a {players}-player game (1 to {players})")
-    if not plays(HumanBot.games, game.name):
-        raise click.ClickException(f"kotarena cannot yet seat a person at {game.spec.title}: "
-                                   f"try 'kotarena match --game {game.name}' between bots")
     infos = seat_infos(opponents, game, trust)
     if replay_path:
         check_replay_support()
@@ -345,20 +342,19 @@ def play(bots: tuple[str, ...], seat: int, game: Game, seed: int | None, monster
     names = state.names
     others = ", ".join(f"{names[s]} ({bot_names[s]})" for s in range(players) if s != seat - 1)
     click.echo(f"You are {names[seat - 1]} (seat {seat}). Opponents: {others}.")
-    click.echo("Type ? at a prompt for the legal actions, ? CARD for what a card does.")
+    click.echo("Type ? at a prompt for the legal actions, ? NAME for what a card (or anything else named) is.")
 
     narrator = Narrator(state, click.echo)
     seated = [Narrated(bot, narrator) for bot in seat_all(infos, seed)]
     run(state, seated)
     narrator.flush()
 
-    from kotarena.cli.render import outcome_text, render_table, standings
-
+    words = game.words
     click.echo("")
-    click.echo(render_table(state.view(seat - 1), me=seat - 1))
+    click.echo(words.table(state.view(seat - 1), me=seat - 1))
     click.echo("")
-    click.echo(standings(state))
-    click.echo(f"{outcome_text(state.outcome, state.names)}. (seed {seed})")
+    click.echo(words.standings(state))
+    click.echo(f"{words.ending(state.outcome, state.names)}. (seed {seed})")
     if replay_path:
         save_replay(state, replay_path, bot_names)
         click.echo(f"replay written to {replay_path}")

@@ -70,10 +70,10 @@ def shown_json(replay: Replay) -> dict:
 
 
 def ending_text(state: GameState) -> str:
-    from kotarena.cli.render import outcome_text
+    from kotarena.games import get_game
 
     if state.outcome is not None:
-        return f"Outcome: {outcome_text(state.outcome, state.names)}"
+        return f"Outcome: {get_game(state.game).words.ending(state.outcome, state.names)}"
     if state.between_turns:
         return f"Not over: stopped after turn {state.turn}"
     return f"Not over: turn {state.turn}, waiting for {state.names[state.to_move]} to decide ({state.kind})"

@@ -22,16 +22,16 @@ Text forms (dice positions count from 1, market slots from 1):
 ``use stretchy 3   use a card: ``use <card id>`` and the card's arguments (ints for
 claw``             dice positions, seats, slots and amounts; face names for faces)
 ``cure 1 0``       spend heart results on tokens: poison tokens, shrink tokens
-``spend 2``        (Duel) spend this many dice tokens for special dice before the first roll
-``power fame``     (Duel) activate the superpower with this choice: a track
-                   (Gigazaur), one face or the same face twice (Xenoid)
-``hype fame 3 4``  (Duel) put the bought card's hype token on these printed spaces
-                   of a track, its first bonus on the first space named
-``block 1 fame 3`` (Duel) put The King's blocking token 1 or 2 on a track space
-``pick the_king``  (Duel) choose one's monster, by id, when the table lets bots choose
-``resolve fame``   (Duel) resolve this part of the roll next: ``power``, ``cards``, a face,
-                   or an end-of-turn card (``resolve in_shape``)
 =================  ============================================================
+
+These are the shared vocabulary, which the built-in games use and any game may. Any
+other text of the form ``verb arg ...`` (a lowercase word, then whole numbers and
+words) is an action too: a game declares its own verbs (:attr:`Game.verbs
+<kotarena.engine.game.Game.verbs>`, each a :class:`Verb`, Duel's ``power fame`` and a
+plugin's ``bet 3`` alike), and whether an action is legal is the game's call, so the
+core parses every game's actions without knowing them. Given a game's verbs,
+:func:`parse_action` also checks a verb's arguments and refuses a verb the game does
+not have.
 
 Card actions are parsed by grammar, not only looked up among interned actions, so a
 replay can parse a card action before it is legal. Their meaning is documented with
@@ -41,6 +41,8 @@ the cards (``docs/cards.md``).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from itertools import combinations
 from typing import Final
 
@@ -55,20 +57,16 @@ DONE: Final = "done"
 PASS: Final = "pass"
 USE: Final = "use"
 CURE: Final = "cure"
-SPEND: Final = "spend"
-POWER: Final = "power"
-HYPE: Final = "hype"
-BLOCK: Final = "block"
-PICK: Final = "pick"
-RESOLVE: Final = "resolve"
 
 #: Kinds whose arguments are integers (dice positions, market slots).
-_INT_ARGS = {REROLL, BUY, CURE, SPEND}
+_INT_ARGS = {REROLL, BUY, CURE}
 #: Kinds that take no argument at all.
 _NO_ARGS = {STOP, STAY, YIELD, SWEEP, DONE, PASS}
 #: A card id, as ``use`` takes it.
 _CARD_ID = re.compile(r"[a-z][a-z0-9_]*\Z")
 _INT_WORD = re.compile(r"-?[0-9]+\Z")
+#: A word argument of a game's own verb (a track, a face, a monster's id).
+_ARG_WORD = re.compile(r"[a-z0-9_][a-z0-9_-]*\Z")
 
 
 class ActionError(ValueError):
@@ -136,18 +134,62 @@ _INTERNED: dict[str, Action] = {}
 _BY_ARGS: dict[tuple, Action] = {}
 
 
-def parse_action(text: str) -> Action:
+@dataclass(frozen=True)
+class Verb:
+    """One verb of a game's actions (:attr:`Game.verbs <kotarena.engine.game.Game.verbs>`):
+    its word, how it is written, what it does, and how its arguments read.
+
+    ``read`` turns the words after the verb into the action's arguments, raising
+    :class:`ActionError` with a one-line usage when they do not fit; without one the
+    arguments read as :func:`parse_action` reads any verb's (whole numbers as ints,
+    other words as they are).
+    """
+
+    name: str
+    usage: str
+    help: str
+    read: Callable[[list[str]], tuple] | None = None
+
+
+#: The shared vocabulary as verbs, for a game that plays with it (the default of
+#: ``Game.verbs``; a game that uses some of it lists those).
+SHARED_VERBS: Mapping[str, Verb] = {verb.name: verb for verb in (
+    Verb(STOP, "stop", "keep the dice as they are and resolve them"),
+    Verb(REROLL, "reroll P ...", "reroll the dice at positions P (the others are kept)"),
+    Verb(STAY, "stay", "stay in Tokyo"),
+    Verb(YIELD, "yield", "leave Tokyo to the attacker"),
+    Verb(BUY, "buy N", "buy the card in market slot N"),
+    Verb(SWEEP, "sweep", "pay 2 energy to discard the market and reveal new cards"),
+    Verb(DONE, "done", "end the buy step"),
+    Verb(PASS, "pass", "decline what the decision offers"),
+    Verb(USE, "use CARD ...", "use a card, with its arguments"),
+    Verb(CURE, "cure P S", "spend hearts on P poison and S shrink tokens"),
+)}
+
+
+def parse_action(text: str, verbs: Mapping[str, Verb] | None = None) -> Action:
     """Parse the text form of an action (extra spaces and case are forgiven).
 
     >>> parse_action("reroll 4 1")
     Action('reroll 1 4')
+    >>> parse_action("bet 3")  # a verb of some game's: any ``verb arg ...`` reads
+    Action('bet 3')
 
-    Raises :class:`ActionError` with a readable message for anything else.
+    ``verbs`` are a game's (:attr:`Game.verbs`): given them, a verb that is not among
+    them is refused, and a verb's own ``read`` checks its arguments. Raises
+    :class:`ActionError` with a readable message for text that is no action.
     """
     words = text.strip().lower().split()
     if not words:
         raise ActionError("empty action; type an action such as 'stop' or 'reroll 1 2'")
     kind, rest = words[0], words[1:]
+    if verbs is not None:
+        verb = verbs.get(kind)
+        if verb is None:
+            known = ", ".join(verbs)
+            raise ActionError(f"unknown action {text.strip()!r}" + (f" (the actions: {known})" if known else ""))
+        if verb.read is not None:
+            return Action.of(kind, *verb.read(rest))
     if kind in _NO_ARGS:
         if rest:
             raise ActionError(f"'{kind}' takes no arguments (got {' '.join(rest)!r})")
@@ -161,10 +203,6 @@ def parse_action(text: str) -> Action:
             if len(numbers) != 1:
                 raise ActionError("'buy' takes one market slot, e.g. 'buy 2'")
             return Action.of(BUY, numbers[0])
-        if kind == SPEND:
-            if len(numbers) != 1 or numbers[0] < 0:
-                raise ActionError("'spend' takes one count of dice tokens, e.g. 'spend 1'")
-            return Action.of(SPEND, numbers[0])
         if kind == CURE:
             if len(numbers) != 2 or min(numbers) < 0:
                 raise ActionError("'cure' takes two counts, poison then shrink tokens, e.g. 'cure 1 0'")
@@ -179,38 +217,26 @@ def parse_action(text: str) -> Action:
             raise ActionError("'use' names a card by its id, e.g. 'use stretchy 3 claw'")
         args = [int(word) if _INT_WORD.match(word) else word for word in rest[1:]]
         return Action.of(USE, rest[0], *args)
-    if kind in (POWER, HYPE, BLOCK, PICK, RESOLVE):
-        return _parse_duel(kind, rest)
     action = _INTERNED.get(" ".join(words))
-    if action is not None:  # an action some card registered
+    if action is not None:  # an action some card or game registered
         return action
-    raise ActionError(f"unknown action {text.strip()!r}")
+    return Action.of(kind, *read_words(kind, rest, text))
 
 
-def _parse_duel(kind: str, rest: list[str]) -> Action:
-    """Duel's decisions: ``power WORD [WORD]``, ``hype TRACK A [B]``, ``block N TRACK CELL``,
-    ``pick MONSTER``, ``resolve PART``."""
-    if kind == RESOLVE:
-        if len(rest) != 1 or not _CARD_ID.match(rest[0]):
-            raise ActionError("'resolve' names one part of the roll, e.g. 'resolve fame' or 'resolve power'")
-        return Action.of(RESOLVE, rest[0])
-    if kind == PICK:
-        if len(rest) != 1 or not _CARD_ID.match(rest[0]):
-            raise ActionError("'pick' names a monster by its id, e.g. 'pick the_king'")
-        return Action.of(PICK, rest[0])
-    if kind == POWER:
-        if not 1 <= len(rest) <= 2 or not all(_CARD_ID.match(word) for word in rest):
-            raise ActionError("'power' takes a track or a face, e.g. 'power fame' or 'power claw claw'")
-        return Action.of(POWER, *rest)
-    if kind == HYPE:
-        if not 2 <= len(rest) <= 3 or rest[0] not in ("fame", "destruction") or not all(
-                _INT_WORD.match(word) for word in rest[1:]):
-            raise ActionError("'hype' takes a track and one or two spaces, e.g. 'hype fame 3' or 'hype fame 4 3'")
-        return Action.of(HYPE, rest[0], *(int(word) for word in rest[1:]))
-    if (len(rest) != 3 or rest[0] not in ("1", "2") or rest[1] not in ("fame", "destruction")
-            or not _INT_WORD.match(rest[2])):
-        raise ActionError("'block' takes a token (1 or 2), a track and a space, e.g. 'block 1 fame 3'")
-    return Action.of(BLOCK, int(rest[0]), rest[1], int(rest[2]))
+def read_words(kind: str, rest: Sequence[str], text: str = "") -> tuple:
+    """The arguments of a verb without a grammar of its own: whole numbers as ints,
+    other words as they are (:class:`ActionError` for a verb or word that is neither)."""
+    if not _CARD_ID.match(kind):
+        raise ActionError(f"unknown action {(text or kind).strip()!r}")
+    args: list[object] = []
+    for word in rest:
+        if _INT_WORD.match(word):
+            args.append(int(word))
+        elif _ARG_WORD.match(word):
+            args.append(word)
+        else:
+            raise ActionError(f"unknown action {(text or kind).strip()!r}: {word!r} is not a number or a word")
+    return tuple(args)
 
 
 def reroll_table(dice_count: int) -> tuple[Action, ...]:

@@ -4,8 +4,9 @@ Everything outside a game (the match loop, the seat hosts, the runner, replays,
 scenarios, the bot checker, the CLI) talks to games through two things only:
 
 * a :class:`Game`: its :class:`GameSpec`, a way to start a state, the type of its
-  views, the facts a stored seat keeps, its replay tokens and its invariant checker,
-  and what people are shown of it (its events in words, a state's ``snapshot``);
+  views, its verbs and endings, the facts a stored seat keeps, its replay tokens and
+  its invariant checker, and what people are shown of it (its events in words, a
+  state's ``snapshot`` for the site, its ``words`` for the terminal);
 * a :class:`GameState`: one game in progress (``decision``, ``apply``, ``view``,
   ``clone``, ``child``, ``outcome``, ``history``, ``seed``).
 
@@ -16,15 +17,17 @@ included (:mod:`kotarena.games` looks them up); this module knows no game.
 from __future__ import annotations
 
 import abc
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from kotarena.engine.actions import Action
+from kotarena.engine.actions import SHARED_VERBS, Action, Verb
 from kotarena.engine.decisions import Decision
 from kotarena.engine.dice import ScriptedDice
 from kotarena.engine.events import event_to_text
 from kotarena.engine.outcome import EngineError, Outcome, PositionError
+from kotarena.engine.words import Words
 
 #: In a bot's ``games``: the bot plays every game (it reads nothing but the legal actions).
 ANY_GAME = "*"
@@ -188,6 +191,16 @@ class Game(abc.ABC):
     default_names: tuple[str, ...]
     #: The options the game takes, by name (none by default); see :meth:`configured`.
     options: Mapping[str, GameOption] = {}
+    #: The verbs of the game's actions, by word (:class:`~kotarena.engine.actions.Verb`:
+    #: usage, what it does, how its arguments read). The default is the shared
+    #: vocabulary (``stop``, ``reroll``, ``buy``, ...); a game with verbs of its own
+    #: (Duel's ``power``, a plugin's ``bet``) lists them all. A person's answers are
+    #: read with them; the core parses any game's actions without them.
+    verbs: Mapping[str, Verb] = SHARED_VERBS
+    #: The ways the game ends: each termination word (its :class:`Outcome`'s
+    #: ``termination``, any word the game chooses) and how the winner won, in words that
+    #: follow "X wins" ("by reaching 20 stars").
+    endings: Mapping[str, str] = {}
 
     @property
     def name(self) -> str:
@@ -296,6 +309,17 @@ class Game(abc.ABC):
         turn_of = state.to_move if state.to_move >= 0 else None
         return {"seats": [self.seat_facts(state, seat) for seat in range(state.n)], "table": {},
                 "active": turn_of, "out": []}
+
+    @functools.cached_property
+    def words(self) -> Words:
+        """Everything a person reads of the game (:class:`~kotarena.engine.words.Words`):
+        the table, the decision and help for it, help for a named thing (a card, a
+        monster, ...), a person's answer read as an action, the ending, the standings
+        and the card list (``kotarena play``, ``cards``, ``replay``, the human bot,
+        PettingZoo's ``render``). The default draws any game from its seats' facts, its
+        legal actions, decision kinds, verbs and endings; a game overrides it (as a
+        property or class attribute) with a subclass of its own."""
+        return Words(self)
 
     def purchases(self, events: Sequence[tuple]) -> list[tuple[int, str]]:
         """What each seat bought in the events of a game's log, in order, as ``(seat, what

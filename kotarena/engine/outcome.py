@@ -2,23 +2,61 @@
 
 from __future__ import annotations
 
-from enum import StrEnum
-from typing import NamedTuple
+import re
+from typing import ClassVar, NamedTuple
+
+_WORD = re.compile(r"[a-z][a-z0-9_]*\Z")
 
 
-class Termination(StrEnum):
-    """Why a game is over."""
+class Termination(str):
+    """Why a game is over: one word that the game declares among its endings
+    (``Game.endings``, which also says it in words), such as ``"stars"`` or, for a
+    plugin's game, ``"checkmate"``.
 
-    STARS = "stars"                    #: a monster ended a turn alive with 20 stars or more
-    LAST_STANDING = "last_standing"    #: every other monster was eliminated
-    ALL_ELIMINATED = "all_eliminated"  #: the last monsters were eliminated at once: nobody wins
-    VICTORY_SPACE = "victory_space"    #: (Duel) a marker reached the winner's victory space
-    SPOTLIGHT = "spotlight"            #: (Duel) both markers stood in the winner's spotlight zone
+    Any word makes a termination (lowercase letters, digits and underscores, a letter
+    first), so the core knows no game's endings. A termination is its text (it compares,
+    hashes and writes as the word) and is interned: ``Termination("stars") is
+    Termination("stars")``. ``value`` is the word, as an enum member's was.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, word: str) -> Termination:
+        known = _TERMINATIONS.get(word)
+        if known is not None:
+            return known
+        if not isinstance(word, str) or not _WORD.match(word):
+            raise ValueError(f"{word!r} is not a termination: a termination is one lowercase word "
+                             "(letters, digits, underscores), e.g. 'checkmate'")
+        made = super().__new__(cls, word)
+        _TERMINATIONS[str(word)] = made
+        return made
+
+    @property
+    def value(self) -> str:
+        return str.__str__(self)
+
+    def __repr__(self) -> str:
+        return f"Termination({self.value!r})"
+
+    def __reduce__(self):
+        return (Termination, (self.value,))
+
+    # The built-in games' endings by name, for their modules (King of Tokyo's and Duel's
+    # own words are declared with their games, in ``Game.endings``).
+    STARS: ClassVar[Termination]
+    LAST_STANDING: ClassVar[Termination]
+    ALL_ELIMINATED: ClassVar[Termination]
+    VICTORY_SPACE: ClassVar[Termination]
+    SPOTLIGHT: ClassVar[Termination]
 
 
-#: Each way a game ends as its text, for the paths that write one for every match (a
-#: replay's result line, a league result): an enum's ``.value`` runs a Python descriptor.
-TERMINATION_TEXT: dict[Termination, str] = {termination: termination.value for termination in Termination}
+_TERMINATIONS: dict[str, Termination] = {}
+Termination.STARS = Termination("stars")
+Termination.LAST_STANDING = Termination("last_standing")
+Termination.ALL_ELIMINATED = Termination("all_eliminated")
+Termination.VICTORY_SPACE = Termination("victory_space")
+Termination.SPOTLIGHT = Termination("spotlight")
 
 
 class Outcome(NamedTuple):

@@ -35,15 +35,9 @@ import functools
 import numpy as np
 
 from kotarena.engine.actions import (
-    BLOCK,
     BUY,
     DONE_ACTION,
-    HYPE,
     PASS_ACTION,
-    PICK,
-    POWER,
-    RESOLVE,
-    SPEND,
     SWEEP_ACTION,
     USE,
     Action,
@@ -53,7 +47,7 @@ from kotarena.games.duel.cards import CARDS, KEEP
 from kotarena.games.duel.faces import ADDABLE, FACE_NAMES
 from kotarena.games.duel.game import DECISION_KINDS, Duel
 from kotarena.games.duel.monsters import MONSTERS
-from kotarena.games.duel.state import MARKET_SIZE, MAX_DICE, MAX_TOKENS, DuelState
+from kotarena.games.duel.state import MARKET_SIZE, MAX_DICE, MAX_TOKENS
 from kotarena.games.duel.track import (
     CELLS,
     DICE,
@@ -68,6 +62,7 @@ from kotarena.games.duel.track import (
     Board,
 )
 from kotarena.games.duel.turn import PART_WORDS
+from kotarena.games.duel.verbs import BLOCK, HYPE, PICK, POWER, RESOLVE, SPEND
 from kotarena.games.duel.view import DuelView
 from kotarena.pettingzoo.encoder import Encoder, Layout
 
@@ -303,14 +298,6 @@ class DuelEncoder(Encoder):
         for card in view.gone:
             out[slots["gone"].start + at[card]] = 1
 
-    def render(self, state: DuelState) -> str:  # type: ignore[override]
-        # The terminal's pictures are the CLI's; imported when asked for, so an
-        # environment that never renders never loads them.
-        from kotarena.cli.render import outcome_text, render_table, standings
-
-        if state.outcome is not None:
-            return "\n".join((render_table(state), outcome_text(state.outcome, state.names), standings(state)))
-        return render_table(state)
 
 
 __all__ = ["BONUSES", "CARD_ARGUMENTS", "DuelEncoder", "KINDS", "MAX_PULL", "MAX_SPACES", "TOKENS", "action_table",

@@ -19,6 +19,7 @@ import numpy as np
 
 from kotarena.engine.actions import Action
 from kotarena.engine.game import GameState
+from kotarena.games import get_game
 
 
 class EncoderError(ValueError):
@@ -94,9 +95,11 @@ class Encoder(abc.ABC):
     def encode(self, view: Any) -> np.ndarray:
         """The observation vector (``float32``, ``layout.size`` long) of a seat's view."""
 
-    @abc.abstractmethod
     def render(self, state: GameState) -> str:
-        """The table as text, as a person reads it."""
+        """The table as text, as a person reads it: the game's own words (``Game.words``:
+        the table, and once the game is over the ending and the standings), the same
+        pictures ``kotarena play`` shows."""
+        return get_game(state.game).words.picture(state)
 
     def mask(self, legal: Sequence[Action]) -> np.ndarray:
         """The action mask (``int8``, 1 at the index of each legal action).

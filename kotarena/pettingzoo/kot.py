@@ -42,7 +42,6 @@ from kotarena.engine.dice import FACE_NAMES
 from kotarena.games.kot.game import KingOfTokyo
 from kotarena.games.kot.kinds import DECISION_KINDS
 from kotarena.games.kot.rules import Rules
-from kotarena.games.kot.state import State
 from kotarena.games.kot.view import View
 from kotarena.pettingzoo.encoder import Encoder, EncoderError, Layout
 
@@ -220,14 +219,6 @@ class KingOfTokyoEncoder(Encoder):
             if what == "made_in_a_lab":
                 out[slots["peek"].start + at[card]] = 1
 
-    def render(self, state: State) -> str:  # type: ignore[override]
-        # The terminal's pictures are the CLI's; imported when asked for, so an
-        # environment that never renders never loads them.
-        from kotarena.cli.render import outcome_text, render_table, standings
-
-        if state.outcome is not None:
-            return "\n".join((render_table(state), outcome_text(state.outcome, state.names), standings(state)))
-        return render_table(state)
 
 
 __all__ = ["CARD_ARGUMENTS", "FACE_ARGUMENTS", "KINDS", "KingOfTokyoEncoder", "MAX_AMOUNT", "layout"]

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from kotarena.engine.actions import parse_action
 from kotarena.engine.events import event_to_text
 from kotarena.engine.game import GameState
-from kotarena.engine.outcome import TERMINATION_TEXT, Outcome
+from kotarena.engine.outcome import Outcome
 from kotarena.games import get_spec
 from kotarena.replay.packed import action_line, packed_token
 
@@ -84,11 +84,13 @@ class Replay:
         if getattr(state, "_script", None) is not None:
             raise ValueError("this game rolls scripted dice; only a game played from its seed can be replayed")
         start = next((index for index, event in enumerate(log) if event[0] == "turn"), None)
-        if start is None or log[start][2] != 1:
+        if start is not None and log[start][2] != 1:
             raise ValueError("this game's log does not start at turn 1; only a game from new_game() can be replayed")
-        first_turn = log[start]
-        # The market is dealt before the roll-off, so its events come first.
-        rolloff = any(event[0] == "rolloff" for event in log[:start])
+        # The market is dealt before the roll-off, so its events come first. A game whose
+        # log has no turn events (a plugin's) chose its first player from the seed: the
+        # replay lets it choose again, as a roll-off's.
+        rolloff = start is None or any(event[0] == "rolloff" for event in log[:start])
+        first_player = None if start is None or rolloff else log[start][1]
         if bots is not None and len(bots) != state.n:
             raise ValueError(f"{len(bots)} bot names for {state.n} seats")
         from kotarena import __version__
@@ -102,7 +104,7 @@ class Replay:
             players=tuple(state.names),
             seed=state.seed,
             deck=state.deck_name,
-            first_player=None if rolloff else first_turn[1],
+            first_player=first_player,
             bots=None if bots is None else tuple(bots),
             created_with=created_with,
             log=tuple(log),
@@ -246,7 +248,7 @@ def result_text(outcome: Outcome | None) -> str:
     """The result line: ``result winner 2 termination stars turns 23 ranks (1 0 2 3)``."""
     if outcome is None:
         return "result unfinished"
-    return _result_text(outcome.winner, TERMINATION_TEXT[outcome.termination], outcome.turns, tuple(outcome.ranks))
+    return _result_text(outcome.winner, outcome.termination.value, outcome.turns, tuple(outcome.ranks))
 
 
 @functools.lru_cache(maxsize=4096)  # a league writes one per match: 2 in 5 repeat (random bots)

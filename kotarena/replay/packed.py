@@ -21,7 +21,10 @@ class _Tokens:
     are interned and hash by identity, so the cache stays as small as the vocabulary)."""
 
     def __init__(self, game: str) -> None:
-        self.text_of: dict[str, str] = dict(get_game(game).replay_tokens())
+        found = get_game(game)
+        self.text_of: dict[str, str] = dict(found.replay_tokens())
+        #: The game's verbs, which the actions written out in braces are read with.
+        self.verbs = found.verbs
         self.token_of_text: dict[str, str] = {text: token for token, text in self.text_of.items()}
         self.token_of: dict[Action, str] = {}
 
@@ -64,7 +67,8 @@ def unpacked_texts(game: str, packed: str) -> list[str]:
     Raises :class:`ValueError` naming the first character that begins no token (counting
     from 1).
     """
-    text_of = _tokens(game).text_of
+    tokens = _tokens(game)
+    text_of = tokens.text_of
     texts: list[str] = []
     at = 0
     while at < len(packed):
@@ -74,7 +78,7 @@ def unpacked_texts(game: str, packed: str) -> list[str]:
             if end < 0:
                 raise ValueError(f"character {at + 1}: '{{' without its '}}'")
             try:
-                texts.append(parse_action(packed[at + 1:end]).text)
+                texts.append(parse_action(packed[at + 1:end], tokens.verbs).text)
             except ActionError as error:
                 raise ValueError(f"character {at + 1}: {error}") from None
             at = end + 1

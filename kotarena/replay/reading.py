@@ -9,7 +9,8 @@ from typing import IO
 
 from kotarena.engine.actions import ActionError, parse_action
 from kotarena.engine.events import EventTextError, event_from_text
-from kotarena.engine.outcome import Outcome, Termination
+from kotarena.engine.outcome import EngineError, Outcome, Termination
+from kotarena.games import get_game
 from kotarena.replay.model import FORMAT_VERSION, HEADER_KEYS, MAGIC, OPTIONAL_KEYS, READ_VERSIONS, Replay, ReplayError
 from kotarena.replay.packed import unpacked_texts
 
@@ -98,7 +99,7 @@ def _parse(lines: Sequence[str], source: str) -> Replay:
             raise fail(f"nothing may follow the result line (line {result_line}), found {keyword!r}", number)
         try:
             if keyword == "a":
-                log.append(_action_line(rest, fail, number))
+                log.append(_action_line(rest, fail, number, _game_of(header)))
                 numbers.append(number)
             elif keyword == "e":
                 log.append(_event_line(rest, fail, number))
@@ -118,7 +119,7 @@ def _parse(lines: Sequence[str], source: str) -> Replay:
                 numbers.extend([number] * len(texts))
                 packed_line = packed_line or number
             elif keyword == "result":
-                outcome = _result_line(rest, fail, number)
+                outcome = _result_line(rest, fail, number, _game_of(header))
                 result_line = number
             elif log and keyword in HEADER_KEYS:
                 raise fail(f"header line {keyword!r} after the body began (line {numbers[0]})", number)
@@ -166,6 +167,18 @@ def _parse(lines: Sequence[str], source: str) -> Replay:
     )
 
 
+def _game_of(header: dict[str, tuple[int, str]]):
+    """The game the header names, if this kotarena knows it (its verbs and endings check
+    the body); ``None`` otherwise, and the body is read as any game's."""
+    if "game" not in header:
+        return None
+    try:
+        name = event_from_text(header["game"][1])
+        return get_game(name[0]) if len(name) == 1 and isinstance(name[0], str) else None
+    except (EventTextError, EngineError):
+        return None
+
+
 def _values(rest: str, fail, number: int) -> tuple:
     try:
         return event_from_text(rest)
@@ -203,14 +216,14 @@ def _header_value(key: str, rest: str, fail, number: int):
     return values
 
 
-def _action_line(rest: str, fail, number: int) -> tuple:
+def _action_line(rest: str, fail, number: int, game=None) -> tuple:
     seat_text, action_text = (rest.split(None, 1) + [""])[:2]
     try:
         seat = int(seat_text)
     except ValueError:
         raise fail(f"bad action line 'a {rest}': expected 'a SEAT ACTION', e.g. 'a 0 reroll 1 4'", number) from None
     try:
-        action = parse_action(action_text)
+        action = parse_action(action_text, None if game is None else game.verbs)
     except ActionError as error:
         raise fail(f"bad action text: {error}", number) from None
     return ("act", seat, action.text)
@@ -225,7 +238,7 @@ def _event_line(rest: str, fail, number: int) -> tuple:
     return event
 
 
-def _result_line(rest: str, fail, number: int) -> Outcome | None:
+def _result_line(rest: str, fail, number: int, game=None) -> Outcome | None:
     values = _values(rest, fail, number)
     if values == ("unfinished",):
         return None
@@ -233,10 +246,14 @@ def _result_line(rest: str, fail, number: int) -> Outcome | None:
     if len(values) != 8 or values[0::2] != ("winner", "termination", "turns", "ranks"):
         raise fail(f"bad result line 'result {rest}': {usage}", number)
     winner, termination, turns, ranks = values[1::2]
+    word = termination
     try:
-        termination = Termination(termination)
+        termination = Termination(word)
+        if game is not None and game.endings and termination not in game.endings:
+            raise ValueError(termination)
     except ValueError:
-        raise fail(f"unknown termination {termination!r}; {usage}", number) from None
+        endings = f" ({game.spec.title} ends with: {', '.join(game.endings)})" if game is not None and game.endings else ""
+        raise fail(f"unknown termination {word!r}{endings}; {usage}", number) from None
     if not (winner is None or isinstance(winner, int)) or not isinstance(turns, int) or not (
             isinstance(ranks, tuple) and all(isinstance(rank, int) for rank in ranks)):
         raise fail(f"bad result line 'result {rest}': {usage}", number)

@@ -17,7 +17,6 @@ from typing import Any
 
 from kotarena.bots.command import is_program
 from kotarena.bots.registry import find_bot, get_bot
-from kotarena.engine.outcome import TERMINATION_TEXT
 from kotarena.forfeits import BODY_LIMIT, REASON_LIMIT, clean_detail
 from kotarena.games import get_game
 from kotarena.ratings import ranks_for
@@ -199,7 +198,7 @@ def game_record(job: MatchJob, state: Any, failures: list[BotFailure | None]) ->
     outcome = state.outcome
     assert outcome is not None  # (only a game that is over is recorded)
     forfeits = [failed.kind if failed else None for failed in failures]
-    return {"termination": TERMINATION_TEXT[outcome.termination], "winner": outcome.winner, "turns": outcome.turns,
+    return {"termination": outcome.termination.value, "winner": outcome.winner, "turns": outcome.turns,
             "facts": [game.seat_facts(state, seat) for seat in range(state.n)],
             "replay": actions_replay_text(state, first_player=job.first_player, bots=[spec.bot for spec in job.seats]),
             "forfeits": forfeits, "ranks": final_ranks(outcome.ranks, forfeits)}

@@ -235,7 +235,7 @@ def test_hook_register_games_game_is_played_by_match_and_listed_by_games(install
     assert "\nroll 0 " in narrated  # the game's own events, in their text form
     listed = json.loads(run("games", "--json"))["games"]
     assert [g["name"] for g in listed] == ["kot", "origins", "duel", "pig"]
-    assert listed[3]["decisions"] == {"roll": "roll the die again (reroll 1), or bank this turn's points (stop)"}
+    assert listed[3]["decisions"] == {"roll": "roll the die again (roll), or bank this turn's points (hold)"}
 
 
 def test_hook_register_games_bots_sit_only_at_the_games_they_declare(install, monkeypatch):

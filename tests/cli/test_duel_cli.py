@@ -9,8 +9,9 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from kotarena.cli import cli
-from kotarena.cli.render_duel import track_lines
+from kotarena.games import get_game
 from kotarena.games.duel.position import build_position, duel_dice
+from kotarena.games.duel.table import track_lines
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios" / "duel"
 # Whatever is legal: no tokens, keep the dice, decline, buy nothing, resolve the roll's parts.
@@ -64,7 +65,7 @@ def test_a_person_asks_what_a_duel_card_does_by_its_name(monkeypatch):
                     input=f"? {card.name}\n? no such card\n" + ANSWERS)
     assert result.exit_code == 0, result.output
     assert f"{card.name} ({card.cost} energy, {card.type}" in result.stdout and card.text in result.stdout
-    assert "No Duel card is called 'no such card'" in result.stdout
+    assert "Nothing in Duel is called 'no such card'" in result.stdout
     tesla = invoke(["play", "--game", "duel", "--bot", "random", "--seed", "6"], input="? tesla impulse\n" + ANSWERS)
     assert "Tesla Impulse (6 energy, discard, with the Penguin hype token (" in tesla.stdout
 
@@ -159,3 +160,50 @@ def test_a_duel_card_in_a_classic_scenario_is_a_one_line_error(tmp_path):
     result = invoke(["scenario", "run", str(path)])
     assert result.exit_code == 1
     assert "no card 'photoshoot' in deck 'kot'" in result.stdout
+
+
+# ------------------------------------------------- every decision explained in words
+
+
+def _human(answers):
+    from kotarena.bots.human import HumanBot
+
+    shown: list[str] = []
+    return HumanBot(ask=lambda prompt: answers.pop(0), echo=shown.append), shown
+
+
+def test_the_superpower_step_says_what_each_choice_does():
+    state = build_position(("Gigazaur", "Space Penguin"), dice=duel_dice("power power heart heart energy energy"))
+    state.apply("stop")
+    assert state.kind == "power"
+    help_text = get_game("duel").words.help(state.view(0))
+    assert "power fame               Blockbuster: pull the fame marker 1 space toward your end" in help_text
+    assert "power destruction        Blockbuster: pull the destruction marker 1 space toward your end" in help_text
+    assert "pass                     leave Blockbuster unused and resolve the dice" in help_text
+
+
+def test_a_superpower_named_in_the_table_is_explained_by_name():
+    state = build_position(("Gigazaur", "Space Penguin"), dice=duel_dice("claw claw heart heart energy energy"))
+    view = state.view(0)
+    assert "Blockbuster" in get_game("duel").words.table(view, me=0)  # shown in the table...
+    bot, shown = _human(["? Blockbuster", "? space penguin", "? cat", "stop"])
+    assert bot.choose(view).text == "stop"
+    assert shown[-3] == ("Blockbuster, Gigazaur's superpower: Each pair of power faces: pull the fame or the "
+                         "destruction marker 1.")  # ... and explained by name
+    assert shown[-2].startswith("Space Penguin: a monster with 13 health; its superpower Cryo-Gadgets: ")
+    assert shown[-1] == "the Cat hype token (smash)"
+
+
+def test_two_destruction_faces_are_said_to_move_nothing_before_stopping():
+    state = build_position(("Gigazaur", "Space Penguin"),
+                           dice=duel_dice("destruction destruction heart heart energy claw"))
+    words, view = get_game("duel").words, state.view(0)
+    said = "2 destruction: 1 short of pulling the destruction marker, so it does not move"
+    assert said in words.table(view, me=0).splitlines()[-1]
+    assert f"stop                     keep the dice and resolve them ({said}; 1 claw; 2 hearts; 1 energy)" in (
+        words.help(view))
+    state.apply("stop")
+    assert state.board.markers[1] == ("", 0)  # and indeed nothing moved
+    three = build_position(("Gigazaur", "Space Penguin"), dice=duel_dice("destruction destruction destruction "
+                                                                         "heart energy claw"))
+    assert "3 destruction: pull the destruction marker 1 toward you" in words.question(three.view(0))

@@ -10,8 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from kotarena.cli import cli
-from kotarena.cli.render import render_table, tokyo_line
-from kotarena.games import new_game
+from kotarena.games import get_game, new_game
+from kotarena.games.kot.table import tokyo_line
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios" / "origins"
 ANSWERS = "stop\ndone\nstay\n" * 300  # whatever is legal: stop rolling, buy nothing, stay in Tokyo
@@ -119,11 +119,11 @@ def test_bad_origins_play_input_is_a_one_line_error(monkeypatch, args, words):
 
 
 def test_the_table_says_what_tokyo_gives_in_each_game():
-    assert tokyo_line(new_game("kot", 2, seed=1, deck=None).view(0)).endswith(
+    assert tokyo_line(new_game("kot", 2, seed=1, deck=None).view(0), get_game("kot")).endswith(
         "(entering +1 star, starting a turn there +2 stars)")
-    assert tokyo_line(new_game("origins", 2, seed=1, deck=None).view(0)).endswith(
+    assert tokyo_line(new_game("origins", 2, seed=1, deck=None).view(0), get_game("origins")).endswith(
         "(entering +1 energy, starting a turn there +2 energy)")
-    four = render_table(new_game("origins", 4, seed=1, deck=None))
+    four = get_game("origins").words.table(new_game("origins", 4, seed=1, deck=None))
     assert four.startswith("King of Tokyo: Origins, turn 1") and "Tokyo Bay" not in four
 
 
@@ -144,3 +144,22 @@ def test_a_league_night_of_origins_is_stored_and_replays(tmp_path):
     assert "4 matches played now" in night.output
     shown = invoke(["replay", "--match", "1"])
     assert shown.exit_code == 0 and "Replay match 1: origins " in shown.stdout and "reproduced: yes" in shown.stdout
+
+
+def test_the_hearts_question_offers_only_what_the_table_allows():
+    from kotarena.engine.dice import ScriptedDice
+    from kotarena.games.kot.position import MonsterSetup, build_position
+
+    def hearts_decision(**alienoid):
+        state = build_position([MonsterSetup("Alienoid", cards=["biofuel"], **alienoid), MonsterSetup("Kraken")],
+                               game="origins", deck="origins", first="Alienoid",
+                               dice=ScriptedDice(["heart heart 1 2 3 1"]))
+        state.apply("stop")
+        assert state.kind == "hearts"
+        return get_game("origins").words.table(state.view(0), me=0).splitlines()[-1]
+
+    # In Tokyo, hearts neither heal nor buy off tokens: only the card and passing are offered.
+    assert hearts_decision(tokyo="city").endswith(
+        "2 hearts to spend: spend hearts on a card, or pass (in Tokyo hearts do not heal)?")
+    assert hearts_decision(health=6, poison=1).endswith(
+        "2 hearts to spend: spend hearts on tokens or on a card, or pass to heal?")

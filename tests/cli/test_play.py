@@ -11,11 +11,11 @@ from click.testing import CliRunner
 from kotarena.bots.human import HumanBot, NoTerminalError, require_terminal
 from kotarena.bots.random_bot import RandomBot
 from kotarena.cli import cli
-from kotarena.cli.render import dice_line, render_table
 from kotarena.engine import ScriptedDice
-from kotarena.games import new_game
+from kotarena.games import get_game, new_game
 from kotarena.games.kot.events import event_lines
 from kotarena.games.kot.position import MonsterSetup, build_position
+from kotarena.games.kot.table import dice_line
 from kotarena.match import bot_seed, play
 
 
@@ -235,7 +235,7 @@ def test_table_shows_tokyo_and_who_is_out():
          MonsterSetup("Alienoid")],
         first="Alienoid", deck=None, dice=ScriptedDice(["1 1 1 2 2 heart"]),
     )
-    text = render_table(state)
+    text = get_game(state.game).words.table(state)
     assert "Tokyo City: Kraken" in text
     assert "Market: none" in text
     kraken, king = (next(line for line in text.splitlines() if line.startswith(f"{n} ")) for n in ("1", "2"))

@@ -10,10 +10,10 @@ from click.testing import CliRunner
 
 from kotarena.bots.human import HumanBot
 from kotarena.cli import cli
-from kotarena.cli.prompt import MOST_LISTED, card_help, legal_help
-from kotarena.cli.render import decision_line
 from kotarena.engine import ScriptedDice
 from kotarena.games.kot.position import MonsterSetup, build_position
+from kotarena.games.kot.prompt import MOST_LISTED, card_help, legal_help
+from kotarena.games.kot.table import decision_line
 from kotarena.testing import random_game
 
 # Answers for every decision, tried in turn until one is legal: a help request, buying

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import pickle
 import random
+import subprocess
+import sys
 
 import pytest
 
 from kotarena.engine import Action, ActionError, GameOverError, IllegalActionError, parse_action
-from kotarena.engine.actions import reroll_table
+from kotarena.engine.actions import SHARED_VERBS, Verb, reroll_table
 from kotarena.games import new_game
 from kotarena.testing import random_game, random_games
 
@@ -90,8 +92,8 @@ def test_parsing_forgives_any_mix_of_case_spacing_and_order_for_every_reroll():
     [
         ("", "empty action"),
         ("   ", "empty action"),
-        ("dance", "unknown action 'dance'"),
-        ("roll", "unknown action 'roll'"),
+        ("dance!", "unknown action 'dance!'"),
+        ("bet 3%", "unknown action 'bet 3%': '3%' is not a number or a word"),
         ("buy", "'buy' takes one market slot, e.g. 'buy 2'"),
         ("buy 1 2", "'buy' takes one market slot"),
         ("buy two", "'buy' takes numbers, got 'two'"),
@@ -203,9 +205,11 @@ def test_the_text_of_an_action_is_as_good_as_the_action():
 def test_bad_text_given_to_a_game_is_refused_and_changes_nothing():
     game = new_game("kot", 3, seed=4)
     before = _snapshot(game)
-    for text in ("", "dance", "reroll 1 1", "buy"):
+    for text in ("", "reroll 1 1", "buy"):
         with pytest.raises(ActionError):
             game.apply(text)
+    with pytest.raises(IllegalActionError, match="'dance'"):  # an action, of no game's: not legal here
+        game.apply("dance")
     assert _snapshot(game) == before
 
 
@@ -227,3 +231,41 @@ def test_no_action_is_accepted_while_the_game_is_paused_between_turns():
     with pytest.raises(IllegalActionError, match="next_turn"):
         game.apply("stop")
     assert _snapshot(game) == before
+
+
+# ------------------------------------------------------------- any game's verbs
+
+
+def test_any_verb_and_its_arguments_parse_without_the_game_that_declares_it():
+    # A fresh interpreter, so nothing was interned before: the core knows no game's verbs.
+    code = ("from kotarena.engine.actions import parse_action as p; "
+            "a = p('bet 3'); b = p('Power  CLAW claw'); c = p('hype fame 4 3'); "
+            "print(repr(a), a.args, b.args, c.args)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "Action('bet 3') (3,) ('claw', 'claw') ('fame', 4, 3)"
+
+
+def test_a_games_verbs_refuse_a_verb_it_lacks_and_check_their_arguments():
+    verbs = {"bet": Verb("bet", "bet N", "stake N chips", lambda rest: (int(rest[0]),) if rest == ["3"] else
+                         (_ for _ in ()).throw(ActionError("'bet' takes a stake, e.g. 'bet 3'"))),
+             **SHARED_VERBS}
+    assert parse_action("bet 3", verbs) is parse_action("bet 3")
+    with pytest.raises(ActionError, match="'bet' takes a stake"):
+        parse_action("bet lots", verbs)
+    with pytest.raises(ActionError, match=r"unknown action 'fold' \(the actions: bet, stop, reroll"):
+        parse_action("fold", verbs)
+    assert parse_action("reroll 4 1", verbs) is parse_action("reroll 1 4")  # the shared grammar still applies
+
+
+def test_duels_verbs_are_declared_by_duel_and_checked_by_its_readers():
+    from kotarena.games import get_game
+
+    verbs = get_game("duel").verbs
+    assert {"spend", "power", "hype", "block", "pick"} <= set(verbs)
+    assert parse_action("hype fame 4 3", verbs).args == ("fame", 4, 3)
+    for text, message in (("hype moon 3", "'hype' takes a track"), ("block 3 fame 1", "'block' takes a token"),
+                          ("spend", "'spend' takes one count"), ("pick", "'pick' names a monster")):
+        with pytest.raises(ActionError, match=message):
+            parse_action(text, verbs)
+    with pytest.raises(ActionError, match="unknown action 'cure 1 0'"):  # a King of Tokyo verb, not Duel's
+        parse_action("cure 1 0", verbs)

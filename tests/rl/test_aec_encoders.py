@@ -112,15 +112,12 @@ class PigEncoder(Encoder):
         fields = Layout()
         fields.add("banked", players, "points banked, by relative seat", np.inf)
         fields.add("turn_total", 1, "points gathered this turn", np.inf)
-        super().__init__([Action.of("reroll", 1), Action.of("stop")], fields)
+        super().__init__([Action.of("roll"), Action.of("hold")], fields)
         self.players = players
 
     def encode(self, view):
         order = [(view.player + offset) % self.players for offset in range(self.players)]
         return np.array([view.banked[seat] for seat in order] + [view.turn_total], dtype=np.float32)
-
-    def render(self, state):
-        return " ".join(f"{name}: {banked}" for name, banked in zip(state.names, state.banked))
 
 
 @pytest.fixture
@@ -145,8 +142,10 @@ def test_another_game_plays_through_the_seam_once_its_encoder_is_registered(pig)
         warnings.filterwarnings("ignore", "Observation numpy array is all zeros")  # a new game of Pig is all zeros
         api_test(environment, num_cycles=1000)
     environment.reset(seed=5)
-    assert environment.unwrapped.actions == (Action.of("reroll", 1), Action.of("stop"))
-    assert environment.render() == "Pig 1: 0 Pig 2: 0 Pig 3: 0"
+    assert environment.unwrapped.actions == (Action.of("roll"), Action.of("hold"))
+    # Rendered through the game's words (Game.words), as every game is: Pig draws nothing itself.
+    assert environment.render() == get_game("pig").words.picture(environment.unwrapped.state)
+    assert environment.render().splitlines()[1].split() == ["#", "seat", "banked"]
 
 
 DOCS = Path(__file__).parents[2] / "docs" / "pettingzoo.md"

@@ -4,12 +4,13 @@ table up (monsters, deck, first player), views, sampled games, seat facts, repla
 
 from __future__ import annotations
 
+import functools
 import random as _random_module
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from kotarena.engine.actions import PICK, Action
+from kotarena.engine.actions import Action
 from kotarena.engine.game import Game, GameOption, GameSpec, UnknownDeckError, configured_name
 from kotarena.engine.outcome import PositionError
 from kotarena.games.duel import display as _display
@@ -21,7 +22,9 @@ from kotarena.games.duel.monsters import MONSTERS, NAMES, Monster, find_monster
 from kotarena.games.duel.rulings import SECOND_PLAYER_ENERGY
 from kotarena.games.duel.state import MARKET_SIZE, STANDARD_DICE, DuelState
 from kotarena.games.duel.turn import advance
+from kotarena.games.duel.verbs import PICK, VERBS
 from kotarena.games.duel.view import DuelView, sample_state
+from kotarena.games.duel.words import ENDINGS, DuelWords
 
 SPEC = GameSpec("duel", "King of Tokyo: Duel", 2, 2, "duel", rules_version=3,
                 aliases=("kot-duel", "king-of-tokyo-duel"), decks=("duel",))
@@ -100,6 +103,8 @@ class Duel(Game):
 
     view_type = DuelView
     decision_kinds = DECISION_KINDS
+    verbs = VERBS
+    endings = ENDINGS
     seat_fact_names = ("monster", "health", "energy", "cards")
     default_names = NAMES
     options = {"monsters": MONSTERS_OPTION}
@@ -165,6 +170,11 @@ class Duel(Game):
     def check_deck(self, deck: str) -> None:
         if deck not in ("duel", "default"):
             raise UnknownDeckError(f"unknown deck {deck!r}; {self.spec.title} plays its own deck: duel, or none")
+
+    @functools.cached_property
+    def words(self) -> DuelWords:
+        """The table, help, endings and card list as people read them (:mod:`~kotarena.games.duel.words`)."""
+        return DuelWords(self)
 
     def card_rows(self) -> list[dict]:
         """The deck's cards for ``kotarena cards --game duel``, by name."""

@@ -9,15 +9,10 @@ from __future__ import annotations
 from itertools import combinations
 
 from kotarena.engine.actions import (
-    BLOCK,
     BUY,
     DONE_ACTION,
-    HYPE,
     PASS_ACTION,
-    POWER,
     REROLL,
-    RESOLVE,
-    SPEND,
     STOP_ACTION,
     SWEEP_ACTION,
     Action,
@@ -37,6 +32,7 @@ from kotarena.games.duel.state import (
     DuelState,
 )
 from kotarena.games.duel.track import DESTRUCTION_TRACK, FAME_TRACK, HYPE_TOKENS, KING_TOKENS, TRACK_NAMES, Placement
+from kotarena.games.duel.verbs import BLOCK, HYPE, POWER, RESOLVE, SPEND
 
 
 def advance(state: DuelState) -> None:

@@ -8,6 +8,7 @@ up (:meth:`KingOfTokyo.blank`) or samples from a view (:meth:`KingOfTokyo.sample
 
 from __future__ import annotations
 
+import functools
 import random as _random_module
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -27,6 +28,7 @@ from kotarena.games.kot.sample import sample_state
 from kotarena.games.kot.state import State
 from kotarena.games.kot.tokens import PACKED_TOKENS
 from kotarena.games.kot.view import View
+from kotarena.games.kot.words import ENDINGS, KotWords
 
 #: The classic game. ``rules_version`` changes only when a rule really changes (6: Orb
 #: of Doom, which a deck mixed with Origins cards plays, takes its health at the reroll).
@@ -53,6 +55,7 @@ class KingOfTokyo(Game):
     view_type = View
     decision_kinds = DECISION_KINDS
     seat_fact_names = ("monster", "stars", "health", "alive")
+    endings = ENDINGS
 
     def __init__(self, spec: GameSpec = SPEC, rules: Rules = CLASSIC, decks: Mapping[str, Deck] | None = None,
                  two_players: Rules | None = None) -> None:
@@ -66,6 +69,11 @@ class KingOfTokyo(Game):
         #: The decks this game plays, by name (by default the family's decks ``spec.decks`` names).
         self.decks: dict[str, Deck] = dict(decks) if decks is not None else {name: get_deck(name) for name in spec.decks}
         self._mixed: dict[str, Deck] = {}  # decks mixed from ``decks`` by a specification
+
+    @functools.cached_property
+    def words(self) -> KotWords:
+        """The table, help, endings and card list as people read them (:mod:`~kotarena.games.kot.words`)."""
+        return KotWords(self)
 
     def rules_for(self, players: int) -> Rules:
         """The rules a game of ``players`` monsters plays by."""

@@ -12,13 +12,14 @@ from pathlib import Path
 
 from kotarena.engine.actions import ActionError, parse_action
 from kotarena.engine.dice import DiceError, ScriptedDice, format_faces, parse_faces
-from kotarena.engine.outcome import EngineError, IllegalActionError, Termination
+from kotarena.engine.outcome import EngineError, IllegalActionError
 from kotarena.games import get_game, get_spec
 from kotarena.games.kot.cards import DECKS, UnknownDeckError, find_card
 from kotarena.games.kot.events import event_lines
 from kotarena.games.kot.position import MonsterSetup, build_position
 from kotarena.games.kot.rules import CLASSIC
 from kotarena.games.kot.state import State
+from kotarena.games.kot.words import ENDINGS
 from kotarena.scenario import (
     EMPTY,
     NONE,
@@ -145,7 +146,7 @@ def _as_monster_or_none(value: object, where: str, reader: _Reader) -> str:
 
 
 def _as_termination(value: object, where: str, reader: _Reader) -> str:
-    known = [t.value for t in Termination] + [NONE]
+    known = [*ENDINGS, NONE]
     if not isinstance(value, str) or value.strip().lower() not in known:
         raise Problem(f"{where} must be one of {', '.join(known)}, not {value!r}")
     return value.strip().lower()

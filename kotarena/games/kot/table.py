@@ -1,4 +1,4 @@
-"""Plain-text pictures of the table and of what happened, for terminals and pipes.
+"""King of Tokyo's table in plain text, for terminals and pipes (its :class:`~kotarena.games.kot.words.KotWords`).
 
 Everything here returns strings (no printing, no colour, no cursor tricks), so the
 same text works in a terminal, a log file and a test. Seats and dice positions are
@@ -14,10 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from kotarena.cli.output import table_text
 from kotarena.engine.dice import FACE_NAMES
-from kotarena.engine.outcome import EngineError
-from kotarena.games import get_game
+from kotarena.engine.words import table_text
 from kotarena.games.kot.cards import UnknownDeckError, find_card
 from kotarena.games.kot.rules import Rules
 from kotarena.games.kot.state import State
@@ -30,7 +28,7 @@ QUESTIONS = {
     "yield": "you were hit in Tokyo: stay or yield?",
     "buy": "buy a card, sweep the market, or done?",
     "dice": "use a card on the dice before they resolve, or pass?",
-    "hearts": "spend hearts on tokens or on a card, or pass to heal?",
+    "hearts": "spend hearts on tokens or on a card, or pass to heal?",  # (question() says what is on offer)
     "end": "use a card before the turn ends, or pass?",
     "damage": "use a card against the damage, or pass to take it?",
     "probe": "reroll one of the dice with Psychic Probe, or pass?",
@@ -58,11 +56,24 @@ def question(view: View) -> str:
     elif kind == "probe":
         text = f"{names[view.active]}'s roll is over: {text}"
     elif kind == "hearts":
-        text = f"{view.hearts} heart{'s' if view.hearts != 1 else ''} to spend: {text}"
+        text = f"{view.hearts} heart{'s' if view.hearts != 1 else ''} to spend: {_hearts_question(view)}"
     elif kind == "roll":
         rerolls = "reroll" if view.rolls_left == 1 else "rerolls"
         text += f" ({view.rolls_left} {rerolls} left)"
     return text
+
+
+def _hearts_question(view: View) -> str:
+    """The hearts decision's question from what is on offer: tokens only where a cure
+    is legal, a card only where one can be used, and healing only outside Tokyo (a
+    monster in Tokyo does not heal)."""
+    kinds = {action.kind for action in view.legal}
+    spend = [what for kind, what in (("cure", "on tokens"), ("use", "on a card")) if kind in kinds]
+    in_tokyo = view.to_move in (view.city, view.bay)
+    keep = "pass (in Tokyo hearts do not heal)" if in_tokyo else "pass to heal"
+    if not spend:
+        return f"{keep}?"
+    return f"spend hearts {' or '.join(spend)}, or {keep}?"
 
 
 def card_label(deck: str | None, card_id: str) -> str:
@@ -121,14 +132,9 @@ def monsters_table(view: View, me: int | None = None) -> str:
     return table_text(("#", "monster", "health", "stars", "energy", "where", "cards"), rows)
 
 
-def table_rules(view: View) -> Rules | None:
-    """The rules the view's table plays by (``None`` for a game this module cannot ask)."""
-    try:
-        game = get_game(view.game)
-    except EngineError:
-        return None
-    rules_for = getattr(game, "rules_for", None)
-    return rules_for(len(view.names)) if rules_for is not None else None
+def table_rules(view: View, game) -> Rules | None:
+    """The rules the view's table plays by (``game`` is the King of Tokyo game object)."""
+    return game.rules_for(len(view.names)) if game is not None else None
 
 
 def _reward(stars: int, energy: int) -> str:
@@ -137,26 +143,18 @@ def _reward(stars: int, energy: int) -> str:
     return " ".join(parts) or "nothing"
 
 
-def tokyo_line(view: View) -> str:
+def tokyo_line(view: View, game=None) -> str:
     """Who holds Tokyo City (and the Bay, while open), and what Tokyo gives."""
     city = view.names[view.city] if view.city >= 0 else "empty"
     line = f"Tokyo City: {city}"
     if view.bay_open:
         bay = view.names[view.bay] if view.bay >= 0 else "empty"
         line += f"   Tokyo Bay: {bay}"
-    rules = table_rules(view)
+    rules = table_rules(view, game)
     if rules is not None:
         line += (f"   (entering {_reward(rules.take_tokyo_stars, rules.take_tokyo_energy)}, "
                  f"starting a turn there {_reward(rules.start_tokyo_stars, rules.start_tokyo_energy)})")
     return line
-
-
-def game_title(view: View) -> str:
-    """The title of the view's game (its name if it is not registered)."""
-    try:
-        return get_game(view.game).spec.title
-    except EngineError:
-        return view.game
 
 
 def market_line(view: View) -> str:
@@ -176,10 +174,10 @@ def dice_line(dice: Sequence[int]) -> str:
     return "  ".join(f"[{position}] {FACE_NAMES[face]}" for position, face in enumerate(dice, start=1))
 
 
-def decision_line(view: View, me: int | None = None) -> str:
-    """Who must decide what, or how the game ended."""
+def decision_line(view: View, me: int | None = None, ending=None) -> str:
+    """Who must decide what, or how the game ended (``ending``: the game's words for it)."""
     if view.outcome is not None:
-        return f"Game over: {outcome_text(view.outcome, view.names)}"
+        return f"Game over: {ending(view.outcome, view.names) if ending else view.outcome.termination}"
     if view.between_turns:
         return f"Between turns; next up: {view.names[view.active]}"
     seat = view.to_move
@@ -191,58 +189,22 @@ def decision_line(view: View, me: int | None = None) -> str:
     return f"{view.names[seat]} to decide: {asked}"
 
 
-def render_table(table: View | State, me: int | None = None) -> str:
+def render_table(table: View | State, game, me: int | None = None) -> str:
     """The whole table as text: turn, monsters, Tokyo, market, dice, decision.
 
-    ``me`` marks one seat as "(you)"; pass the seat of the viewing player.
+    ``game`` is the table's game (its title, its rules); ``me`` marks one seat as
+    "(you)": pass the seat of the viewing player.
     """
-    if type(table).__name__ in ("DuelView", "DuelState"):
-        from kotarena.cli.render_duel import render_duel
-
-        return render_duel(table if type(table).__name__ == "DuelView" else table.view(max(table.to_move, 0)), me)
     view = _as_view(table)
     lines = [
-        f"{game_title(view)}, turn {view.turn}: {view.names[view.active]}'s turn",
+        f"{game.spec.title}, turn {view.turn}: {view.names[view.active]}'s turn",
         monsters_table(view, me),
-        tokyo_line(view),
+        tokyo_line(view, game),
         market_line(view),
     ]
     if view.dice:
         lines.append(f"Dice: {dice_line(view.dice)}")
-    decision = decision_line(view, me)
+    decision = decision_line(view, me, game.words.ending)
     if decision:
         lines.append(decision)
     return "\n".join(lines)
-
-
-def outcome_text(outcome, names: Sequence[str]) -> str:
-    """``"Kraken wins (stars) after 23 turns"`` and the like."""
-    how = {
-        "stars": "by reaching 20 stars",
-        "last_standing": "as the last monster standing",
-        "all_eliminated": "",
-        "victory_space": "with a marker on its victory space",
-        "spotlight": "with both markers in its spotlight zone",
-    }.get(outcome.termination.value, outcome.termination.value)
-    if outcome.winner is None and outcome.termination.value == "all_eliminated" and len(names) == 2:
-        return f"nobody wins: both monsters fell together, after {outcome.turns} turns"
-    if outcome.winner is None:
-        return f"nobody wins: the last monsters were eliminated together, after {outcome.turns} turns"
-    return f"{names[outcome.winner]} wins {how} after {outcome.turns} turns"
-
-
-def standings(state: State) -> str:
-    """Final places (1 = best), with stars and health, once the game is over."""
-    if type(state).__name__ == "DuelState":
-        from kotarena.cli.render_duel import duel_standings
-
-        return duel_standings(state)
-    outcome = state.outcome
-    order = sorted(range(state.n), key=lambda seat: (outcome.ranks[seat], seat))
-    rows = [
-        (outcome.ranks[seat] + 1, state.names[seat], state.stars[seat], state.health[seat],
-         "alive" if state.alive[seat] else "eliminated")
-        for seat in order
-    ]
-    return table_text(("place", "monster", "stars", "health", "status"), rows)
-

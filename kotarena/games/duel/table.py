@@ -1,4 +1,5 @@
-"""Plain-text pictures of a Duel table: the monsters, both tracks, the market, the dice.
+"""Plain-text pictures of a Duel table: the monsters, both tracks, the market, the dice
+(Duel's ``Game.words``, :mod:`kotarena.games.duel.words`, draws with them).
 
 The tracks are drawn from the first seat's end (left) to the second seat's (right),
 one column per space a marker can stand on::
@@ -16,11 +17,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from kotarena.cli.output import table_text
+from kotarena.engine.words import table_text
 from kotarena.games.duel.cards import BY_ID
 from kotarena.games.duel.display import LEGEND, space_marks
 from kotarena.games.duel.events import token_words
 from kotarena.games.duel.faces import FACE_NAMES
+from kotarena.games.duel.help import action_note, explain, question, roll_preview
 from kotarena.games.duel.monsters import BY_ID as MONSTERS
 from kotarena.games.duel.track import TRACK_NAMES
 from kotarena.games.duel.view import DuelView
@@ -70,7 +72,7 @@ def render_duel(view: DuelView, me: int | None = None) -> str:
                      + (f"   added: {' '.join(FACE_NAMES[f] for f in view.added)}" if view.added else "")
                      + f"   rerolls left: {view.rolls_left}")
     if view.outcome is None and view.kind:
-        lines.append(f"{view.names[view.to_move]} decides: {view.kind}")
+        lines.append(f"{view.names[view.to_move]} decides: {view.kind}: {question(view)}")
     return "\n".join(lines)
 
 
@@ -96,7 +98,7 @@ def duel_help(view: DuelView) -> str:
         elif action.text == "done":
             note = "end the buy step (1 energy if you bought nothing)"
         elif action.text == "stop":
-            note = "keep the dice and resolve them"
+            note = f"keep the dice and resolve them ({roll_preview(view)})" if view.kind == "roll" else "stop"
         elif action.kind == "resolve":
             word = action.args[0]
             note = RESOLVE_NOTES.get(word) or (f"resolve {BY_ID[word].name} next" if word in BY_ID
@@ -105,6 +107,8 @@ def duel_help(view: DuelView) -> str:
             note = POWER_NOTES[action.args[0]]
         elif action.kind == "use" and action.args[0] in ("camouflage", "lightning_speed"):
             note = BY_ID[action.args[0]].text
+        else:
+            note = action_note(action, view)
         lines.append(f"  {action.text:<24} {note}".rstrip())
     if rerolls:
         lines.append(f"  reroll P ...             roll the dice at positions P again, e.g. '{rerolls[0].text}'")
@@ -112,13 +116,14 @@ def duel_help(view: DuelView) -> str:
 
 
 def duel_card_help(name: str) -> str:
-    """What the Duel card called ``name`` (its name or id) does: cost, type, hype token, effect."""
+    """What the Duel card called ``name`` (its name or id) does: cost, type, hype token,
+    effect; for any other name, what :func:`~kotarena.games.duel.help.explain` says."""
     from kotarena.games.duel.cards import card_named
 
     try:
         card = card_named(name)
     except KeyError:
-        return f"No Duel card is called {name!r} ('kotarena cards --game duel' lists them)."
+        return explain(name)
     from kotarena.games.duel.events import token_words
 
     hype = f", with {token_words(card.hype)}" if card.hype else ""

@@ -1,5 +1,5 @@
-"""What the ``kotarena play`` prompt explains: every legal action with what it does
-(``?``), and a card (``? CARD``).
+"""What King of Tokyo's prompt explains (``kotarena play``): every legal action with
+what it does (``?``), and a card (``? CARD``).
 
 Both read the deciding monster's view and return text (no printing), in the words the
 event log uses (:mod:`kotarena.games.kot.action_words`), so what a person is offered
@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from kotarena.engine.actions import Action
 from kotarena.engine.dice import FACE_NAMES
+from kotarena.engine.words import help_row as _row
 from kotarena.games.kot.action_words import USE_PHRASES, action_phrase, card_name, join_words
 from kotarena.games.kot.cards import UnknownDeckError, get_deck
 from kotarena.games.kot.view import View
@@ -22,10 +23,6 @@ __all__ = ["card_help", "legal_help"]
 #: shown once, as a pattern with the values each argument takes.
 MOST_LISTED = 8
 _WIDTH = 22
-
-
-def _row(text: str, what: str) -> str:
-    return f"  {text:<{_WIDTH}} {what}" if len(text) < _WIDTH else f"  {text}\n  {'':<{_WIDTH}} {what}"
 
 
 def _values(values: Sequence[object]) -> str:
