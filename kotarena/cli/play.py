@@ -290,7 +290,8 @@ class Narrated(Bot):
 
 @click.command()
 @click.option("--bot", "bots", multiple=True, metavar="NAME",
-              help="An opponent (repeat for more seats). Default: three 'random' bots.")
+              help="An opponent (repeat for more seats). Default: 'random' bots, "
+                   "three where the game seats four (one in Duel).")
 @click.option("--seat", type=int, default=1, show_default=True, metavar="N", help="Your seat, counting from 1.")
 @game_option
 @seed_option
@@ -300,7 +301,7 @@ class Narrated(Bot):
 @trust_option
 def play(bots: tuple[str, ...], seat: int, game: Game, seed: int | None, monsters: tuple[str, ...],
          no_deck: bool, deck_name: str | None, replay_path: str | None, trust: tuple[str, ...]) -> None:
-    """Play King of Tokyo (or Origins: --game origins) at the terminal against bots.
+    """Play a game (King of Tokyo unless --game says another) at the terminal against bots.
 
     You answer each decision with an action: 'reroll 1 4' (dice positions), 'stop',
     'stay', 'yield', 'buy 2' (market slot), 'sweep', 'done', and when a card offers a
@@ -313,10 +314,12 @@ def play(bots: tuple[str, ...], seat: int, game: Game, seed: int | None, monster
       kotarena play --bot random --bot random --seat 2 --seed 7
       kotarena play --bot random --monster Gigazaur --no-deck
       kotarena play --game origins --bot heuristic
+      kotarena play --game duel
     """
     from kotarena.bots.human import NoTerminalError, require_terminal
 
-    opponents = list(bots) or ["random"] * 3
+    # A table of four where the game seats four, else as many as it seats at most.
+    opponents = list(bots) or ["random"] * (min(4, game.spec.max_players) - 1)
     players = len(opponents) + 1
     check_players(game, players, f"you and {len(opponents)} bot{'s' if len(opponents) != 1 else ''}")
     if not 1 <= seat <= players:

@@ -56,6 +56,14 @@ def test_a_person_plays_a_whole_duel_at_the_terminal(monkeypatch):
     assert "wins" in out.splitlines()[-1] and "(seed 6)" in out.splitlines()[-1]
 
 
+def test_without_bots_named_a_person_plays_duel_against_one_random_bot(monkeypatch):
+    monkeypatch.setenv("KOTARENA_ASSUME_TTY", "1")
+    result = invoke(["play", "--game", "duel", "--seed", "6"], input=ANSWERS)
+    assert result.exit_code == 0, result.output
+    assert "Opponents: " in result.stdout and "(random)." in result.stdout
+    assert result.stdout.count("(random)") == 1
+
+
 def test_a_person_asks_what_a_duel_card_does_by_its_name(monkeypatch):
     from kotarena.games.duel.cards import CARDS
 
