@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from types import ModuleType
 
 from kotarena.engine.actions import Action, parse_action
 from kotarena.engine.decisions import Decision
@@ -98,7 +99,21 @@ class DuelState:
         self.pause_between_turns: bool = False if c is None else c.pause_between_turns
         self.between_turns: bool = False if c is None else c.between_turns
         self.scripted: ScriptedDice | None = dice if c is None else (c.scripted.copy() if c.scripted else None)
-        self.rng: random.Random = random.Random(seed) if c is None else _copy_rng(c.rng)
+        # A copy shares its source's generator until either of them draws from it
+        # (``rng``): a search bot's copies rarely shuffle or roll outside the turn's
+        # dice, and copying a generator's state was a fifth of a copy's time.
+        self._rng: random.Random = random.Random(seed) if c is None else c._rng
+        self._rng_shared: bool = c is not None
+        if c is not None:
+            c._rng_shared = True
+
+    @property
+    def rng(self) -> random.Random:
+        """The game's generator (shuffles, dice outside the turn's rolls), this state's own."""
+        if self._rng_shared:
+            self._rng = _copy_rng(self._rng)
+            self._rng_shared = False
+        return self._rng
 
     # ------------------------------------------------------------ the seam
 
@@ -114,8 +129,7 @@ class DuelState:
 
     def apply(self, action: Action | str) -> None:
         """Answer the pending decision with one of its legal actions."""
-        from kotarena.games.duel import turn
-
+        turn = _turn()
         if self.outcome is not None:
             raise GameOverError("the game is over; no action is legal")
         if self.to_move < 0:
@@ -134,8 +148,7 @@ class DuelState:
         turn.advance(self)
 
     def next_turn(self) -> None:
-        from kotarena.games.duel import turn
-
+        turn = _turn()
         if not self.between_turns:
             raise IllegalActionError("the game is not paused between turns")
         self.between_turns = False
@@ -379,6 +392,21 @@ def _mix(x: int) -> int:
 
 
 def _copy_rng(source: random.Random) -> random.Random:
-    copy = random.Random()
+    # A fixed seed: ``Random()`` would first seed itself from the operating system,
+    # only for ``setstate`` to overwrite it.
+    copy = random.Random(0)
     copy.setstate(source.getstate())
     return copy
+
+
+_TURN: list[ModuleType] = []
+
+
+def _turn() -> ModuleType:
+    """The turn's steps (``turn`` imports this module, so it is imported at first use,
+    once: an import statement in ``apply`` cost a microsecond a call)."""
+    if not _TURN:
+        from kotarena.games.duel import turn
+
+        _TURN.append(turn)
+    return _TURN[0]

@@ -323,6 +323,18 @@ def buy_card(state: DuelState, seat: int, slot: int, price: int) -> None:
 
 def placement_action(token: str, placement: Placement) -> Action:
     """``hype TRACK A [B]``: the printed spaces the token covers, its first bonus on A."""
+    key = (token, placement)
+    action = _PLACEMENT_ACTIONS.get(key)
+    if action is None:
+        action = _PLACEMENT_ACTIONS[key] = _placement_action(token, placement)
+    return action
+
+
+#: Each token's placements as actions (a hype decision lists up to 56 of them).
+_PLACEMENT_ACTIONS: dict[tuple[str, Placement], Action] = {}
+
+
+def _placement_action(token: str, placement: Placement) -> Action:
     track, low, flipped = placement
     high = low + HYPE_TOKENS[token].covers - 1
     if high == low:
