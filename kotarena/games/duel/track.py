@@ -13,18 +13,23 @@ two ends are always the victory spaces, covered or not.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from kotarena.games.duel.rulings import SPOTLIGHT_DISTANCES
 
-FAME_TRACK, DESTRUCTION_TRACK = 0, 1
-TRACK_NAMES = ("fame", "destruction")
+FAME_TRACK: Final = 0
+DESTRUCTION_TRACK: Final = 1
+TRACK_NAMES: Final = ("fame", "destruction")
 #: Printed spaces from the centre to either victory space.
-HALF = 7
-CELLS = tuple(range(-HALF, HALF + 1))
-CENTRE: tuple[str, int] = ("", 0)
+HALF: Final = 7
+CELLS: Final = tuple(range(-HALF, HALF + 1))
+CENTRE: Final[tuple[str, int]] = ("", 0)
 
-SMASH, SMASH2, HEAL, ENERGY_BONUS, DICE = "smash", "smash2", "heal", "energy", "dice"
+SMASH: Final = "smash"
+SMASH2: Final = "smash2"
+HEAL: Final = "heal"
+ENERGY_BONUS: Final = "energy"
+DICE: Final = "dice"
 
 
 class HypeToken(NamedTuple):
@@ -41,7 +46,7 @@ class HypeToken(NamedTuple):
         return self.bonuses == self.bonuses[::-1]
 
 
-HYPE_TOKENS: dict[str, HypeToken] = {token.id: token for token in (
+HYPE_TOKENS: Final[dict[str, HypeToken]] = {token.id: token for token in (
     HypeToken("cat_smash", 1, (SMASH,)),
     HypeToken("panda_dice", 1, (DICE,)),
     HypeToken("fish_heal", 1, (HEAL,)),
@@ -56,7 +61,7 @@ HYPE_TOKENS: dict[str, HypeToken] = {token.id: token for token in (
     HypeToken("king_block_1", 1, (None,), blocks=True),
     HypeToken("king_block_2", 1, (None,), blocks=True),
 )}
-KING_TOKENS = ("king_block_1", "king_block_2")
+KING_TOKENS: Final = ("king_block_1", "king_block_2")
 
 Space = tuple[str, int]
 #: Where a token lies: its track, its lowest printed space, and whether it is turned

@@ -6,7 +6,9 @@ named in ``state.answer`` reads the answer (``ANSWERS``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import combinations
+from typing import Final
 
 from kotarena.engine.actions import (
     BLOCK,
@@ -113,7 +115,7 @@ def first_roll(state: DuelState) -> None:
     state.say("roll", seat, tuple(state.dice))
 
 
-_REROLLS: dict[int, tuple[Action, ...]] = {}
+_REROLLS: Final[dict[int, tuple[Action, ...]]] = {}
 
 
 def _subsets(positions: list[int]) -> list[Action]:
@@ -331,7 +333,7 @@ def placement_action(token: str, placement: Placement) -> Action:
 
 
 #: Each token's placements as actions (a hype decision lists up to 56 of them).
-_PLACEMENT_ACTIONS: dict[tuple[str, Placement], Action] = {}
+_PLACEMENT_ACTIONS: Final[dict[tuple[str, Placement], Action]] = {}
 
 
 def _placement_action(token: str, placement: Placement) -> Action:
@@ -405,7 +407,7 @@ def _pick(state: DuelState, action: Action, seat: int, named: str = "") -> None:
     pick(state, action, seat, named)
 
 
-STEPS = {
+STEPS: Final[dict[str, Callable[..., None]]] = {
     "pick": _ask_pick,
     "begin": _begin,
     "turn": start_turn,
@@ -426,7 +428,7 @@ STEPS = {
     "effect": effects.step,
 }
 
-ANSWERS = {
+ANSWERS: Final[dict[str, Callable[..., None]]] = {
     "pick": _pick,
     "tokens": spend_tokens,
     "reroll": reroll,

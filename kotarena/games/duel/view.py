@@ -9,7 +9,7 @@ playable game from a view alone.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from kotarena.engine.actions import Action
 from kotarena.engine.outcome import Outcome
@@ -17,6 +17,7 @@ from kotarena.games.duel.monsters import Monster
 
 if TYPE_CHECKING:
     from kotarena.games.duel.state import DuelState
+    from kotarena.games.duel.track import Board
 
 
 class DuelView(NamedTuple):
@@ -74,7 +75,7 @@ class DuelView(NamedTuple):
         return data
 
     @property
-    def board(self):
+    def board(self) -> Board:
         """The tracks as a :class:`~kotarena.games.duel.track.Board` (a state has the same
         attribute), for bots that ask where spaces, bonuses and zones are."""
         from kotarena.games.duel.track import Board
@@ -84,12 +85,13 @@ class DuelView(NamedTuple):
         board.placed = {token: (track, low, flipped) for token, track, low, flipped in self.hype}
         return board
 
-    def sample_game(self, seed: int | None = None):
+    def sample_game(self, seed: int | None = None) -> DuelState:
         """A playable game consistent with this view: the unseen cards dealt into the
         deck in an order drawn from ``seed``, and fresh dice."""
         from kotarena.games import get_game
 
-        return get_game(self.game).sample(self, seed)
+        game: Any = get_game(self.game)
+        return game.sample(self, seed)
 
 
 def view_of(state: DuelState, player: int) -> DuelView:
@@ -114,7 +116,7 @@ def view_of(state: DuelState, player: int) -> DuelView:
 
 _new_view = tuple.__new__
 #: Each pair of monsters' ids and health, as views show them (a table has one pair).
-_MONSTER_FACTS: dict[tuple[str, ...], tuple[tuple[str, ...], tuple[int, ...]]] = {}
+_MONSTER_FACTS: Final[dict[tuple[str, ...], tuple[tuple[str, ...], tuple[int, ...]]]] = {}
 
 
 def _monster_facts(monsters: tuple[Monster, ...]) -> tuple[tuple[str, ...], tuple[int, ...]]:
