@@ -141,7 +141,7 @@ class DuelState:
             raise IllegalActionError("the game is paused between turns; call next_turn()")
         if isinstance(action, str):
             action = parse_action(action)
-        if action not in self.legal:
+        if not _offered(action, self.legal):
             shown = ", ".join(a.text for a in self.legal[:12]) + (", ..." if len(self.legal) > 12 else "")
             raise IllegalActionError(f"{action.text!r} is not legal now ({self.kind}); legal: {shown}")
         seat = self.to_move
@@ -448,6 +448,15 @@ _C2_HIGH_0: Final[i64] = 0x49BB
 _C2_HIGH_1: Final[i64] = 0x94D0
 _C2_LOW_0: Final[i64] = 0x11EB
 _C2_LOW_1: Final[i64] = 0x1331
+
+
+def _offered(action: Action, legal: tuple[Action, ...]) -> bool:
+    """Whether ``action`` is one of ``legal``: by identity, as actions are interned (``in``
+    compared each of up to 255 rerolls by ``__eq__`` first)."""
+    for allowed in legal:
+        if allowed is action:
+            return True
+    return False
 
 
 def _copy_rng(source: random.Random) -> random.Random:

@@ -47,7 +47,10 @@ def advance(state: DuelState) -> None:
         if not state.todo:
             state.todo.append(("turn",))
         step = state.todo.pop(0)
-        STEPS[step[0]](state, *step[1:])
+        if len(step) == 1:  # most steps: no arguments to unpack
+            STEPS[step[0]](state)
+        else:
+            STEPS[step[0]](state, *step[1:])
 
 
 def answer(state: DuelState, step: tuple, action: Action) -> None:
