@@ -230,11 +230,12 @@ def bench_engine(
     record: bool = False,
     seed: int = 0,
     warmup: int = 20,
+    game: str = "kot",
 ) -> list[BenchResult]:
     """One :func:`time_games` run per player count and deck setting."""
     decks = tuple(decks)
     return [
-        time_games(players, games, deck=deck, record=record, seed=seed, warmup=warmup)
+        time_games(players, games, deck=deck, record=record, seed=seed, warmup=warmup, game=game)
         for players in player_counts
         for deck in decks
     ]

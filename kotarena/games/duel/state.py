@@ -62,7 +62,13 @@ class DuelState:
         self.game: str = game
         self.n: int = 2
         self.names: tuple[str, ...] = tuple(names)
-        self.monsters: tuple[Monster, ...] = tuple(monsters)
+        self._monsters: tuple[Monster, ...] = ()
+        self.monster_ids: tuple[str, ...] = ()  #: set with ``monsters``, as views show them
+        self.max_health: tuple[int, ...] = ()   #: set with ``monsters``
+        if c is None:
+            self.monsters = tuple(monsters)
+        else:
+            self._monsters, self.monster_ids, self.max_health = c._monsters, c.monster_ids, c.max_health
         self.seed: int | None = seed
         self.deck_name: str | None = ("duel" if deck is not None else None) if c is None else c.deck_name
         self.health: list[int] = [m.health for m in monsters] if c is None else c.health[:]
@@ -113,6 +119,17 @@ class DuelState:
             c._rng_shared = True
 
     @property
+    def monsters(self) -> tuple[Monster, ...]:
+        """The two monsters, by seat."""
+        return self._monsters
+
+    @monsters.setter
+    def monsters(self, monsters: tuple[Monster, ...]) -> None:
+        self._monsters = monsters
+        self.monster_ids = tuple([m.id for m in monsters])
+        self.max_health = tuple([m.health for m in monsters])
+
+    @property
     def rng(self) -> random.Random:
         """The game's generator (shuffles, dice outside the turn's rolls), this state's own."""
         if self._rng_shared:
@@ -146,7 +163,8 @@ class DuelState:
             raise IllegalActionError(f"{action.text!r} is not legal now ({self.kind}); legal: {shown}")
         seat = self.to_move
         self.history.append((seat, action))
-        self.say("act", seat, action.text)
+        if self.log is not None:  # (say() would pack the event even with no log)
+            self.log.append(("act", seat, action.text))
         answer = self.answer
         self.to_move, self.kind, self.legal, self.answer = -1, None, (), ()
         turn.answer(self, answer, action)
@@ -227,7 +245,8 @@ class DuelState:
     def gain_energy(self, seat: int, amount: int, why: str) -> None:
         if amount > 0 and self.outcome is None:
             self.energy[seat] += amount
-            self.say("energy", seat, amount, why)
+            if self.log is not None:
+                self.log.append(("energy", seat, amount, why))
             effects.energy_gained(self, seat, amount, why)
 
     def pay(self, seat: int, amount: int) -> None:
@@ -237,16 +256,18 @@ class DuelState:
         if amount <= 0 or self.outcome is not None:
             return
         amount += effects.heal_bonus(self, seat)
-        gained = min(amount, self.monsters[seat].health - self.health[seat])
+        gained = min(amount, self.max_health[seat] - self.health[seat])
         if gained > 0:
             self.health[seat] += gained
-            self.say("heal", seat, gained, why)
+            if self.log is not None:
+                self.log.append(("heal", seat, gained, why))
 
     def gain_tokens(self, seat: int, amount: int, why: str) -> None:
         gained = min(amount, MAX_TOKENS - self.tokens[seat])
         if gained > 0 and self.outcome is None:
             self.tokens[seat] += gained
-            self.say("tokens", seat, gained, why)
+            if self.log is not None:
+                self.log.append(("tokens", seat, gained, why))
 
     def damage(self, seat: int, amount: int, why: str) -> None:
         """``seat`` takes ``amount`` damage (the cards that guard it first); at 0 health
@@ -263,7 +284,8 @@ class DuelState:
                 continue
             self.health[seat] = max(0, self.health[seat] - amount)
             self.taken[seat] += amount
-            self.say("damage", seat, amount, why)
+            if self.log is not None:
+                self.log.append(("damage", seat, amount, why))
             effects.damage_taken(self, seat, amount)
         down = [seat for seat in (0, 1) if self.health[seat] == 0]
         if len(down) == 2 and BOTH_KNOCKED_OUT_IS_A_DRAW:
@@ -283,7 +305,7 @@ class DuelState:
         where = spaces.index(board.markers[track])
         start = where
         step = toward(seat)
-        king_rival = self.monsters[1 - seat].id == "the_king"
+        king_rival = self.monster_ids[1 - seat] == "the_king"
         for _ in range(amount):
             if not 0 <= where + step < len(spaces):
                 break
@@ -298,7 +320,8 @@ class DuelState:
         moved = abs(where - start)
         if moved == 0:
             return 0
-        self.say("pull", seat, TRACK_NAMES[track], moved, why)
+        if self.log is not None:
+            self.log.append(("pull", seat, TRACK_NAMES[track], moved, why))
         if self.check_track():
             return moved
         effects.pulled(self, seat, track, moved, spaces[start], why)
@@ -318,7 +341,8 @@ class DuelState:
 
     def apply_bonus(self, seat: int, kind: str) -> None:
         """Gain a hype bonus: the rival takes 1 or 2 damage, or 1 health, energy or dice token."""
-        self.say("bonus", seat, kind)
+        if self.log is not None:
+            self.log.append(("bonus", seat, kind))
         if kind == SMASH:
             self.damage(1 - seat, 1, "hype bonus")
         elif kind == SMASH2:

@@ -54,7 +54,10 @@ def advance(state: DuelState) -> None:
 
 
 def answer(state: DuelState, step: tuple, action: Action) -> None:
-    ANSWERS[step[0]](state, action, *step[1:])
+    if len(step) == 1:
+        ANSWERS[step[0]](state, action)
+    else:
+        ANSWERS[step[0]](state, action, *step[1:])
 
 
 def then(state: DuelState, *steps: tuple) -> None:

@@ -9,11 +9,10 @@ playable game from a view alone.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from kotarena.engine.actions import Action
 from kotarena.engine.outcome import Outcome
-from kotarena.games.duel.monsters import Monster
 
 if TYPE_CHECKING:
     from kotarena.games.duel.state import DuelState
@@ -98,12 +97,11 @@ def view_of(state: DuelState, player: int) -> DuelView:
     """Snapshot what seat ``player`` sees of ``state`` (everything but the deck's order)."""
     s = state
     board = s.board
-    monster_ids, max_health = _monster_facts(s.monsters)
     # The tuple is built directly (``DuelView.__new__`` takes its 40 fields as keyword
     # arguments, a quarter of a view's time); the sorted parts are sorted only when
     # there is something to sort.
     return _new_view(DuelView, (
-        player, s.game, s.names, monster_ids, tuple(s.health), max_health, tuple(s.energy), tuple(s.tokens),
+        player, s.game, s.names, s.monster_ids, tuple(s.health), s.max_health, tuple(s.energy), tuple(s.tokens),
         (tuple(s.keeps[0]), tuple(s.keeps[1])), tuple(s.market), len(s.deck), tuple(s.gone),
         tuple(board.markers), board.tokens() if board.placed else (),
         s.turn, s.active, s.first_player, tuple(s.dice), tuple(s.aside), tuple(s.added),
@@ -115,16 +113,6 @@ def view_of(state: DuelState, player: int) -> DuelView:
 
 
 _new_view = tuple.__new__
-#: Each pair of monsters' ids and health, as views show them (a table has one pair).
-_MONSTER_FACTS: Final[dict[tuple[str, ...], tuple[tuple[str, ...], tuple[int, ...]]]] = {}
-
-
-def _monster_facts(monsters: tuple[Monster, ...]) -> tuple[tuple[str, ...], tuple[int, ...]]:
-    key = (monsters[0].id, monsters[1].id)
-    facts = _MONSTER_FACTS.get(key)
-    if facts is None:
-        facts = _MONSTER_FACTS[key] = (key, tuple([m.health for m in monsters]))
-    return facts
 
 
 def sample_state(game, view: DuelView, seed: int | None):
