@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from types import ModuleType
 from typing import TYPE_CHECKING, Final
 
 from kotarena.engine import NATIVE
@@ -19,9 +18,10 @@ from kotarena.engine.actions import Action, parse_action
 from kotarena.engine.decisions import Decision
 from kotarena.engine.dice import ScriptedDice
 from kotarena.engine.outcome import GameOverError, IllegalActionError, Outcome, Termination
-from kotarena.games.duel import effects
+from kotarena.games.duel import effects, turn
 from kotarena.games.duel.cards import BY_ID
 from kotarena.games.duel.faces import FACE_NAMES
+from kotarena.games.duel.limits import MARKET_SIZE, MAX_DICE, MAX_TOKENS, ROLLS, STANDARD_DICE, SWEEP_COST
 from kotarena.games.duel.monsters import Monster
 from kotarena.games.duel.rulings import (
     BONUS_ON_SPACES_PASSED,
@@ -39,17 +39,12 @@ from kotarena.games.duel.track import (
     Board,
     toward,
 )
+from kotarena.games.duel.view import DuelView, view_of
 
 if TYPE_CHECKING:
     from mypy_extensions import i64  # a machine integer when compiled, int from source
 
-#: Most dice tokens a monster holds; most dice in one roll.
-MAX_TOKENS: Final = 2
-MAX_DICE: Final = 8
-STANDARD_DICE: Final = 6
-ROLLS: Final = 3
-SWEEP_COST: Final = 2
-MARKET_SIZE: Final = 3
+__all__ = ["MARKET_SIZE", "MAX_DICE", "MAX_TOKENS", "ROLLS", "STANDARD_DICE", "SWEEP_COST", "DuelState"]
 
 
 class DuelState:
@@ -151,7 +146,6 @@ class DuelState:
 
     def apply(self, action: Action | str) -> None:
         """Answer the pending decision with one of its legal actions."""
-        turn = _turn()
         if self.outcome is not None:
             raise GameOverError("the game is over; no action is legal")
         if self.to_move < 0:
@@ -171,15 +165,12 @@ class DuelState:
         turn.advance(self)
 
     def next_turn(self) -> None:
-        turn = _turn()
         if not self.between_turns:
             raise IllegalActionError("the game is not paused between turns")
         self.between_turns = False
         turn.advance(self)
 
-    def view(self, player: int):
-        from kotarena.games.duel.view import view_of
-
+    def view(self, player: int) -> DuelView:
         return view_of(self, player)
 
     def clone(self, *, record: bool = False) -> DuelState:
@@ -489,16 +480,3 @@ def _copy_rng(source: random.Random) -> random.Random:
     copy = random.Random(0)
     copy.setstate(source.getstate())
     return copy
-
-
-_TURN: list[ModuleType] = []
-
-
-def _turn() -> ModuleType:
-    """The turn's steps (``turn`` imports this module, so it is imported at first use,
-    once: an import statement in ``apply`` cost a microsecond a call)."""
-    if not _TURN:
-        from kotarena.games.duel import turn
-
-        _TURN.append(turn)
-    return _TURN[0]

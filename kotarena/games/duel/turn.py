@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import combinations
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from kotarena.engine.actions import (
     BLOCK,
@@ -27,17 +27,12 @@ from kotarena.games.duel import effects
 from kotarena.games.duel.cards import BY_ID
 from kotarena.games.duel.faces import ADDABLE, CLAW, DESTRUCTION, ENERGY, FACE_NAMES, FAME, HEART
 from kotarena.games.duel.faces import POWER as POWER_FACE
+from kotarena.games.duel.limits import MARKET_SIZE, MAX_DICE, MAX_TOKENS, ROLLS, STANDARD_DICE, SWEEP_COST
 from kotarena.games.duel.rulings import SWEEPS_PER_TURN
-from kotarena.games.duel.state import (
-    MARKET_SIZE,
-    MAX_DICE,
-    MAX_TOKENS,
-    ROLLS,
-    STANDARD_DICE,
-    SWEEP_COST,
-    DuelState,
-)
 from kotarena.games.duel.track import DESTRUCTION_TRACK, FAME_TRACK, HYPE_TOKENS, KING_TOKENS, TRACK_NAMES, Placement
+
+if TYPE_CHECKING:  # (the state calls the steps: importing it here would close a circle)
+    from kotarena.games.duel.state import DuelState
 
 
 def advance(state: DuelState) -> None:
@@ -47,17 +42,49 @@ def advance(state: DuelState) -> None:
         if not state.todo:
             state.todo.append(("turn",))
         step = state.todo.pop(0)
-        if len(step) == 1:  # most steps: no arguments to unpack
-            STEPS[step[0]](state)
+        name = step[0]
+        # The steps of every turn are called by name (compiled, a direct call; through
+        # the table, a dictionary lookup and a call through Python: a tenth of a turn).
+        if len(step) > 1:
+            STEPS[name](state, *step[1:])
+        elif name == "reroll":
+            ask_reroll(state)
+        elif name == "buy":
+            ask_buy(state)
+        elif name == "turn":
+            start_turn(state)
+        elif name == "start_cards":
+            start_cards(state)
+        elif name == "tokens":
+            ask_tokens(state)
+        elif name == "roll":
+            first_roll(state)
+        elif name == "resolve_start":
+            resolve_start(state)
+        elif name == "power":
+            power(state)
+        elif name == "resolve":
+            resolve(state)
+        elif name == "after_resolve":
+            after_resolve(state)
+        elif name == "end":
+            end_turn(state)
+        elif name == "pass_dice":
+            pass_dice(state)
         else:
-            STEPS[step[0]](state, *step[1:])
+            STEPS[name](state)
 
 
 def answer(state: DuelState, step: tuple, action: Action) -> None:
-    if len(step) == 1:
-        ANSWERS[step[0]](state, action)
+    name = step[0]
+    if len(step) > 1:
+        ANSWERS[name](state, action, *step[1:])
+    elif name == "reroll":
+        reroll(state, action)
+    elif name == "buy":
+        buy(state, action)
     else:
-        ANSWERS[step[0]](state, action, *step[1:])
+        ANSWERS[name](state, action)
 
 
 def then(state: DuelState, *steps: tuple) -> None:
