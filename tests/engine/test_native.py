@@ -39,3 +39,17 @@ def test_duel_deals_the_same_dice_in_both_builds():
         for turn, roll in ((1, 0), (rng.randrange(500), rng.randrange(8))):
             key = ((seed * 1_000_003 + turn) * 64 + roll) * 16
             assert [_face(key, p) for p in range(1, 9)] == [_mix(key + p) % 6 for p in range(1, 9)]
+
+
+def test_duels_shuffle_deals_as_the_standard_librarys():
+    # Compiled, the deck is shuffled by duel.state.shuffle (a copy of random.shuffle):
+    # the same order for the same generator, or every seed would deal another game.
+    from kotarena.games.duel.state import shuffle
+
+    for seed in range(300):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        cards = [f"card{i}" for i in range(seed % 60)]
+        mine = cards[:]
+        shuffle(ours, mine)
+        theirs.shuffle(cards)
+        assert mine == cards and ours.getstate() == theirs.getstate()

@@ -19,7 +19,7 @@ from kotarena.games.duel.cards import CARDS
 from kotarena.games.duel.faces import CLAW
 from kotarena.games.duel.monsters import MONSTERS, NAMES, Monster, find_monster
 from kotarena.games.duel.rulings import SECOND_PLAYER_ENERGY
-from kotarena.games.duel.state import MARKET_SIZE, STANDARD_DICE, DuelState
+from kotarena.games.duel.state import MARKET_SIZE, STANDARD_DICE, DuelState, shuffle
 from kotarena.games.duel.turn import advance
 from kotarena.games.duel.view import DuelView, sample_state
 
@@ -142,7 +142,7 @@ class Duel(Game):
         cards = [card.id for card in CARDS] if deck is not None else None
         state = DuelState(names, monsters, seed=seed, deck=cards, dice=dice, record=record, game=self.spec.name)
         if cards is not None:
-            state.rng.shuffle(state.deck)
+            shuffle(state.rng, state.deck)
             state.market = [state.deck.pop(0) for _ in range(MARKET_SIZE)]
             state.say("market", tuple(state.market))
         if first_player is not None and first_player not in (0, 1):

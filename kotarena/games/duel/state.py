@@ -44,7 +44,7 @@ from kotarena.games.duel.view import DuelView, view_of
 if TYPE_CHECKING:
     from mypy_extensions import i64  # a machine integer when compiled, int from source
 
-__all__ = ["MARKET_SIZE", "MAX_DICE", "MAX_TOKENS", "ROLLS", "STANDARD_DICE", "SWEEP_COST", "DuelState"]
+__all__ = ["MARKET_SIZE", "MAX_DICE", "MAX_TOKENS", "ROLLS", "STANDARD_DICE", "SWEEP_COST", "DuelState", "shuffle"]
 
 
 class DuelState:
@@ -392,7 +392,7 @@ class DuelState:
         """The deck's top card ("" if there is none, even after reshuffling)."""
         if not self.deck and RESHUFFLE_WHEN_DECK_RUNS_OUT and self.gone:
             self.deck, self.gone = self.gone, []
-            self.rng.shuffle(self.deck)
+            shuffle(self.rng, self.deck)
             self.say("reshuffle", len(self.deck))
         return self.deck.pop(0) if self.deck else ""
 
@@ -463,6 +463,21 @@ _C2_HIGH_0: Final[i64] = 0x49BB
 _C2_HIGH_1: Final[i64] = 0x94D0
 _C2_LOW_0: Final[i64] = 0x11EB
 _C2_LOW_1: Final[i64] = 0x1331
+
+
+def shuffle(rng: random.Random, items: list[str]) -> None:
+    """``rng.shuffle(items)``, step for step as the standard library's (Fisher-Yates,
+    each index drawn by ``getrandbits`` until below its bound), but compiled: from
+    Python it costs a call of ``_randbelow`` a card, a tenth of a game's setting up.
+    ``tests/engine/test_native.py`` checks it against ``random.shuffle``."""
+    getrandbits = rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        items[i], items[j] = items[j], items[i]
 
 
 def _offered(action: Action, legal: tuple[Action, ...]) -> bool:

@@ -93,6 +93,10 @@ class Board:
         self._tokens: tuple[tuple[str, int, int, bool], ...] | None = None if source is None else source._tokens
 
     def copy(self) -> Board:
+        """A copy; both share the tracks' spaces, worked out first if they were not yet
+        (else each copy of a search bot's sampled game worked them out again)."""
+        self.spaces(FAME_TRACK)
+        self.spaces(DESTRUCTION_TRACK)
         return Board(self)
 
     # ------------------------------------------------------------ spaces

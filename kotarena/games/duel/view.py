@@ -119,12 +119,12 @@ def sample_state(game, view: DuelView, seed: int | None):
     """The state ``view`` shows, with the deck dealt from the unseen cards by ``seed``."""
     from kotarena.games.duel.cards import CARDS
     from kotarena.games.duel.monsters import BY_ID
-    from kotarena.games.duel.state import DuelState
+    from kotarena.games.duel.state import DuelState, shuffle
 
     rng = random.Random(seed)
     seen = [card for card in view.market if card] + list(view.gone) + [c for kept in view.keeps for c in kept]
     unseen = [card.id for card in CARDS if card.id not in seen] if view.deck_size else []
-    rng.shuffle(unseen)
+    shuffle(rng, unseen)
     state = DuelState(view.names, [BY_ID[m] for m in view.monsters], seed=rng.randrange(2**63),
                       deck=unseen[:view.deck_size], record=False, game=view.game)
     state.deck_name = "duel"
