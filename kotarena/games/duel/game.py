@@ -36,6 +36,9 @@ DECISION_KINDS = {
     "monster": "choose your monster (pick the_king), when the table lets the seats choose",
 }
 
+#: The deck before shuffling.
+CARD_IDS = tuple(card.id for card in CARDS)
+
 DRAWN, CHOICE = "drawn", "choice"
 #: How the seats get their monsters: drawn from the seed, chosen by the seats in turn
 #: (a ``monster`` decision, seat 1 first), or fixed (``gigazaur/the_king``: seat 1's, seat 2's).
@@ -139,7 +142,7 @@ class Duel(Game):
         if deck not in (None, "default"):
             self.check_deck(deck)
         names, monsters = self.monsters_for(players, seed)
-        cards = [card.id for card in CARDS] if deck is not None else None
+        cards = list(CARD_IDS) if deck is not None else None
         state = DuelState(names, monsters, seed=seed, deck=cards, dice=dice, record=record, game=self.spec.name)
         if cards is not None:
             shuffle(state.rng, state.deck)

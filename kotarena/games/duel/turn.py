@@ -89,7 +89,10 @@ def answer(state: DuelState, step: tuple, action: Action) -> None:
 
 def then(state: DuelState, *steps: tuple) -> None:
     """Queue ``steps`` to come next, before the rest of the queue."""
-    state.todo[0:0] = list(steps)
+    if len(steps) == 1:
+        state.todo.insert(0, steps[0])
+    else:
+        state.todo[0:0] = list(steps)
 
 
 # ------------------------------------------------------------------ start of turn

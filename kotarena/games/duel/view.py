@@ -9,7 +9,7 @@ playable game from a view alone.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from kotarena.engine.actions import Action
 from kotarena.engine.outcome import Outcome
@@ -102,7 +102,8 @@ def view_of(state: DuelState, player: int) -> DuelView:
     # there is something to sort.
     return _new_view(DuelView, (
         player, s.game, s.names, s.monster_ids, tuple(s.health), s.max_health, tuple(s.energy), tuple(s.tokens),
-        (tuple(s.keeps[0]), tuple(s.keeps[1])), tuple(s.market), len(s.deck), tuple(s.gone),
+        (tuple(s.keeps[0]), tuple(s.keeps[1])) if s.keeps[0] or s.keeps[1] else _NO_KEEPS, tuple(s.market),
+        len(s.deck), tuple(s.gone),
         tuple(board.markers), board.tokens() if board.placed else (),
         s.turn, s.active, s.first_player, tuple(s.dice), tuple(s.aside), tuple(s.added),
         s.rolls_left, s.rolls_used, s.power_left, s.claws_times, tuple(s.penalty),
@@ -112,7 +113,8 @@ def view_of(state: DuelState, player: int) -> DuelView:
         s.legal if player == s.to_move else (), s.outcome))
 
 
-_new_view = tuple.__new__
+_new_view: Final = tuple.__new__
+_NO_KEEPS: Final[tuple[tuple[str, ...], ...]] = ((), ())
 
 
 def sample_state(game, view: DuelView, seed: int | None):
