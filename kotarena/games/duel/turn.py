@@ -29,7 +29,16 @@ from kotarena.games.duel.faces import ADDABLE, CLAW, DESTRUCTION, ENERGY, FACE_N
 from kotarena.games.duel.faces import POWER as POWER_FACE
 from kotarena.games.duel.limits import MARKET_SIZE, MAX_DICE, MAX_TOKENS, ROLLS, STANDARD_DICE, SWEEP_COST
 from kotarena.games.duel.rulings import SWEEPS_PER_TURN
-from kotarena.games.duel.track import DESTRUCTION_TRACK, FAME_TRACK, HYPE_TOKENS, KING_TOKENS, TRACK_NAMES, Placement
+from kotarena.games.duel.track import (
+    CELLS,
+    DESTRUCTION_TRACK,
+    FAME_TRACK,
+    HALF,
+    HYPE_TOKENS,
+    KING_TOKENS,
+    TRACK_NAMES,
+    Placement,
+)
 
 if TYPE_CHECKING:  # (the state calls the steps: importing it here would close a circle)
     from kotarena.games.duel.state import DuelState
@@ -361,15 +370,8 @@ def buy_card(state: DuelState, seat: int, slot: int, price: int) -> None:
 
 def placement_action(token: str, placement: Placement) -> Action:
     """``hype TRACK A [B]``: the printed spaces the token covers, its first bonus on A."""
-    key = (token, placement)
-    action = _PLACEMENT_ACTIONS.get(key)
-    if action is None:
-        action = _PLACEMENT_ACTIONS[key] = _placement_action(token, placement)
-    return action
-
-
-#: Each token's placements as actions (a hype decision lists up to 56 of them).
-_PLACEMENT_ACTIONS: Final[dict[tuple[str, Placement], Action]] = {}
+    track, low, flipped = placement
+    return _PLACEMENT_ACTIONS[token][(track * len(CELLS) + low + HALF) * 2 + flipped]
 
 
 def _placement_action(token: str, placement: Placement) -> Action:
@@ -442,6 +444,13 @@ def _pick(state: DuelState, action: Action, seat: int, named: str = "") -> None:
 
     pick(state, action, seat, named)
 
+
+#: Each token's placements as actions, by track, lowest space and turning (a hype
+#: decision lists up to 56 of them; writing each one's text was a tenth of a turn).
+_PLACEMENT_ACTIONS: Final[dict[str, list[Action]]] = {
+    token: [_placement_action(token, (track, low, flipped)) for track in (FAME_TRACK, DESTRUCTION_TRACK)
+            for low in CELLS for flipped in (False, True)]
+    for token in HYPE_TOKENS}
 
 STEPS: Final[dict[str, Callable[..., None]]] = {
     "pick": _ask_pick,
