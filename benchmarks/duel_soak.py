@@ -61,11 +61,17 @@ def table(index: int) -> tuple[str, str | None, bool]:
     return game, deck, (index // len(TABLES)) % 2 == 1
 
 
-def soak(job: tuple[int, int]) -> Soaked:
+#: Actions after which a game counts as never ending. Random play can make a Duel game
+#: long (The King's blocking tokens stall the rival's pulls: seed 49886 without cards,
+#: paused between turns, ends after 2,146 actions, past the classic soak's 2,000).
+STEP_CAP = 20000
+
+
+def soak(job: tuple[int, int] | tuple[int, int, int]) -> Soaked:
     """Play games ``start`` to ``start + count - 1`` (seed = index); what they did."""
     from kotarena.testing import InvariantError, random_game
 
-    start, count = job
+    start, count, step_cap = job if len(job) == 3 else (*job, STEP_CAP)
     found = Soaked()
     for index in range(start, start + count):
         game, deck, pause = table(index)
@@ -77,7 +83,8 @@ def soak(job: tuple[int, int]) -> Soaked:
             return legal[int(rng.random() * len(legal))]
 
         try:
-            state = random_game(index, 2, deck, game=game, record=True, policy=policy, pause_between_turns=pause)
+            state = random_game(index, 2, deck, game=game, record=True, policy=policy, pause_between_turns=pause,
+                                step_cap=step_cap)
         except InvariantError as error:
             found.failures.append(f"game {index} ({game}, deck {deck}, pause {pause}): {error}")
             continue
@@ -114,6 +121,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=50000, help="games to play (default 50000)")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes (default: every core)")
     parser.add_argument("--seed", type=int, default=0, help="the first game's seed; game i uses SEED+i (default 0)")
+    parser.add_argument("--step-cap", type=int, default=STEP_CAP,
+                        help=f"actions after which a game counts as never ending (default {STEP_CAP})")
     parser.add_argument("--require-all", action="store_true",
                         help="fail unless every monster sat in each seat, every card was bought and every "
                              "decision kind was asked")
@@ -121,7 +130,8 @@ def main(argv: list[str] | None = None) -> int:
     if options.games < 1 or options.workers < 1:
         parser.error("--games and --workers must be at least 1")
     chunk = 250
-    jobs = [(options.seed + start, min(chunk, options.games - start)) for start in range(0, options.games, chunk)]
+    jobs = [(options.seed + start, min(chunk, options.games - start), options.step_cap)
+            for start in range(0, options.games, chunk)]
     started = time.perf_counter()
     total = Soaked()
     with ProcessPoolExecutor(max_workers=options.workers) as pool:
@@ -134,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{options.games} games of Duel from seed {options.seed} (monsters drawn and chosen, with and without "
           f"cards, half of them paused between turns), {total.actions} actions, every invariant checked after "
           f"each: {len(total.failures)} failures. Longest game {total.longest} actions; {seconds:.0f} s on "
-          f"{options.workers} workers.")
+          f"{options.workers} workers, step cap {options.step_cap}.")
     seats = [min(total.seated[(seat, m)] for (s, m) in total.seated if s == seat) if total.seated else 0
              for seat in (0, 1)]
     least = min(total.bought.items(), key=lambda item: (item[1], item[0])) if total.bought else ("-", 0)
