@@ -151,8 +151,8 @@ def duel(rounds: int, games: int, search_games: int, playouts: int, seed: int | 
     and playouts per CPU-second of the search bot (the mcts example bot, which must be
     installed; --search-games 0 leaves it out) deciding against a random bot. Each
     round times classic, then Duel, so the machine's changing speed stays out of the
-    ratios; the median round's ratio counts. The targets (issue 33): Duel's turns at
-    least half of classic's, its playouts at least classic's.
+    ratios; the median round's ratio counts. The targets: Duel's turns at least half
+    of classic's, its playouts at least classic's.
 
     \b
     Examples:
