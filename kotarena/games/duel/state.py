@@ -107,7 +107,7 @@ class DuelState:
         self.scripted: ScriptedDice | None = dice if c is None else (c.scripted.copy() if c.scripted else None)
         # A copy shares its source's generator until either of them draws from it
         # (``rng``): a search bot's copies rarely shuffle or roll outside the turn's
-        # dice, and copying a generator's state was a fifth of a copy's time.
+        # dice, and copying a generator's state was most of a copy's time.
         self._rng: random.Random = random.Random(seed) if c is None else c._rng
         self._rng_shared: bool = c is not None
         if c is not None:
