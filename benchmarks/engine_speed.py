@@ -4,6 +4,7 @@
     python benchmarks/engine_speed.py                      # the table, with and without cards
     python benchmarks/engine_speed.py --players 4 --no-deck --games 5000
     python benchmarks/engine_speed.py --profile --players 4 --no-deck   # where the time goes
+    python benchmarks/engine_speed.py --profile --game duel --players 2 --deck --games 200
 
 The figures come from :mod:`kotarena.bench`, the same functions ``kotarena bench``
 uses. ``--profile`` plays the games under cProfile instead of timing them and prints
@@ -33,22 +34,24 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--record", action="store_true", help="keep the event log (as replays need)")
     parser.add_argument("--seed", type=int, default=0, help="game i uses seed SEED+i (default 0)")
     parser.add_argument("--warmup", type=int, default=20, help="untimed games first (default 20)")
+    parser.add_argument("--game", default="kot", help="the game (default kot; duel, origins)")
     parser.add_argument("--profile", action="store_true", help="profile instead of timing")
     parser.add_argument("--top", type=int, default=25, help="functions to show with --profile (default 25)")
     return parser.parse_args(argv)
 
 
-def profile(counts: list[int], decks: tuple[bool, ...], games: int, record: bool, seed: int, top: int) -> None:
+def profile(counts: list[int], decks: tuple[bool, ...], games: int, record: bool, seed: int, top: int,
+            game: str = "kot") -> None:
     for players in counts:
         for deck in decks:
             profiler = cProfile.Profile()
             profiler.enable()
-            play_games(players, games, deck=deck, record=record, seed=seed)
+            play_games(players, games, deck=deck, record=record, seed=seed, game=game)
             profiler.disable()
             out = io.StringIO()
             stats = pstats.Stats(profiler, stream=out)
             stats.sort_stats("tottime").print_stats(top)
-            print(f"=== {players} players, {'cards' if deck else 'no cards'}, {games} games ===")
+            print(f"=== {game}, {players} players, {'cards' if deck else 'no cards'}, {games} games ===")
             print(out.getvalue())
 
 
@@ -57,11 +60,12 @@ def main(argv: list[str] | None = None) -> int:
     counts = [int(part) for part in args.players.split(",") if part.strip()]
     decks = (False, True) if args.deck is None else (args.deck,)
     if args.profile:
-        profile(counts, decks, args.games, args.record, args.seed, args.top)
+        profile(counts, decks, args.games, args.record, args.seed, args.top, args.game)
         return 0
-    print(f"Python {platform.python_version()} ({platform.python_implementation()}) on {platform.machine()}, "
+    print(f"{args.game}: Python {platform.python_version()} ({platform.python_implementation()}) on {platform.machine()}, "
           f"seed {args.seed}, record {'on' if args.record else 'off'}, one process")
-    results = bench_engine(counts, args.games, decks=decks, record=args.record, seed=args.seed, warmup=args.warmup)
+    results = bench_engine(counts, args.games, decks=decks, record=args.record, seed=args.seed, warmup=args.warmup,
+                           game=args.game)
     header = f"{'players':>7}  {'cards':>5}  {'games':>6}  {'games/s':>9}  {'turns/s':>9}  {'decisions/s':>11}  {'mean turns':>10}"
     print(header)
     print("-" * len(header))

@@ -230,11 +230,117 @@ def bench_engine(
     record: bool = False,
     seed: int = 0,
     warmup: int = 20,
+    game: str = "kot",
 ) -> list[BenchResult]:
     """One :func:`time_games` run per player count and deck setting."""
     decks = tuple(decks)
     return [
-        time_games(players, games, deck=deck, record=record, seed=seed, warmup=warmup)
+        time_games(players, games, deck=deck, record=record, seed=seed, warmup=warmup, game=game)
         for players in player_counts
         for deck in decks
     ]
+
+
+# ---------------------------------------------------------------- Duel against classic
+
+
+#: The games :func:`duel_against_classic` compares: classic King of Tokyo at two players
+#: with its deck, and Duel with its own.
+CLASSIC, DUEL = "kot", "duel"
+
+
+@dataclass(frozen=True)
+class CpuRate:
+    """One timed run of one game: how much work in how much CPU time (this process)."""
+
+    game: str
+    games: int
+    work: int  #: turns (random bots) or playouts (the search bot)
+    cpu: float
+
+    @property
+    def per_cpu_s(self) -> float:
+        return self.work / self.cpu if self.cpu else float("inf")
+
+
+@dataclass(frozen=True)
+class DuelRound:
+    """One round of :func:`duel_against_classic`: each measure of each game, taken in turn."""
+
+    turns: tuple[CpuRate, CpuRate]            #: classic, Duel
+    playouts: tuple[CpuRate, CpuRate] | None  #: classic, Duel (None: no search bot measured)
+
+    @property
+    def turns_ratio(self) -> float:
+        """Duel's turns per CPU-second over classic's."""
+        return self.turns[1].per_cpu_s / self.turns[0].per_cpu_s
+
+    @property
+    def playouts_ratio(self) -> float | None:
+        """Duel's search playouts per CPU-second over classic's."""
+        if self.playouts is None:
+            return None
+        return self.playouts[1].per_cpu_s / self.playouts[0].per_cpu_s
+
+
+def cpu_turns(game: str, games: int, *, seed: int = 0) -> CpuRate:
+    """Random bots play ``games`` two-player games of ``game`` with its deck; the turns
+    and the CPU time this process spent on them (views and bots included)."""
+    start = time.process_time()
+    turns, _ = play_games(2, games, deck=True, seed=seed, game=game)
+    return CpuRate(game, games, turns, time.process_time() - start)
+
+
+def cpu_playouts(game: str, games: int, search_bot: type, *, playouts: int, seed: int = 0) -> CpuRate:
+    """The search bot (seat 1, ``playouts`` per decision) plays ``games`` two-player
+    games of ``game`` with its deck against a random bot; the playouts it made and the
+    CPU time of its decisions alone. ``search_bot`` is the mcts example bot's class (it
+    reports each search in ``last_search``)."""
+    used = 0
+    cpu = 0.0
+    for index in range(games):
+        game_seed = seed + index
+        state = new_game(game, players=2, seed=game_seed, deck="default")
+        bots = [search_bot(seed=bot_seed(game_seed, 0), playouts=playouts), RandomBot(seed=bot_seed(game_seed, 1))]
+        while state.outcome is None:
+            seat = state.to_move
+            if seat < 0:
+                state.next_turn()
+                continue
+            view = state.view(seat)
+            if seat:
+                state.apply(bots[1].choose(view))
+                continue
+            start = time.process_time()
+            action = bots[0].choose(view)
+            cpu += time.process_time() - start
+            if bots[0].last_search is not None:
+                used += bots[0].last_search.playouts
+            state.apply(action)
+    return CpuRate(game, games, used, cpu)
+
+
+def duel_against_classic(rounds: int, games: int, *, search_bot: type | None = None, search_games: int = 2,
+                         playouts: int = 200, seed: int = 0, warmup: int = 10) -> list[DuelRound]:
+    """Duel's engine against classic two-player King of Tokyo (both with cards), side by
+    side: each round times classic, then Duel, with random bots (turns per CPU-second),
+    then, with ``search_bot``, the search bot in each (playouts per CPU-second). The
+    games of a run are the same every round, so the rounds differ only by the machine's
+    speed at the time, which the ratios of one round leave out.
+
+    Classic plays twice as many games as Duel (a classic two-player game has about half
+    the turns), so each game is timed for about as long.
+    """
+    if rounds < 1 or games < 1:
+        raise ValueError("time at least one round of one game")
+    for game in (CLASSIC, DUEL):
+        play_games(2, warmup, deck=True, seed=seed + 10**6, game=game)
+    found = []
+    for _ in range(rounds):
+        turns = (cpu_turns(CLASSIC, 2 * games, seed=seed), cpu_turns(DUEL, games, seed=seed))
+        searched = None
+        if search_bot is not None:
+            searched = (cpu_playouts(CLASSIC, search_games, search_bot, playouts=playouts, seed=seed),
+                        cpu_playouts(DUEL, search_games, search_bot, playouts=playouts, seed=seed))
+        found.append(DuelRound(turns, searched))
+    return found

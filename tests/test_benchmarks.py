@@ -74,3 +74,36 @@ def test_site_build_plays_a_season_builds_its_site_and_reports_time_and_sizes(tm
     assert played.startswith(f"played 4 games into {tmp_path / 'site.db'}")
     assert built.startswith("build 1: ") and built.endswith(" s CPU")
     assert sizes.startswith("leaderboard page ") and sizes.endswith(" files")
+
+
+def test_duel_soak_plays_both_ways_of_seating_monsters_checks_every_action_and_reports_coverage(tmp_path):
+    run = subprocess.run([sys.executable, str(BENCHMARKS / "duel_soak.py"), "--games", "8", "--workers", "1",
+                          "--seed", "3"], capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert run.returncode == 0, run.stdout + run.stderr
+    summary, covered, *rest = run.stdout.splitlines()
+    assert summary.startswith("8 games of Duel from seed 3 (monsters drawn and chosen, with and without cards")
+    assert "every invariant checked after each: 0 failures" in summary
+    assert covered.startswith("covered: ") and " monster 8," in covered  # 4 tables of choice, 2 picks each
+    assert rest and rest[0].startswith("not covered: ")  # 8 games buy far from every card
+    strict = subprocess.run([sys.executable, str(BENCHMARKS / "duel_soak.py"), "--games", "8", "--workers", "1",
+                             "--seed", "3", "--require-all"], capture_output=True, text=True, cwd=tmp_path,
+                            timeout=300)
+    assert strict.returncode == 1 and strict.stdout.splitlines()[2] == rest[0]
+
+
+def test_duel_soak_reports_a_broken_invariant_with_the_game_that_reproduces_it(monkeypatch):
+    import importlib.util
+
+    from kotarena.games.duel import game as duel_game
+
+    spec = importlib.util.spec_from_file_location("duel_soak", BENCHMARKS / "duel_soak.py")
+    soak = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "duel_soak", soak)  # (its dataclasses look their module up)
+    spec.loader.exec_module(soak)
+    # A checker that finds a problem once a monster has less than full health.
+    monkeypatch.setattr(duel_game.Duel, "invariants",
+                        lambda self, state: ["hurt"] if state.health[0] < state.monsters[0].health else [])
+    found = soak.soak((0, 2))
+    assert found.games == 0 and len(found.failures) == 2
+    assert found.failures[0].startswith("game 0 (duel, deck default, pause False): after action ")
+    assert "reproduce: game = new_game('duel', players=2, seed=0, deck='default')" in found.failures[0]

@@ -133,6 +133,72 @@ def engine(players: tuple[int, ...], games: int, deck: bool | None, record: bool
                    f"the peer engines were measured on; scaled = games/s x {scale:.2f}")
 
 
+@bench.command("duel")
+@click.option("--rounds", type=click.IntRange(min=1), default=5, show_default=True, metavar="N",
+              help="Rounds, each timing both games in turn; the median round is reported.")
+@click.option("--games", type=click.IntRange(min=1), default=200, show_default=True, metavar="N",
+              help="Duel games of random bots per round (classic plays twice as many: its games are half as long).")
+@click.option("--search-games", type=click.IntRange(min=0), default=2, show_default=True, metavar="N",
+              help="Games per round of the search bot (mcts) against a random bot, in each game; 0: none.")
+@click.option("--playouts", type=click.IntRange(min=1), default=200, show_default=True, metavar="N",
+              help="The search bot's playouts per decision.")
+@seed_option
+@click.option("--json", "json_", is_flag=True, help="Print JSON (the seed goes to stderr).")
+def duel(rounds: int, games: int, search_games: int, playouts: int, seed: int | None, json_: bool) -> None:
+    """Duel's engine against classic two-player King of Tokyo, side by side.
+
+    Both games with their decks, in one process: turns per CPU-second of random bots,
+    and playouts per CPU-second of the search bot (the mcts example bot, which must be
+    installed; --search-games 0 leaves it out) deciding against a random bot. Each
+    round times classic, then Duel, so the machine's changing speed stays out of the
+    ratios; the median round's ratio counts. The targets: Duel's turns at least half
+    of classic's, its playouts at least classic's.
+
+    \b
+    Examples:
+      kotarena bench duel
+      kotarena bench duel --rounds 9 --games 400 --json
+      kotarena bench duel --search-games 0
+    """
+    from kotarena.bench import duel_against_classic
+    from kotarena.cli.output import echo_json, table_text
+
+    search_bot = None
+    if search_games:
+        try:
+            from kotarena_mcts import SearchBot
+        except ImportError:
+            raise click.ClickException("the search bot is not installed: pip install ./bots/kotarena-mcts "
+                                       "(or measure without it: --search-games 0)") from None
+        search_bot = SearchBot
+    seed = 0 if seed is None else seed
+    click.echo(f"seed: {seed}; {_build_line()}", err=True)
+    found = duel_against_classic(rounds, games, search_bot=search_bot, search_games=search_games,
+                                 playouts=playouts, seed=seed)
+    turns = statistics.median(r.turns_ratio for r in found)
+    searched = statistics.median(r.playouts_ratio for r in found) if search_bot is not None else None
+    if json_:
+        echo_json({"seed": seed, "engine": _build(), "rounds": [
+            {"turns_per_cpu_s": {rate.game: round(rate.per_cpu_s, 1) for rate in r.turns},
+             "playouts_per_cpu_s": None if r.playouts is None else {rate.game: round(rate.per_cpu_s, 1)
+                                                                   for rate in r.playouts},
+             "turns_ratio": round(r.turns_ratio, 3),
+             "playouts_ratio": None if r.playouts_ratio is None else round(r.playouts_ratio, 3)} for r in found],
+            "median_turns_ratio": round(turns, 3),
+            "median_playouts_ratio": None if searched is None else round(searched, 3)})
+        return
+    rows = [(index, f"{r.turns[0].per_cpu_s:,.0f}", f"{r.turns[1].per_cpu_s:,.0f}", f"{r.turns_ratio:.2f}",
+             *((f"{r.playouts[0].per_cpu_s:,.0f}", f"{r.playouts[1].per_cpu_s:,.0f}", f"{r.playouts_ratio:.2f}")
+               if r.playouts is not None and r.playouts_ratio is not None else ("-", "-", "-")))
+            for index, r in enumerate(found, 1)]
+    click.echo(table_text(("round", "classic turns/CPU-s", "Duel turns/CPU-s", "ratio", "classic playouts/CPU-s",
+                           "Duel playouts/CPU-s", "ratio"), rows))
+    line = f"median ratios: turns {turns:.2f} (target 0.5 or more)"
+    if searched is not None:
+        line += f", playouts {searched:.2f} (target 1 or more)"
+    click.echo(line)
+
+
 def _build() -> str:
     """``"native"`` when the engine is the compiled build, ``"pure"`` when it runs as source."""
     from kotarena.engine import NATIVE

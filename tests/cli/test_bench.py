@@ -9,6 +9,7 @@ from click.testing import CliRunner
 
 from kotarena.bench import bench_engine, time_games
 from kotarena.cli import cli
+from kotarena.testing import missing
 
 
 def invoke(args):
@@ -131,3 +132,21 @@ def test_bench_league_untrusted_measures_the_night_sandboxed_against_trusted(san
     assert len(run["trusted_games_per_s"]) == len(run["sandboxed_games_per_s"]) == 2
     assert run["ratios"] == pytest.approx([s / t for t, s in zip(run["trusted_games_per_s"],
                                                                run["sandboxed_games_per_s"])])
+
+
+def test_bench_duel_times_duel_and_classic_side_by_side_with_the_search_bot():
+    try:
+        import kotarena_mcts  # noqa: F401 - the example search bot the command times
+    except ImportError:
+        missing("the example bot kotarena-mcts")
+    result = invoke(["bench", "duel", "--rounds", "2", "--games", "2", "--search-games", "1", "--playouts", "8",
+                     "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert len(data["rounds"]) == 2
+    for round_ in data["rounds"]:
+        assert set(round_["turns_per_cpu_s"]) == set(round_["playouts_per_cpu_s"]) == {"kot", "duel"}
+        assert round_["turns_ratio"] > 0 and round_["playouts_ratio"] > 0
+    text = invoke(["bench", "duel", "--rounds", "1", "--games", "2", "--search-games", "0"])
+    assert text.stdout.splitlines()[0].split()[:4] == ["round", "classic", "turns/CPU-s", "Duel"]
+    assert text.stdout.splitlines()[-1].startswith("median ratios: turns ")

@@ -9,7 +9,7 @@ answer comes back to ``decided``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from kotarena.engine.actions import PASS_ACTION, USE, Action
 from kotarena.games.duel.cards import BY_ID, DISCARD
@@ -20,7 +20,7 @@ from kotarena.games.duel.track import DESTRUCTION_TRACK, FAME_TRACK, HYPE_TOKENS
 if TYPE_CHECKING:
     from kotarena.games.duel.state import DuelState
 
-HIBERNATION_HEAL = 6
+HIBERNATION_HEAL: Final = 6
 
 
 def _queue(state: DuelState, *step: object) -> None:

@@ -8,10 +8,17 @@ Faces are small ints so the dice of a roll are a plain list.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Final
 
 from kotarena.engine.dice import DiceError
 
-CLAW, HEART, ENERGY, FAME, DESTRUCTION, POWER = range(6)
+# Final: the compiled modules read them as constants, not module globals.
+CLAW: Final = 0
+HEART: Final = 1
+ENERGY: Final = 2
+FAME: Final = 3
+DESTRUCTION: Final = 4
+POWER: Final = 5
 FACES = (CLAW, HEART, ENERGY, FAME, DESTRUCTION, POWER)
 FACE_NAMES = ("claw", "heart", "energy", "fame", "destruction", "power")
 #: The faces Xenoid's superpower may add (every face but power).

@@ -20,7 +20,7 @@ from kotarena.games.duel.cards import CARDS
 from kotarena.games.duel.faces import CLAW
 from kotarena.games.duel.monsters import MONSTERS, NAMES, Monster, find_monster
 from kotarena.games.duel.rulings import SECOND_PLAYER_ENERGY
-from kotarena.games.duel.state import MARKET_SIZE, STANDARD_DICE, DuelState
+from kotarena.games.duel.state import MARKET_SIZE, STANDARD_DICE, DuelState, shuffle
 from kotarena.games.duel.turn import advance
 from kotarena.games.duel.verbs import PICK, VERBS
 from kotarena.games.duel.view import DuelView, sample_state
@@ -40,6 +40,9 @@ DECISION_KINDS = {
     "card": "use a card's choice (use <card id> ...) or decline it (pass)",
     "monster": "choose your monster (pick the_king), when the table lets the seats choose",
 }
+
+#: The deck before shuffling.
+CARD_IDS = tuple(card.id for card in CARDS)
 
 DRAWN, CHOICE = "drawn", "choice"
 #: How the seats get their monsters: drawn from the seed, chosen by the seats in turn
@@ -146,10 +149,10 @@ class Duel(Game):
         if deck not in (None, "default"):
             self.check_deck(deck)
         names, monsters = self.monsters_for(players, seed)
-        cards = [card.id for card in CARDS] if deck is not None else None
+        cards = list(CARD_IDS) if deck is not None else None
         state = DuelState(names, monsters, seed=seed, deck=cards, dice=dice, record=record, game=self.spec.name)
         if cards is not None:
-            state.rng.shuffle(state.deck)
+            shuffle(state.rng, state.deck)
             state.market = [state.deck.pop(0) for _ in range(MARKET_SIZE)]
             state.say("market", tuple(state.market))
         if first_player is not None and first_player not in (0, 1):

@@ -11,14 +11,17 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Final
 
+from kotarena.engine import NATIVE
 from kotarena.engine.actions import Action, parse_action
 from kotarena.engine.decisions import Decision
 from kotarena.engine.dice import ScriptedDice
 from kotarena.engine.outcome import GameOverError, IllegalActionError, Outcome, Termination
-from kotarena.games.duel import effects
+from kotarena.games.duel import effects, turn
 from kotarena.games.duel.cards import BY_ID
 from kotarena.games.duel.faces import FACE_NAMES
+from kotarena.games.duel.limits import MARKET_SIZE, MAX_DICE, MAX_TOKENS, ROLLS, STANDARD_DICE, SWEEP_COST
 from kotarena.games.duel.monsters import Monster
 from kotarena.games.duel.rulings import (
     BONUS_ON_SPACES_PASSED,
@@ -36,14 +39,12 @@ from kotarena.games.duel.track import (
     Board,
     toward,
 )
+from kotarena.games.duel.view import DuelView, view_of
 
-#: Most dice tokens a monster holds; most dice in one roll.
-MAX_TOKENS = 2
-MAX_DICE = 8
-STANDARD_DICE = 6
-ROLLS = 3
-SWEEP_COST = 2
-MARKET_SIZE = 3
+if TYPE_CHECKING:
+    from mypy_extensions import i64  # a machine integer when compiled, int from source
+
+__all__ = ["MARKET_SIZE", "MAX_DICE", "MAX_TOKENS", "ROLLS", "STANDARD_DICE", "SWEEP_COST", "DuelState", "shuffle"]
 
 
 class DuelState:
@@ -56,7 +57,13 @@ class DuelState:
         self.game: str = game
         self.n: int = 2
         self.names: tuple[str, ...] = tuple(names)
-        self.monsters: tuple[Monster, ...] = tuple(monsters)
+        self._monsters: tuple[Monster, ...] = ()
+        self.monster_ids: tuple[str, ...] = ()  #: set with ``monsters``, as views show them
+        self.max_health: tuple[int, ...] = ()   #: set with ``monsters``
+        if c is None:
+            self.monsters = tuple(monsters)
+        else:
+            self._monsters, self.monster_ids, self.max_health = c._monsters, c.monster_ids, c.max_health
         self.seed: int | None = seed
         self.deck_name: str | None = ("duel" if deck is not None else None) if c is None else c.deck_name
         self.health: list[int] = [m.health for m in monsters] if c is None else c.health[:]
@@ -99,7 +106,32 @@ class DuelState:
         self.pause_between_turns: bool = False if c is None else c.pause_between_turns
         self.between_turns: bool = False if c is None else c.between_turns
         self.scripted: ScriptedDice | None = dice if c is None else (c.scripted.copy() if c.scripted else None)
-        self.rng: random.Random = random.Random(seed) if c is None else _copy_rng(c.rng)
+        # A copy shares its source's generator until either of them draws from it
+        # (``rng``): a search bot's copies rarely shuffle or roll outside the turn's
+        # dice, and copying a generator's state was most of a copy's time.
+        self._rng: random.Random = random.Random(seed) if c is None else c._rng
+        self._rng_shared: bool = c is not None
+        if c is not None:
+            c._rng_shared = True
+
+    @property
+    def monsters(self) -> tuple[Monster, ...]:
+        """The two monsters, by seat."""
+        return self._monsters
+
+    @monsters.setter
+    def monsters(self, monsters: tuple[Monster, ...]) -> None:
+        self._monsters = monsters
+        self.monster_ids = tuple([m.id for m in monsters])
+        self.max_health = tuple([m.health for m in monsters])
+
+    @property
+    def rng(self) -> random.Random:
+        """The game's generator (shuffles, dice outside the turn's rolls), this state's own."""
+        if self._rng_shared:
+            self._rng = _copy_rng(self._rng)
+            self._rng_shared = False
+        return self._rng
 
     # ------------------------------------------------------------ the seam
 
@@ -115,36 +147,31 @@ class DuelState:
 
     def apply(self, action: Action | str) -> None:
         """Answer the pending decision with one of its legal actions."""
-        from kotarena.games.duel import turn
-
         if self.outcome is not None:
             raise GameOverError("the game is over; no action is legal")
         if self.to_move < 0:
             raise IllegalActionError("the game is paused between turns; call next_turn()")
         if isinstance(action, str):
             action = parse_action(action)
-        if action not in self.legal:
+        if not _offered(action, self.legal):
             shown = ", ".join(a.text for a in self.legal[:12]) + (", ..." if len(self.legal) > 12 else "")
             raise IllegalActionError(f"{action.text!r} is not legal now ({self.kind}); legal: {shown}")
         seat = self.to_move
         self.history.append((seat, action))
-        self.say("act", seat, action.text)
+        if self.log is not None:  # (say() would pack the event even with no log)
+            self.log.append(("act", seat, action.text))
         answer = self.answer
         self.to_move, self.kind, self.legal, self.answer = -1, None, (), ()
         turn.answer(self, answer, action)
         turn.advance(self)
 
     def next_turn(self) -> None:
-        from kotarena.games.duel import turn
-
         if not self.between_turns:
             raise IllegalActionError("the game is not paused between turns")
         self.between_turns = False
         turn.advance(self)
 
-    def view(self, player: int):
-        from kotarena.games.duel.view import view_of
-
+    def view(self, player: int) -> DuelView:
         return view_of(self, player)
 
     def clone(self, *, record: bool = False) -> DuelState:
@@ -177,8 +204,10 @@ class DuelState:
         the same luck to the same seat (a duplicate pair), however the seats play."""
         if self.scripted is not None:
             return self.scripted.roll(len(positions))
-        key = ((self.seed or 0) * 1_000_003 + self.turn) * 64 + self.rolls_used
-        return [_mix(key * 16 + p) % 6 for p in positions]
+        key = (((self.seed or 0) * 1_000_003 + self.turn) * 64 + self.rolls_used) * 16
+        if COMPILED:
+            return [_face(key, p) for p in positions]
+        return [_mix(key + p) % 6 for p in positions]
 
     def say(self, *event: object) -> None:
         if self.log is not None:
@@ -208,7 +237,8 @@ class DuelState:
     def gain_energy(self, seat: int, amount: int, why: str) -> None:
         if amount > 0 and self.outcome is None:
             self.energy[seat] += amount
-            self.say("energy", seat, amount, why)
+            if self.log is not None:
+                self.log.append(("energy", seat, amount, why))
             effects.energy_gained(self, seat, amount, why)
 
     def pay(self, seat: int, amount: int) -> None:
@@ -218,16 +248,18 @@ class DuelState:
         if amount <= 0 or self.outcome is not None:
             return
         amount += effects.heal_bonus(self, seat)
-        gained = min(amount, self.monsters[seat].health - self.health[seat])
+        gained = min(amount, self.max_health[seat] - self.health[seat])
         if gained > 0:
             self.health[seat] += gained
-            self.say("heal", seat, gained, why)
+            if self.log is not None:
+                self.log.append(("heal", seat, gained, why))
 
     def gain_tokens(self, seat: int, amount: int, why: str) -> None:
         gained = min(amount, MAX_TOKENS - self.tokens[seat])
         if gained > 0 and self.outcome is None:
             self.tokens[seat] += gained
-            self.say("tokens", seat, gained, why)
+            if self.log is not None:
+                self.log.append(("tokens", seat, gained, why))
 
     def damage(self, seat: int, amount: int, why: str) -> None:
         """``seat`` takes ``amount`` damage (the cards that guard it first); at 0 health
@@ -246,7 +278,8 @@ class DuelState:
                 continue
             self.health[seat] = max(0, self.health[seat] - amount)
             self.taken[seat] += amount
-            self.say("damage", seat, amount, why)
+            if self.log is not None:
+                self.log.append(("damage", seat, amount, why))
             effects.damage_taken(self, seat, amount)
         down = [seat for seat in (0, 1) if self.health[seat] == 0]
         if len(down) == 2 and BOTH_KNOCKED_OUT_IS_A_DRAW:
@@ -268,7 +301,7 @@ class DuelState:
         where = spaces.index(board.markers[track])
         start = where
         step = toward(seat)
-        king_rival = self.monsters[1 - seat].id == "the_king"
+        king_rival = self.monster_ids[1 - seat] == "the_king"
         other = board.markers[1 - track]
         left = 0  # times the marker came off a hype token (Scrappy)
         for _ in range(amount):
@@ -290,7 +323,8 @@ class DuelState:
         moved = abs(where - start)
         if moved == 0:
             return 0
-        self.say("pull", seat, TRACK_NAMES[track], moved, why)
+        if self.log is not None:
+            self.log.append(("pull", seat, TRACK_NAMES[track], moved, why))
         if self.check_track():
             return moved
         effects.pulled(self, seat, track, moved, left, why)
@@ -310,7 +344,8 @@ class DuelState:
 
     def apply_bonus(self, seat: int, kind: str) -> None:
         """Gain a hype bonus: the rival takes 1 or 2 damage, or 1 health, energy or dice token."""
-        self.say("bonus", seat, kind)
+        if self.log is not None:
+            self.log.append(("bonus", seat, kind))
         if kind == SMASH:
             self.damage(1 - seat, 1, "hype bonus")
         elif kind == SMASH2:
@@ -369,7 +404,7 @@ class DuelState:
         """The deck's top card ("" if there is none, even after reshuffling)."""
         if not self.deck and RESHUFFLE_WHEN_DECK_RUNS_OUT and self.gone:
             self.deck, self.gone = self.gone, []
-            self.rng.shuffle(self.deck)
+            shuffle(self.rng, self.deck)
             self.say("reshuffle", len(self.deck))
         return self.deck.pop(0) if self.deck else ""
 
@@ -379,7 +414,7 @@ class DuelState:
         return max(0, card.cost - (1 if slot == MARKET_SIZE else 0) - discount)
 
 
-_MASK = (1 << 64) - 1
+_MASK: Final = (1 << 64) - 1
 
 
 def _mix(x: int) -> int:
@@ -390,7 +425,85 @@ def _mix(x: int) -> int:
     return x ^ (x >> 31)
 
 
+#: Whether this module is compiled: the dice then take ``_face``, the same hash on
+#: machine integers (``_mix`` on Python's 64-bit integers took 0.9 microseconds a die
+#: compiled, ``_face`` 0.04; from source ``_face`` is the slower, at 4 microseconds).
+COMPILED: Final = NATIVE
+
+
+def _face(key: int, position: i64) -> i64:
+    """``_mix(key + position) % 6`` on 32-bit halves, the products on 16-bit quarters
+    of the constants, so that no value passes 2**63 (the compiled build keeps them in
+    machine integers). ``tests/engine/test_native.py`` checks the two agree."""
+    x = key & _MASK
+    low: i64 = (x & 0xFFFFFFFF) + position + _G_LOW
+    high: i64 = ((x >> 32) + _G_HIGH + (low >> 32)) & _M32
+    low &= _M32
+    # x ^= x >> 30; x *= C1
+    low ^= (low >> 30) | ((high & 0x3FFFFFFF) << 2)
+    high ^= high >> 30
+    high, low = _times(high, low, _C1_HIGH_0, _C1_HIGH_1, _C1_LOW_0, _C1_LOW_1)
+    # x ^= x >> 27; x *= C2
+    low ^= (low >> 27) | ((high & 0x7FFFFFF) << 5)
+    high ^= high >> 27
+    high, low = _times(high, low, _C2_HIGH_0, _C2_HIGH_1, _C2_LOW_0, _C2_LOW_1)
+    # x ^= x >> 31; x % 6, with 2**32 % 6 == 4
+    low ^= (low >> 31) | ((high & 0x7FFFFFFF) << 1)
+    high ^= high >> 31
+    return (high * 4 + low) % 6
+
+
+def _times(high: i64, low: i64, c_high_0: i64, c_high_1: i64, c_low_0: i64, c_low_1: i64) -> tuple[i64, i64]:
+    """``(high, low) * c`` modulo 2**64, ``c``'s halves given as 16-bit quarters."""
+    a: i64 = low * c_low_0
+    b: i64 = low * c_low_1
+    t: i64 = a + ((b & 0xFFFF) << 16)
+    new_high: i64 = (t >> 32) + (b >> 16) + high * c_low_0 + (((high * c_low_1) & 0xFFFF) << 16)
+    new_high += low * c_high_0 + (((low * c_high_1) & 0xFFFF) << 16)
+    return new_high & _M32, t & _M32
+
+
+_M32: Final[i64] = 0xFFFFFFFF
+#: splitmix64's constants in 32-bit halves, the multipliers' halves in 16-bit quarters.
+_G_HIGH: Final[i64] = 0x9E3779B9
+_G_LOW: Final[i64] = 0x7F4A7C15
+_C1_HIGH_0: Final[i64] = 0x476D
+_C1_HIGH_1: Final[i64] = 0xBF58
+_C1_LOW_0: Final[i64] = 0xE5B9
+_C1_LOW_1: Final[i64] = 0x1CE4
+_C2_HIGH_0: Final[i64] = 0x49BB
+_C2_HIGH_1: Final[i64] = 0x94D0
+_C2_LOW_0: Final[i64] = 0x11EB
+_C2_LOW_1: Final[i64] = 0x1331
+
+
+def shuffle(rng: random.Random, items: list[str]) -> None:
+    """``rng.shuffle(items)``, step for step as the standard library's (Fisher-Yates,
+    each index drawn by ``getrandbits`` until below its bound), but compiled: from
+    Python it costs a call of ``_randbelow`` a card, a tenth of a game's setting up.
+    ``tests/engine/test_native.py`` checks it against ``random.shuffle``."""
+    getrandbits = rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        items[i], items[j] = items[j], items[i]
+
+
+def _offered(action: Action, legal: tuple[Action, ...]) -> bool:
+    """Whether ``action`` is one of ``legal``: by identity, as actions are interned (``in``
+    compared each of up to 255 rerolls by ``__eq__`` first)."""
+    for allowed in legal:
+        if allowed is action:
+            return True
+    return False
+
+
 def _copy_rng(source: random.Random) -> random.Random:
-    copy = random.Random()
+    # A fixed seed: ``Random()`` would first seed itself from the operating system,
+    # only for ``setstate`` to overwrite it.
+    copy = random.Random(0)
     copy.setstate(source.getstate())
     return copy

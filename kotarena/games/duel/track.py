@@ -13,18 +13,23 @@ two ends are always the victory spaces, covered or not.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from kotarena.games.duel.rulings import SPOTLIGHT_DISTANCES
 
-FAME_TRACK, DESTRUCTION_TRACK = 0, 1
-TRACK_NAMES = ("fame", "destruction")
+FAME_TRACK: Final = 0
+DESTRUCTION_TRACK: Final = 1
+TRACK_NAMES: Final = ("fame", "destruction")
 #: Printed spaces from the centre to either victory space.
-HALF = 7
-CELLS = tuple(range(-HALF, HALF + 1))
-CENTRE: tuple[str, int] = ("", 0)
+HALF: Final = 7
+CELLS: Final = tuple(range(-HALF, HALF + 1))
+CENTRE: Final[tuple[str, int]] = ("", 0)
 
-SMASH, SMASH2, HEAL, ENERGY_BONUS, DICE = "smash", "smash2", "heal", "energy", "dice"
+SMASH: Final = "smash"
+SMASH2: Final = "smash2"
+HEAL: Final = "heal"
+ENERGY_BONUS: Final = "energy"
+DICE: Final = "dice"
 
 
 class HypeToken(NamedTuple):
@@ -41,7 +46,7 @@ class HypeToken(NamedTuple):
         return self.bonuses == self.bonuses[::-1]
 
 
-HYPE_TOKENS: dict[str, HypeToken] = {token.id: token for token in (
+HYPE_TOKENS: Final[dict[str, HypeToken]] = {token.id: token for token in (
     HypeToken("cat_smash", 1, (SMASH,)),
     HypeToken("panda_dice", 1, (DICE,)),
     HypeToken("fish_heal", 1, (HEAL,)),
@@ -56,7 +61,7 @@ HYPE_TOKENS: dict[str, HypeToken] = {token.id: token for token in (
     HypeToken("king_block_1", 1, (None,), blocks=True),
     HypeToken("king_block_2", 1, (None,), blocks=True),
 )}
-KING_TOKENS = ("king_block_1", "king_block_2")
+KING_TOKENS: Final = ("king_block_1", "king_block_2")
 
 Space = tuple[str, int]
 #: Where a token lies: its track, its lowest printed space, and whether it is turned
@@ -77,15 +82,21 @@ def in_zone(cell: int, seat: int) -> bool:
 class Board:
     """The two tracks: where each hype token lies and where each marker stands."""
 
-    __slots__ = ("placed", "markers", "_spaces")
+    __slots__ = ("placed", "markers", "_spaces", "_tokens")
 
     def __init__(self, source: Board | None = None) -> None:
         self.placed: dict[str, Placement] = {} if source is None else dict(source.placed)
         self.markers: list[Space] = [CENTRE, CENTRE] if source is None else list(source.markers)
         # Each track's spaces, worked out once per placement of tokens (``place`` forgets them).
         self._spaces: list[list[Space] | None] = [None, None] if source is None else list(source._spaces)
+        # The tokens as views list them, sorted (``tokens``; ``place`` forgets them).
+        self._tokens: tuple[tuple[str, int, int, bool], ...] | None = None if source is None else source._tokens
 
     def copy(self) -> Board:
+        """A copy; both share the tracks' spaces, worked out first if they were not yet
+        (else each copy of a search bot's sampled game worked them out again)."""
+        self.spaces(FAME_TRACK)
+        self.spaces(DESTRUCTION_TRACK)
         return Board(self)
 
     # ------------------------------------------------------------ spaces
@@ -179,22 +190,39 @@ class Board:
         either track, none under another token, none holding a marker; both ways round
         for a token whose bonuses differ end to end. Its own place is left out."""
         info = HYPE_TOKENS[token]
+        covers = info.covers
+        window = (1 << covers) - 1
+        flips = (False,) if info.symmetric else (False, True)
         found: list[Placement] = []
         current = self.placed.get(token)
         for track in (FAME_TRACK, DESTRUCTION_TRACK):
-            covered = self.covering(track)
+            # The printed spaces it may not cover, one bit each (bit 0: space -7): the
+            # other tokens' and the marker's (was a set of cells per place tried).
+            blocked = 0
+            for other, (where, low, _flipped) in self.placed.items():
+                if where == track and other != token:
+                    blocked |= ((1 << HYPE_TOKENS[other].covers) - 1) << (low + HALF)
             marker = self.markers[track]
-            for low in range(-HALF, HALF - info.covers + 2):
-                cells = range(low, low + info.covers)
-                if any(covered.get(cell, token) != token for cell in cells):
+            if not marker[0]:
+                blocked |= 1 << (marker[1] + HALF)
+            for low in range(-HALF, HALF - covers + 2):
+                if blocked & (window << (low + HALF)):
                     continue
-                if not marker[0] and marker[1] in cells:
-                    continue
-                for flipped in ((False,) if info.symmetric else (False, True)):
+                for flipped in flips:
                     if current != (track, low, flipped):
                         found.append((track, low, flipped))
+        return found
+
+    def tokens(self) -> tuple[tuple[str, int, int, bool], ...]:
+        """Every token on the board as ``(token, track, lowest printed space, turned)``,
+        by token (do not change the tuple: it is kept until a token is placed)."""
+        found = self._tokens
+        if found is None:
+            found = self._tokens = tuple([(token, where[0], where[1], where[2])
+                                          for token, where in sorted(self.placed.items())])
         return found
 
     def place(self, token: str, placement: Placement) -> None:
         self.placed[token] = placement
         self._spaces = [None, None]
+        self._tokens = None

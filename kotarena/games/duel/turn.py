@@ -6,7 +6,9 @@ named in ``state.answer`` reads the answer (``ANSWERS``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import combinations
+from typing import TYPE_CHECKING, Final
 
 from kotarena.engine.actions import (
     BUY,
@@ -21,18 +23,22 @@ from kotarena.games.duel import effects
 from kotarena.games.duel.cards import BY_ID
 from kotarena.games.duel.faces import ADDABLE, CLAW, DESTRUCTION, ENERGY, FACE_NAMES, FAME, HEART
 from kotarena.games.duel.faces import POWER as POWER_FACE
+from kotarena.games.duel.limits import MARKET_SIZE, MAX_DICE, MAX_TOKENS, ROLLS, STANDARD_DICE, SWEEP_COST
 from kotarena.games.duel.rulings import OPERATION_MEDIA_COUNTS_EXTRA_CLAWS, SWEEPS_PER_TURN
-from kotarena.games.duel.state import (
-    MARKET_SIZE,
-    MAX_DICE,
-    MAX_TOKENS,
-    ROLLS,
-    STANDARD_DICE,
-    SWEEP_COST,
-    DuelState,
+from kotarena.games.duel.track import (
+    CELLS,
+    DESTRUCTION_TRACK,
+    FAME_TRACK,
+    HALF,
+    HYPE_TOKENS,
+    KING_TOKENS,
+    TRACK_NAMES,
+    Placement,
 )
-from kotarena.games.duel.track import DESTRUCTION_TRACK, FAME_TRACK, HYPE_TOKENS, KING_TOKENS, TRACK_NAMES, Placement
 from kotarena.games.duel.verbs import BLOCK, HYPE, POWER, RESOLVE, SPEND
+
+if TYPE_CHECKING:  # (the state calls the steps: importing it here would close a circle)
+    from kotarena.games.duel.state import DuelState
 
 
 def advance(state: DuelState) -> None:
@@ -42,20 +48,62 @@ def advance(state: DuelState) -> None:
         if not state.todo:
             state.todo.append(("turn",))
         step = state.todo.pop(0)
+        name = step[0]
         state.deferred = 0
-        STEPS[step[0]](state, *step[1:])
+        # The steps of every turn are called by name: compiled, a direct call instead of
+        # a lookup in STEPS and a call through Python (tests/duel/test_duel_dispatch.py
+        # checks that each name calls STEPS' function).
+        if len(step) > 1:
+            STEPS[name](state, *step[1:])
+        elif name == "reroll":
+            ask_reroll(state)
+        elif name == "buy":
+            ask_buy(state)
+        elif name == "turn":
+            start_turn(state)
+        elif name == "start_cards":
+            start_cards(state)
+        elif name == "tokens":
+            ask_tokens(state)
+        elif name == "roll":
+            first_roll(state)
+        elif name == "resolve_start":
+            resolve_start(state)
+        elif name == "power":
+            power(state)
+        elif name == "resolve":
+            resolve(state)
+        elif name == "after_resolve":
+            after_resolve(state)
+        elif name == "end":
+            end_turn(state)
+        elif name == "pass_dice":
+            pass_dice(state)
+        else:
+            STEPS[name](state)
 
 
 def answer(state: DuelState, step: tuple, action: Action) -> None:
     state.deferred = 0
-    ANSWERS[step[0]](state, action, *step[1:])
+    name = step[0]
+    if len(step) > 1:
+        ANSWERS[name](state, action, *step[1:])
+    elif name == "reroll":
+        reroll(state, action)
+    elif name == "buy":
+        buy(state, action)
+    else:
+        ANSWERS[name](state, action)
 
 
 def then(state: DuelState, *steps: tuple) -> None:
     """Queue ``steps`` to come next, before the rest of the queue. A step queues what
     follows it this way before acting, so that what its effects set off
     (``effects.later``) comes first."""
-    state.todo[0:0] = list(steps)
+    if len(steps) == 1:
+        state.todo.insert(0, steps[0])
+    else:
+        state.todo[0:0] = list(steps)
 
 
 # ------------------------------------------------------------------ start of turn
@@ -114,7 +162,7 @@ def first_roll(state: DuelState) -> None:
     state.say("roll", seat, tuple(state.dice))
 
 
-_REROLLS: dict[int, tuple[Action, ...]] = {}
+_REROLLS: Final[dict[int, tuple[Action, ...]]] = {}
 
 
 def _subsets(positions: list[int]) -> list[Action]:
@@ -441,6 +489,11 @@ def buy_card(state: DuelState, seat: int, slot: int, price: int) -> None:
 def placement_action(token: str, placement: Placement) -> Action:
     """``hype TRACK A [B]``: the printed spaces the token covers, its first bonus on A."""
     track, low, flipped = placement
+    return _PLACEMENT_ACTIONS[token][(track * len(CELLS) + low + HALF) * 2 + flipped]
+
+
+def _placement_action(token: str, placement: Placement) -> Action:
+    track, low, flipped = placement
     high = low + HYPE_TOKENS[token].covers - 1
     if high == low:
         return Action.of(HYPE, TRACK_NAMES[track], low)
@@ -510,7 +563,14 @@ def _pick(state: DuelState, action: Action, seat: int, named: str = "") -> None:
     pick(state, action, seat, named)
 
 
-STEPS = {
+#: Each token's placements as actions, by track, lowest space and turning (a hype
+#: decision lists up to 56 of them; writing each one's text was a tenth of a turn).
+_PLACEMENT_ACTIONS: Final[dict[str, list[Action]]] = {
+    token: [_placement_action(token, (track, low, flipped)) for track in (FAME_TRACK, DESTRUCTION_TRACK)
+            for low in CELLS for flipped in (False, True)]
+    for token in HYPE_TOKENS}
+
+STEPS: Final[dict[str, Callable[..., None]]] = {
     "pick": _ask_pick,
     "begin": _begin,
     "turn": start_turn,
@@ -534,7 +594,7 @@ STEPS = {
     "effect": effects.step,
 }
 
-ANSWERS = {
+ANSWERS: Final[dict[str, Callable[..., None]]] = {
     "pick": _pick,
     "tokens": spend_tokens,
     "reroll": reroll,

@@ -9,10 +9,14 @@ playable game from a view alone.
 from __future__ import annotations
 
 import random
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from kotarena.engine.actions import Action
 from kotarena.engine.outcome import Outcome
+
+if TYPE_CHECKING:
+    from kotarena.games.duel.state import DuelState
+    from kotarena.games.duel.track import Board
 
 
 class DuelView(NamedTuple):
@@ -70,7 +74,7 @@ class DuelView(NamedTuple):
         return data
 
     @property
-    def board(self):
+    def board(self) -> Board:
         """The tracks as a :class:`~kotarena.games.duel.track.Board` (a state has the same
         attribute), for bots that ask where spaces, bonuses and zones are."""
         from kotarena.games.duel.track import Board
@@ -80,38 +84,49 @@ class DuelView(NamedTuple):
         board.placed = {token: (track, low, flipped) for token, track, low, flipped in self.hype}
         return board
 
-    def sample_game(self, seed: int | None = None):
+    def sample_game(self, seed: int | None = None) -> DuelState:
         """A playable game consistent with this view: the unseen cards dealt into the
         deck in an order drawn from ``seed``, and fresh dice."""
         from kotarena.games import get_game
 
-        return get_game(self.game).sample(self, seed)
+        game: Any = get_game(self.game)
+        return game.sample(self, seed)
 
 
-def view_of(state, player: int) -> DuelView:
-    board = state.board
-    return DuelView(
-        player, state.game, state.names, tuple(m.id for m in state.monsters), tuple(state.health),
-        tuple(m.health for m in state.monsters), tuple(state.energy), tuple(state.tokens),
-        (tuple(state.keeps[0]), tuple(state.keeps[1])), tuple(state.market), len(state.deck), tuple(state.gone),
-        tuple(board.markers), tuple((token, *where) for token, where in sorted(board.placed.items())),
-        state.turn, state.active, state.first_player, tuple(state.dice), tuple(state.aside), tuple(state.added),
-        state.rolls_left, state.rolls_used, state.power_left, state.claws_times, tuple(state.penalty),
-        tuple(sorted(state.flags)), state.spent, state.claws_rolled, state.sweeps, tuple(sorted(state.marks)), tuple(state.taken), state.bought,
-        state.extra_turn, tuple(state.todo), state.answer, state.to_move, state.kind,
-        state.legal if player == state.to_move else (), state.outcome)
+def view_of(state: DuelState, player: int) -> DuelView:
+    """Snapshot what seat ``player`` sees of ``state`` (everything but the deck's order)."""
+    s = state
+    board = s.board
+    # The tuple is built directly (``DuelView.__new__`` takes its 40 fields as keyword
+    # arguments, a quarter of a view's time); the sorted parts are sorted only when
+    # there is something to sort.
+    return _new_view(DuelView, (
+        player, s.game, s.names, s.monster_ids, tuple(s.health), s.max_health, tuple(s.energy), tuple(s.tokens),
+        (tuple(s.keeps[0]), tuple(s.keeps[1])) if s.keeps[0] or s.keeps[1] else _NO_KEEPS, tuple(s.market),
+        len(s.deck), tuple(s.gone),
+        tuple(board.markers), board.tokens() if board.placed else (),
+        s.turn, s.active, s.first_player, tuple(s.dice), tuple(s.aside), tuple(s.added),
+        s.rolls_left, s.rolls_used, s.power_left, s.claws_times, tuple(s.penalty),
+        tuple(sorted(s.flags)) if s.flags else (), s.spent, s.claws_rolled, s.sweeps,
+        tuple(sorted(s.marks)) if s.marks else (), tuple(s.taken), s.bought,
+        s.extra_turn, tuple(s.todo), s.answer, s.to_move, s.kind,
+        s.legal if player == s.to_move else (), s.outcome))
+
+
+_new_view: Final = tuple.__new__
+_NO_KEEPS: Final[tuple[tuple[str, ...], ...]] = ((), ())
 
 
 def sample_state(game, view: DuelView, seed: int | None):
     """The state ``view`` shows, with the deck dealt from the unseen cards by ``seed``."""
     from kotarena.games.duel.cards import CARDS
     from kotarena.games.duel.monsters import BY_ID
-    from kotarena.games.duel.state import DuelState
+    from kotarena.games.duel.state import DuelState, shuffle
 
     rng = random.Random(seed)
     seen = [card for card in view.market if card] + list(view.gone) + [c for kept in view.keeps for c in kept]
     unseen = [card.id for card in CARDS if card.id not in seen] if view.deck_size else []
-    rng.shuffle(unseen)
+    shuffle(rng, unseen)
     state = DuelState(view.names, [BY_ID[m] for m in view.monsters], seed=rng.randrange(2**63),
                       deck=unseen[:view.deck_size], record=False, game=view.game)
     state.deck_name = "duel"
