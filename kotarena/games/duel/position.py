@@ -18,8 +18,8 @@ from kotarena.games.duel.faces import parse_faces
 from kotarena.games.duel.invariants import problems
 from kotarena.games.duel.monsters import find_monster
 from kotarena.games.duel.state import MARKET_SIZE, DuelState
-from kotarena.games.duel.track import CELLS, HYPE_TOKENS, KING_TOKENS, TRACK_NAMES, Space
-from kotarena.games.duel.turn import action_placement, advance
+from kotarena.games.duel.track import CELLS, HYPE_TOKENS, KING_TOKENS, TRACK_NAMES, Space, action_placement
+from kotarena.games.duel.turn import advance
 
 
 def duel_dice(*groups: str | Sequence[str]) -> ScriptedDice:

@@ -15,7 +15,9 @@ from __future__ import annotations
 
 from typing import Final, NamedTuple
 
+from kotarena.engine.actions import Action
 from kotarena.games.duel.rulings import SPOTLIGHT_DISTANCES
+from kotarena.games.duel.verbs import HYPE
 
 FAME_TRACK: Final = 0
 DESTRUCTION_TRACK: Final = 1
@@ -226,3 +228,33 @@ class Board:
         self.placed[token] = placement
         self._spaces = [None, None]
         self._tokens = None
+
+
+# ------------------------------------------------------------------ placements as actions
+
+def placement_action(token: str, placement: Placement) -> Action:
+    """``hype TRACK A [B]``: the printed spaces the token covers, its first bonus on A."""
+    track, low, flipped = placement
+    return _PLACEMENT_ACTIONS[token][(track * len(CELLS) + low + HALF) * 2 + flipped]
+
+
+def _placement_action(token: str, placement: Placement) -> Action:
+    track, low, flipped = placement
+    high = low + HYPE_TOKENS[token].covers - 1
+    if high == low:
+        return Action.of(HYPE, TRACK_NAMES[track], low)
+    return Action.of(HYPE, TRACK_NAMES[track], *((high, low) if flipped else (low, high)))
+
+
+def action_placement(action: Action) -> Placement:
+    track, *cells = action.args
+    low = min(cells)
+    return TRACK_NAMES.index(track), low, len(cells) == 2 and cells[0] > cells[1]
+
+
+#: Each token's placements as actions, by track, lowest space and turning (a hype
+#: decision lists up to 56 of them; writing each one's text was a tenth of a turn).
+_PLACEMENT_ACTIONS: Final[dict[str, list[Action]]] = {
+    token: [_placement_action(token, (track, low, flipped)) for track in (FAME_TRACK, DESTRUCTION_TRACK)
+            for low in CELLS for flipped in (False, True)]
+    for token in HYPE_TOKENS}

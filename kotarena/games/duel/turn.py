@@ -26,16 +26,14 @@ from kotarena.games.duel.faces import POWER as POWER_FACE
 from kotarena.games.duel.limits import MARKET_SIZE, MAX_DICE, MAX_TOKENS, ROLLS, STANDARD_DICE, SWEEP_COST
 from kotarena.games.duel.rulings import OPERATION_MEDIA_COUNTS_EXTRA_CLAWS, SWEEPS_PER_TURN
 from kotarena.games.duel.track import (
-    CELLS,
     DESTRUCTION_TRACK,
     FAME_TRACK,
-    HALF,
-    HYPE_TOKENS,
     KING_TOKENS,
     TRACK_NAMES,
-    Placement,
+    action_placement,
+    placement_action,
 )
-from kotarena.games.duel.verbs import BLOCK, HYPE, POWER, RESOLVE, SPEND
+from kotarena.games.duel.verbs import BLOCK, POWER, RESOLVE, SPEND
 
 if TYPE_CHECKING:  # (the state calls the steps: importing it here would close a circle)
     from kotarena.games.duel.state import DuelState
@@ -486,26 +484,6 @@ def buy_card(state: DuelState, seat: int, slot: int, price: int) -> None:
     then(state, *steps)
 
 
-def placement_action(token: str, placement: Placement) -> Action:
-    """``hype TRACK A [B]``: the printed spaces the token covers, its first bonus on A."""
-    track, low, flipped = placement
-    return _PLACEMENT_ACTIONS[token][(track * len(CELLS) + low + HALF) * 2 + flipped]
-
-
-def _placement_action(token: str, placement: Placement) -> Action:
-    track, low, flipped = placement
-    high = low + HYPE_TOKENS[token].covers - 1
-    if high == low:
-        return Action.of(HYPE, TRACK_NAMES[track], low)
-    return Action.of(HYPE, TRACK_NAMES[track], *((high, low) if flipped else (low, high)))
-
-
-def action_placement(action: Action) -> Placement:
-    track, *cells = action.args
-    low = min(cells)
-    return TRACK_NAMES.index(track), low, len(cells) == 2 and cells[0] > cells[1]
-
-
 def ask_hype(state: DuelState, seat: int, token: str) -> None:
     board = state.board
     if token in board.placed and not board.movable(token):
@@ -562,13 +540,6 @@ def _pick(state: DuelState, action: Action, seat: int, named: str = "") -> None:
 
     pick(state, action, seat, named)
 
-
-#: Each token's placements as actions, by track, lowest space and turning (a hype
-#: decision lists up to 56 of them; writing each one's text was a tenth of a turn).
-_PLACEMENT_ACTIONS: Final[dict[str, list[Action]]] = {
-    token: [_placement_action(token, (track, low, flipped)) for track in (FAME_TRACK, DESTRUCTION_TRACK)
-            for low in CELLS for flipped in (False, True)]
-    for token in HYPE_TOKENS}
 
 STEPS: Final[dict[str, Callable[..., None]]] = {
     "pick": _ask_pick,
