@@ -145,7 +145,7 @@ def use_in_buy_step(state: DuelState, seat: int, action: Action) -> None:
 
 #: The end-of-turn cards whose order their owner chooses (seed 002, "Кінець ходу":
 #: "Розіграйте їх у будь-якому порядку на свій вибір").
-END_OF_TURN_CARDS = ("electrical_aura", "in_shape")
+END_OF_TURN_CARDS: Final[tuple[str, ...]] = ("electrical_aura", "in_shape")
 
 
 def end_of_turn(state: DuelState, seat: int) -> None:
@@ -339,7 +339,7 @@ def step(state: DuelState, card: str, seat: int, *args: object) -> None:
         if state.owns(seat, card):
             _ask(state, seat, card, [use(card)], seat, *args)
         else:  # the card changed hands since: the damage comes as it is
-            state.damage_both(dict(args[0]), args[1])  # type: ignore[arg-type]
+            state.damage_both(dict(args[0]), args[1])  # type: ignore[arg-type, call-overload]
     elif card == "lightning_speed":
         if state.owns(seat, card):
             _ask(state, seat, card, [use(card)], seat)
