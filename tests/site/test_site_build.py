@@ -7,6 +7,7 @@ import base64
 import gzip
 import json
 import re
+import sqlite3
 
 import pytest
 from click.testing import CliRunner
@@ -15,6 +16,7 @@ from kotarena.cli import cli
 from kotarena.games import new_game
 from kotarena.games.duel.cards import CARDS as DUEL_CARDS
 from kotarena.replay import replay_from_text, reproduce
+from kotarena.site import build as build_module
 from kotarena.storage import open_db, season
 from kotarena.storage.queries import leaderboard
 
@@ -150,3 +152,120 @@ def test_worker_processes_write_the_same_site(season_db, built_site, tmp_path):
     assert result.exit_code == 0, result.output
     assert viewer_games(out) == viewer_games(built_site)
     assert (out / "four" / "night-1.html").read_text() == (built_site / "four" / "night-1.html").read_text()
+
+
+# Incremental builds: a build into a folder that holds an earlier build plays only the
+# games stored since, and writes the same site as a build from scratch.
+
+
+#: The 'duo' ladder of conftest.py, for another night of it.
+DUO = """
+name = "duo"
+game = "origins"
+players = 2
+games = 4
+seed = 9
+
+[[bots]]
+name = "random"
+label = "left"
+
+[[bots]]
+name = "random"
+label = "right"
+"""
+
+
+@pytest.fixture
+def growing_db(season_db, tmp_path):
+    """A copy of the season's database, to add nights to, and the 'duo' ladder's file."""
+    db = tmp_path / "growing.db"
+    with sqlite3.connect(season_db) as source, sqlite3.connect(db) as copy:
+        source.backup(copy)
+    ladder = tmp_path / "duo.toml"
+    ladder.write_text(DUO)
+    return str(db), ladder
+
+
+def played_again(monkeypatch) -> list[int]:
+    """The match ids the builder plays again for the viewer (built with --workers 0)."""
+    played: list[int] = []
+    real = build_module.viewer_data
+
+    def spy(match_id, *args):
+        played.append(match_id)
+        return real(match_id, *args)
+
+    monkeypatch.setattr(build_module, "viewer_data", spy)
+    return played
+
+
+def site_files(site) -> dict[str, bytes]:
+    return {str(path.relative_to(site)): path.read_bytes() for path in site.rglob("*")
+            if path.is_file() and path.name != build_module.MANIFEST}
+
+
+def build(site, db: str, *more: str):
+    result = CliRunner().invoke(cli, ["site", "build", str(site), "-w", "0", "--db", db, *more])
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def test_a_build_after_another_night_plays_only_that_nights_games(growing_db, tmp_path, monkeypatch):
+    db, ladder = growing_db
+    played = played_again(monkeypatch)
+    site = tmp_path / "site"
+    first = build(site, db)
+    engine = open_db(db)
+    everything = [m["id"] for name in ("four", "duo", "duel", "forfeits") for m in stored_games(db, name)]
+    assert sorted(played) == sorted(everything) and f"{len(everything)} games played again, " in first.stderr
+    night = CliRunner().invoke(cli, ["league", "run", str(ladder), "-w", "0", "-q", "--db", db])
+    assert night.exit_code == 0, night.output
+    new = [m["id"] for m in season.season_matches(engine, season.ladder(engine, "duo")["id"], night=2)]
+    assert len(new) == 4
+    played.clear()
+    second = build(site, db)
+    assert played == new
+    assert f"4 games played again ({len(everything)} kept from the last build)" in second.stderr
+    assert '<a href="night-2.html">night 2</a>' in (site / "duo" / "index.html").read_text()
+    # What it kept and what it wrote are the site a build from scratch writes.
+    assert site_files(site) == site_files(build(tmp_path / "scratch", db, "--full") and tmp_path / "scratch")
+    played.clear()
+    assert "0 games played again" in build(site, db).stderr and played == []
+
+
+def test_a_rerate_rewrites_the_ratings_pages_and_plays_no_game_again(growing_db, tmp_path, monkeypatch):
+    db, _ = growing_db
+    site = tmp_path / "site"
+    build(site, db)
+    with sqlite3.connect(db) as connection:  # ratings as if another rating system had rated the ladder
+        connection.execute("UPDATE seat SET mu = mu + 1 WHERE match_id IN (SELECT m.id FROM match m "
+                           "JOIN night n ON m.night_id = n.id JOIN ladder l ON n.ladder_id = l.id WHERE l.name = 'four')")
+        connection.execute("UPDATE rating SET mu = mu + 1 WHERE ladder_id = (SELECT id FROM ladder WHERE name = 'four')")
+    before = (site / "four" / "index.html").read_text()
+    played = played_again(monkeypatch)
+    build(site, db)
+    assert played == [] and (site / "four" / "index.html").read_text() != before
+    assert CliRunner().invoke(cli, ["league", "rerate", "four", "--db", db]).exit_code == 0
+    build(site, db)
+    assert played == []
+    assert site_files(site) == site_files(build(tmp_path / "scratch", db) and tmp_path / "scratch")
+
+
+def test_another_kotarena_version_a_missing_file_or_another_database_plays_again_what_it_must(
+        growing_db, season_db, tmp_path, monkeypatch):
+    db, _ = growing_db
+    site = tmp_path / "site"
+    build(site, db)
+    played = played_again(monkeypatch)
+    (site / "replays" / "duo-night-1-part-1.js").unlink()
+    build(site, db)
+    assert sorted(played) == sorted(m["id"] for m in stored_games(db, "duo"))
+    played.clear()
+    monkeypatch.setattr(build_module, "__version__", "99.0")
+    build(site, db)
+    everything = sum(len(stored_games(db, name)) for name in ("four", "duo", "duel", "forfeits"))
+    assert len(played) == everything
+    played.clear()
+    build(site, season_db)  # the same games, another database: nothing of it is kept
+    assert len(played) == everything
