@@ -89,6 +89,29 @@ def test_card_statistics_count_every_card_bought(built_site, season_db, ladder):
     assert bought
 
 
+def test_a_cards_win_share_is_a_figure_only_from_the_minimum_sample_and_always_has_its_interval(built_site):
+    page = (built_site / "four" / "cards.html").read_text()
+    rows = re.findall(r"<tr><td>[^<]+</td><td>\d+</td><td>(\d+)</td><td>(\d+)</td><td>(.*?)</td><td>(\d+)% – (\d+)%</td>",
+                      page)
+    assert rows
+    for seats, won, share, low, high in rows:
+        seats, won = int(seats), int(won)
+        assert (share == f"{won / seats:.1%}") if seats >= build_module.MIN_SEATS else ("too few" in share)
+        assert int(low) <= 100 * won / seats <= int(high)
+
+
+def test_card_statistics_sum_the_blocks_and_mark_a_share_whose_interval_leaves_out_any_seats():
+    blocks = [{"Armor Plating": [30, 25, 20], "Energize": [5, 4, 1]}, {"Armor Plating": [20, 15, 10]}]
+    armor, energize = build_module.card_statistics(blocks, baseline=0.25)
+    assert (armor["card"], armor["bought"], armor["seats"], armor["won"], armor["share"]) == (
+        "Armor Plating", 50, 40, 30, 0.75)
+    assert armor["versus"] == "above" and armor["low"] > 0.25
+    assert energize["share"] is None and energize["versus"] is None  # 4 seats: too few to be a figure
+    # Wilson's interval: 8 in 10 is 0.490-0.943; 1 in 1 is not 1.0-1.0.
+    assert [round(end, 3) for end in build_module.wilson_interval(8, 10)] == [0.490, 0.943]
+    assert [round(end, 3) for end in build_module.wilson_interval(1, 1)] == [0.207, 1.0]
+
+
 def test_a_duel_is_shown_with_its_tracks_markers_hype_tokens_and_market_after_every_turn(built_site, season_db):
     games = viewer_games(built_site)
     for match in stored_games(season_db, "duel"):
@@ -269,3 +292,51 @@ def test_another_kotarena_version_a_missing_file_or_another_database_plays_again
     played.clear()
     build(site, season_db)  # the same games, another database: nothing of it is kept
     assert len(played) == everything
+
+
+def test_a_match_has_one_number_in_every_command_page_and_file(built_site, season_db):
+    """Its stored id: in 'matches', 'history', 'replay --match', the export, the night's
+    page, the entrant's pages and the viewer's data (its title and breadcrumb)."""
+    run = CliRunner()
+    ids = [match["id"] for match in stored_games(season_db, "forfeits")]
+    listed = run.invoke(cli, ["matches", "--ladder", "forfeits", "--db", season_db]).stdout.splitlines()
+    assert listed[0].split()[0] == "match"
+    assert sorted(int(line.split()[0]) for line in listed[2:2 + len(ids)]) == ids
+    history = run.invoke(cli, ["history", "broken", "--ladder", "forfeits", "--db", season_db]).stdout.splitlines()
+    assert history[0].split()[:2] == ["ladder", "match"]
+    assert [int(line.split()[1]) for line in history[2:]] == ids
+    exported = run.invoke(cli, ["export", "forfeits", "--db", season_db]).stdout.splitlines()
+    exported = [json.loads(line) for line in exported]
+    assert [record["match"] for record in exported if record["record"] == "match"] == ids
+    games = viewer_games(built_site)
+    night = (built_site / "forfeits" / "night-1.html").read_text()
+    mine = (built_site / "forfeits" / "bot-broken-night-1.html").read_text()
+    bot = (built_site / "forfeits" / "bot-broken.html").read_text()
+    for match_id in ids:
+        link = rf'viewer\.html#m={match_id}&amp;b=[\w.-]+">match {match_id}</a>'
+        assert re.search(link, night) and re.search(link, mine) and re.search(link, bot)
+        assert run.invoke(cli, ["replay", "--match", str(match_id), "-q", "--db", season_db]).stdout.startswith(
+            f"match {match_id}: reproduced: yes")
+        assert games[match_id]["match"] == match_id and "index" not in games[match_id]
+    # Nothing else on a night's page is numbered like a match.
+    assert re.findall(r"<th>([^<]*)</th>", night) == ["match", "seats (place)", "winner", "ended by", "turns",
+                                                      "forfeits"]
+
+
+def test_a_leaderboard_row_links_to_the_entrants_games_night_by_night_and_each_night_lists_exactly_them(
+        built_site, season_db):
+    board = (built_site / "four" / "index.html").read_text().split('class="leaderboard"')[1].split("</table>")[0]
+    games = stored_games(season_db, "four")
+    for row in leaderboard(open_db(season_db), "four"):
+        entrant = row["entrant"]
+        assert f'<a class="games" href="bot-{entrant}.html#games"' in board
+        page = (built_site / "four" / f"bot-{entrant}.html").read_text()
+        section = page.split('<h2 id="games">')[1].split("</table>")[0]
+        nights = re.findall(rf'<a href="bot-{entrant}-night-(\d+).html">night \d+</a></td><td>(\d+)</td>', section)
+        mine = [match for match in games if any(seat["entrant"] == entrant for seat in match["seats"])]
+        assert [(int(night), int(count)) for night, count in nights] == [
+            (night, sum(match["night"] == night for match in mine)) for night in (1, 2)]
+        for night in (1, 2):
+            listed = re.findall(r">match (\d+)</a>", (built_site / "four" / f"bot-{entrant}-night-{night}.html")
+                                .read_text())
+            assert [int(found) for found in listed] == [match["id"] for match in mine if match["night"] == night]
