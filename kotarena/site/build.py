@@ -8,7 +8,7 @@ The layout of a built site::
     style.css, viewer.html, viewer.js
     LADDER/index.html           leaderboard, rating chart, crosstable, turn order, nights
     LADDER/bot-ENTRANT.html     an entrant's rating history, games by night, head to head, forfeits
-    LADDER/bot-ENTRANT-night-N.html  an entrant's games of night N
+    LADDER/games-ENTRANT-night-N.html  an entrant's games of night N
     LADDER/cards.html           per-card statistics
     LADDER/night-N.html         a night's matches, each linked to the viewer
     replays/LADDER-night-N-part-P.js  the games of night N's P-th block of BATCH
@@ -207,7 +207,7 @@ class _LadderBuild:
 
     def _night_pages_exist(self, number: int, record: Mapping[str, Any]) -> bool:
         return (self.folder / f"night-{number}.html").exists() and all(
-            (self.folder / f"bot-{slug(entrant)}-night-{number}.html").exists() for entrant in record["entrants"])
+            (self.folder / pages.games_page(entrant, number)).exists() for entrant in record["entrants"])
 
     def _write_night(self, night: dict[str, Any], stale: Mapping[int, str], page_key: str) -> dict[str, Any]:
         """Read a night's matches, write its page, its entrants' pages of it and the
@@ -248,7 +248,7 @@ class _LadderBuild:
         self._send(number, block_at, stale, jobs, seats, wins)
         _write(self.folder / f"night-{number}.html", pages.night_page(self.name, night, rows), self.report)
         for entrant, mine in by_entrant.items():
-            _write(self.folder / f"bot-{slug(entrant)}-night-{number}.html",
+            _write(self.folder / pages.games_page(entrant, number),
                    pages.bot_night_page(self.name, entrant, night, mine), self.report)
         cross = season.crosstable(self.engine, ladder_id, night=number)
         return {"page": page_key, "entrants": entrants,

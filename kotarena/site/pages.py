@@ -11,7 +11,7 @@ from kotarena.forfeits import clean_detail, forfeit_reason
 from kotarena.site.charts import rating_chart
 from kotarena.site.html import attribute, page, slug, table, text
 
-__all__ = ["bot_night_page", "bot_page", "cards_page", "index_page", "ladder_page", "match_row", "night_page"]
+__all__ = ["bot_night_page", "bot_page", "cards_page", "games_page", "index_page", "ladder_page", "match_row", "night_page"]
 
 
 def _share(part: float, whole: int) -> str:
@@ -22,6 +22,12 @@ def _place(rank: int) -> str:
     place = rank + 1
     suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
     return f"{place}{suffix}"
+
+
+def games_page(entrant: str, night: int) -> str:
+    """The file name of the page of ``entrant``'s games of night ``night`` (not
+    ``bot-...``: an entrant called ``x-night-1`` has its page ``bot-x-night-1.html``)."""
+    return f"games-{slug(entrant)}-night-{night}.html"
 
 
 def viewer_link(root: str, match_id: int, bundle: str | None, label: str = "view") -> str:
@@ -131,7 +137,7 @@ def bot_page(ladder: str, entrant: str, board_row: Mapping[str, Any] | None,
     body.append(rating_chart([(entrant, history)], band=True, title=f"{entrant}: rating (mu) and its 95% interval"))
     body.append(f'<h2 id="games">Games ({sum(played for _, played, _, _ in games)})</h2>')
     body.append(table(("night", "games", "wins", "win share", "forfeited seats"),
-                      [(f'<a href="bot-{attribute(slug(entrant))}-night-{night}.html">night {night}</a>',
+                      [(f'<a href="{games_page(entrant, night)}">night {night}</a>',
                         text(played), text(won), _share(won, played), text(forfeited))
                        for night, played, won, forfeited in games], css="games") if games else
                 '<p class="empty">No stored games yet.</p>')

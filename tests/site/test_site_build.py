@@ -310,7 +310,7 @@ def test_a_match_has_one_number_in_every_command_page_and_file(built_site, seaso
     assert [record["match"] for record in exported if record["record"] == "match"] == ids
     games = viewer_games(built_site)
     night = (built_site / "forfeits" / "night-1.html").read_text()
-    mine = (built_site / "forfeits" / "bot-broken-night-1.html").read_text()
+    mine = (built_site / "forfeits" / "games-broken-night-1.html").read_text()
     bot = (built_site / "forfeits" / "bot-broken.html").read_text()
     for match_id in ids:
         link = rf'viewer\.html#m={match_id}&amp;b=[\w.-]+">match {match_id}</a>'
@@ -332,11 +332,11 @@ def test_a_leaderboard_row_links_to_the_entrants_games_night_by_night_and_each_n
         assert f'<a class="games" href="bot-{entrant}.html#games"' in board
         page = (built_site / "four" / f"bot-{entrant}.html").read_text()
         section = page.split('<h2 id="games">')[1].split("</table>")[0]
-        nights = re.findall(rf'<a href="bot-{entrant}-night-(\d+).html">night \d+</a></td><td>(\d+)</td>', section)
+        nights = re.findall(rf'<a href="games-{entrant}-night-(\d+).html">night \d+</a></td><td>(\d+)</td>', section)
         mine = [match for match in games if any(seat["entrant"] == entrant for seat in match["seats"])]
         assert [(int(night), int(count)) for night, count in nights] == [
             (night, sum(match["night"] == night for match in mine)) for night in (1, 2)]
         for night in (1, 2):
-            listed = re.findall(r">match (\d+)</a>", (built_site / "four" / f"bot-{entrant}-night-{night}.html")
+            listed = re.findall(r">match (\d+)</a>", (built_site / "four" / f"games-{entrant}-night-{night}.html")
                                 .read_text())
             assert [int(found) for found in listed] == [match["id"] for match in mine if match["night"] == night]
