@@ -251,10 +251,12 @@ class _LadderBuild:
             _write(self.folder / pages.games_page(entrant, number),
                    pages.bot_night_page(self.name, entrant, night, mine), self.report)
         cross = season.crosstable(self.engine, ladder_id, night=number)
+        # The counts as JSON text, read one night at a time when they are summed: a
+        # manifest of thousands of nights stays a few strings in memory.
         return {"page": page_key, "entrants": entrants,
-                "cross": [[mine, theirs, c["met"], c["above"], c["tied"]] for (mine, theirs), c in cross.items()],
-                "order": season.turn_order_wins(self.engine, ladder_id, night=number),
-                "versions": season.bot_versions(self.engine, ladder_id, night=number)}
+                "cross": _packed([[mine, theirs, c["met"], c["above"], c["tied"]] for (mine, theirs), c in cross.items()]),
+                "order": _packed(season.turn_order_wins(self.engine, ladder_id, night=number)),
+                "versions": _packed(season.bot_versions(self.engine, ladder_id, night=number))}
 
     def _send(self, number: int, block: int | None, stale: Mapping[int, str], jobs: list[tuple], seats: int,
               wins: int) -> None:
@@ -277,7 +279,7 @@ class _LadderBuild:
         self.report.replay_errors.extend(result["errors"])
         self.report.matches += result["games"]
         self.report.files += 1
-        self.record["blocks"][key] = {**record, "cards": result["cards"], "errors": result["errors"]}
+        self.record["blocks"][key] = {**record, "cards": _packed(result["cards"]), "errors": result["errors"]}
         if self.progress is not None:
             self.progress(self.report.matches)
 
@@ -309,8 +311,12 @@ class _LadderBuild:
                                                         _summed_order(kept_nights), nights, versions), self.report)
         baseline = wins / seats if seats else None
         _write(folder / "cards.html", pages.cards_page(self.name, card_statistics(
-            (block["cards"] for block in blocks), baseline), baseline, MIN_SEATS), self.report)
+            (json.loads(block["cards"]) for block in blocks), baseline), baseline, MIN_SEATS), self.report)
         return summary
+
+
+def _packed(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
 
 
 def _rules_version(game: str) -> int | None:
@@ -326,7 +332,7 @@ def _rules_version(game: str) -> int | None:
 def _summed_cross(nights: Iterable[Mapping[str, Any]]) -> dict[tuple[str, str], dict[str, int]]:
     cross: dict[tuple[str, str], dict[str, int]] = {}
     for night in nights:
-        for mine, theirs, met, above, tied in night["cross"]:
+        for mine, theirs, met, above, tied in json.loads(night["cross"]):
             counts = cross.setdefault((mine, theirs), {"met": 0, "above": 0, "tied": 0})
             counts["met"] += met
             counts["above"] += above
@@ -337,7 +343,7 @@ def _summed_cross(nights: Iterable[Mapping[str, Any]]) -> dict[tuple[str, str], 
 def _summed_versions(nights: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
     seats: dict[tuple[str, str, str, str], int] = {}
     for night in nights:
-        for row in night["versions"]:
+        for row in json.loads(night["versions"]):
             key = (row["entrant"], row["bot"], row["package"], row["version"])
             seats[key] = seats.get(key, 0) + row["seats"]
     return [{"entrant": entrant, "bot": bot, "package": package, "version": version, "seats": count}
@@ -348,8 +354,9 @@ def _summed_order(nights: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     positions: dict[int, list[int]] = {}
     unknown = 0
     for night in nights:
-        unknown += night["order"]["unknown"]
-        for row in night["order"]["positions"]:
+        order = json.loads(night["order"])
+        unknown += order["unknown"]
+        for row in order["positions"]:
             counts = positions.setdefault(row["position"], [0, 0])
             counts[0] += row["games"]
             counts[1] += row["wins"]
