@@ -286,10 +286,10 @@ class _LadderBuild:
     def _ladder_pages(self, nights: list[dict[str, Any]]) -> dict[str, Any]:
         """The pages that change every night, from the database and the manifest's counts."""
         engine, ladder_id, folder = self.engine, self.info["id"], self.folder
-        kept_nights = self.record["nights"].values()
+        night_records = self.record["nights"].values()
         board = queries.leaderboard(engine, self.name)
-        cross = _summed_cross(kept_nights)
-        versions = _summed_versions(kept_nights)
+        cross = _summed_cross(night_records)
+        versions = _summed_versions(night_records)
         games = _games_by_night(self.record["nights"])
         forfeits = season.forfeits(engine, ladder_id)
         bundles = {f["match"]: bundle_name(self.name, f["night"], f["index"] // BATCH) for f in forfeits}
@@ -308,7 +308,7 @@ class _LadderBuild:
         seats, wins = sum(block["seats"] for block in blocks), sum(block["wins"] for block in blocks)
         summary = {**self.info, "matches": matches, "nights": len(nights), "entrants": len(board)}
         _write(folder / "index.html", pages.ladder_page(summary, board, histories, cross,
-                                                        _summed_order(kept_nights), nights, versions), self.report)
+                                                        _summed_order(night_records), nights, versions), self.report)
         baseline = wins / seats if seats else None
         _write(folder / "cards.html", pages.cards_page(self.name, card_statistics(
             (json.loads(block["cards"]) for block in blocks), baseline), baseline, MIN_SEATS), self.report)
