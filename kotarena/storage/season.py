@@ -21,8 +21,8 @@ from kotarena.storage.models import BotVersion, LadderRow, Match, Night, Seat
 from kotarena.storage.queries import PAGE
 from kotarena.storage.store import UnknownLadderError
 
-__all__ = ["bot_versions", "crosstable", "forfeits", "ladder", "match_blocks", "rating_history", "season_matches", "season_nights",
-           "turn_order_wins"]
+__all__ = ["bot_versions", "crosstable", "forfeits", "ladder", "match_blocks", "rating_history", "season_matches",
+           "season_nights", "turn_order_wins"]
 
 
 def ladder(engine: Engine, name: str) -> dict[str, Any]:
