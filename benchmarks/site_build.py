@@ -1,20 +1,31 @@
-"""How long ``kotarena site build`` takes on a large database, and how big its pages are.
+"""How long ``kotarena site build`` takes on a large database, the first time and the
+next night's, and how big its pages are.
 
-Plays ``--games`` real games (nights of ``--night-size``, four seats, the heuristic bot
+Plays ``--played`` real games (nights of ``--night-size``, four seats, the heuristic bot
 and four random ones, duplicate sets, cards) into a new SQLite database with ``kotarena
-league run``, unless ``--keep`` names a database that already holds them, then builds
-the whole site ``--rounds`` times in a fresh process each and prints each build's
-wall-clock and CPU seconds (the builder and its workers together), then the sizes:
-the leaderboard page, the largest page, the whole site.
+league run``; with ``--games`` above that, copies those nights (their matches and seats,
+as stored) as further nights until the ladder holds ``--games`` games (a copied seat keeps its
+original's rating: the charts repeat themselves, their cost is the same). (Copying is how a 300,000-game
+database is made in minutes: playing it would take hours.) ``--keep`` names a database
+that is kept, or reused when it exists.
 
-    python benchmarks/site_build.py                            # 10,000 games
-    python benchmarks/site_build.py --keep big.db --rounds 3   # keep the games for the next run
-    python benchmarks/site_build.py --games 2000 --workers 1
+Then, each in a fresh process with its wall-clock and CPU seconds (the builder and its
+workers together), the games it played again for the viewer and its peak memory (the
+largest process's): the first build into an empty folder; with ``--rebuilds``, the
+next night's build (one more night of ``--night-size`` games copied in, then the same
+command into the same folder); and a build with nothing new. Last, the sizes: the
+leaderboard page, the largest page, the whole site.
+
+    python benchmarks/site_build.py                                  # 10,000 games, all played
+    python benchmarks/site_build.py --games 300000 --keep big.db     # 2,000 played, copied to 300,000
+    python benchmarks/site_build.py --keep big.db --rebuilds 2       # the same again, two nights more
 """
 
 from __future__ import annotations
 
 import argparse
+import re
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -52,12 +63,13 @@ label = "random-4"
 """
 
 #: Runs a command and prints its CPU seconds (its own and its waited-for children's:
-#: the build's worker processes) and exit code.
+#: the build's worker processes), its peak memory (KiB, the largest process's) and exit code.
 _MEASURE = """
 import os, subprocess, sys
-child = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL)
+child = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
 _, status, usage = os.wait4(child.pid, 0)
-print(usage.ru_utime + usage.ru_stime, os.waitstatus_to_exitcode(status))
+sys.stderr.write(child.stderr.read())
+print(usage.ru_utime + usage.ru_stime, usage.ru_maxrss, os.waitstatus_to_exitcode(status))
 """
 
 
@@ -74,18 +86,59 @@ def fill(db: Path, games: int, night_size: int, folder: Path) -> None:
         kotarena("league", "run", str(ladder), "-q", "--db", str(db))
 
 
-def build(db: Path, out: Path, workers: int | None) -> tuple[float, float]:
-    """Build the site of ``db`` into ``out`` in a new process: wall-clock and CPU seconds."""
-    command = [sys.executable, "-m", "kotarena", "site", "build", str(out), "-q", "--db", str(db)]
+def copy_nights(db: Path, games: int) -> int:
+    """Copy the ladder's played nights, in turn, as new nights until it holds ``games``
+    games (at least one night more); returns the games it holds."""
+    with sqlite3.connect(db) as connection:
+        ladder_id, = connection.execute("SELECT id FROM ladder WHERE name = 'site-bench'").fetchone()
+        played = connection.execute("SELECT n.id, count(*) FROM night n JOIN match m ON m.night_id = n.id "
+                                    "WHERE n.ladder_id = ? AND n.status = 'done' GROUP BY n.id ORDER BY n.number",
+                                    (ladder_id,)).fetchall()
+        held, = connection.execute("SELECT count(*) FROM match m JOIN night n ON m.night_id = n.id "
+                                   "WHERE n.ladder_id = ?", (ladder_id,)).fetchone()
+        turn = 0
+        while True:
+            template, size = played[turn % len(played)]
+            turn += 1
+            number, = connection.execute("SELECT max(number) + 1 FROM night WHERE ladder_id = ?",
+                                         (ladder_id,)).fetchone()
+            night = connection.execute(
+                "INSERT INTO night (ladder_id, number, seed, sealed, commitment, fingerprint, config, planned, "
+                "status, started_at, finished_at) SELECT ladder_id, ?, seed + ?, sealed, commitment, fingerprint, "
+                "config, planned, status, datetime('now'), datetime('now') FROM night WHERE id = ?",
+                (number, number, template)).lastrowid
+            connection.execute(
+                'INSERT INTO match (night_id, "index", key, game, seed, first_player, rules_version, status, '
+                "termination, winner_seat, turns, duration, replay, rated, played_at) "
+                'SELECT ?, "index", key, game, seed, first_player, rules_version, status, termination, winner_seat, '
+                "turns, duration, replay, rated, played_at FROM match WHERE night_id = ?", (night, template))
+            connection.execute(
+                "INSERT INTO seat (match_id, seat, entrant, rank, forfeit, forfeit_detail, decisions, cpu_seconds, "
+                "facts, bot_version_id, mu, sigma) SELECT new.id, s.seat, s.entrant, s.rank, s.forfeit, "
+                "s.forfeit_detail, s.decisions, s.cpu_seconds, s.facts, s.bot_version_id, s.mu, s.sigma "
+                "FROM seat s JOIN match old ON s.match_id = old.id "
+                'JOIN match new ON new.night_id = ? AND new."index" = old."index" WHERE old.night_id = ?',
+                (night, template))
+            connection.commit()
+            held += size
+            if held >= games:
+                return held
+
+
+def build(db: Path, out: Path, workers: int | None) -> tuple[float, float, int, int]:
+    """Build the site of ``db`` into ``out`` in a new process: wall-clock and CPU seconds,
+    peak memory (KiB) and the games played again for the viewer."""
+    command = [sys.executable, "-m", "kotarena", "site", "build", str(out), "--db", str(db)]
     if workers is not None:
         command += ["--workers", str(workers)]
     started = time.perf_counter()
     run = subprocess.run([sys.executable, "-c", _MEASURE, *command], capture_output=True, text=True, check=True)
     wall = time.perf_counter() - started
-    cpu, code = run.stdout.split()
+    cpu, memory, code = run.stdout.split()
     if int(code):
         raise SystemExit(f"the site build failed: {run.stderr}")
-    return wall, float(cpu)
+    replayed = re.search(r"(\d+) games? played again", run.stderr)
+    return wall, float(cpu), int(memory), int(replayed.group(1)) if replayed else -1
 
 
 def sizes(out: Path) -> tuple[int, tuple[int, str], int, int]:
@@ -97,11 +150,18 @@ def sizes(out: Path) -> tuple[int, tuple[int, str], int, int]:
             sum(path.stat().st_size for path in files), len(files))
 
 
+def report(what: str, measured: tuple[float, float, int, int]) -> None:
+    wall, cpu, memory, replayed = measured
+    print(f"{what}: {wall:.1f} s wall clock, {cpu:.1f} s CPU, {replayed:,} games played again, "
+          f"peak memory {memory / 1024:.0f} MiB", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=10_000)
+    parser.add_argument("--games", type=int, default=10_000, help="Games in the ladder (default 10,000).")
+    parser.add_argument("--played", type=int, help="Of them, played for real (default: all; the rest are copies).")
     parser.add_argument("--night-size", type=int, default=2_000)
-    parser.add_argument("--rounds", type=int, default=1)
+    parser.add_argument("--rebuilds", type=int, default=1, help="Nights added, each followed by a build.")
     parser.add_argument("--workers", type=int, help="The build's --workers (default: its own, all cores).")
     parser.add_argument("--keep", type=Path, metavar="PATH", help="Play into this database (kept), or reuse it.")
     args = parser.parse_args()
@@ -110,13 +170,23 @@ def main() -> None:
         folder = Path(name)
         db = args.keep or folder / "site.db"
         if not db.exists():
+            played = min(args.played or args.games, args.games)
             started = time.perf_counter()
-            fill(db, args.games, args.night_size, folder)
-            print(f"played {args.games:,} games into {db} in {time.perf_counter() - started:.0f} s")
-        for round_ in range(1, args.rounds + 1):
-            wall, cpu = build(db, folder / f"site-{round_}", args.workers)
-            print(f"build {round_}: {wall:.1f} s wall clock, {cpu:.1f} s CPU")
-        board, (largest, largest_name), total, files = sizes(folder / f"site-{args.rounds}")
+            fill(db, played, args.night_size, folder)
+            print(f"played {played:,} games into {db} in {time.perf_counter() - started:.0f} s", flush=True)
+            if args.games > played:
+                started = time.perf_counter()
+                held = copy_nights(db, args.games)
+                print(f"copied them to {held:,} games in {time.perf_counter() - started:.0f} s", flush=True)
+        out = folder / "site"
+        report("first build", build(db, out, args.workers))
+        for night in range(1, args.rebuilds + 1):
+            with sqlite3.connect(db) as connection:
+                held, = connection.execute("SELECT count(*) FROM match").fetchone()
+            copy_nights(db, held + 1)
+            report(f"after night {night} more", build(db, out, args.workers))
+        report("nothing new", build(db, out, args.workers))
+        board, (largest, largest_name), total, files = sizes(out)
         print(f"leaderboard page {board / 1024:.1f} KiB; largest page {largest_name} {largest / 1024:.0f} KiB; "
               f"site {total / 2**20:.1f} MiB in {files} files")
 

@@ -65,14 +65,17 @@ def test_protocol_overhead_plays_the_same_games_in_go_and_python_and_a_night_wit
     assert lines[-1] == "matches stored: 8; forfeits: 0"
 
 
-def test_site_build_plays_a_season_builds_its_site_and_reports_time_and_sizes(tmp_path):
-    run = subprocess.run([sys.executable, str(BENCHMARKS / "site_build.py"), "--games", "4", "--night-size", "4",
-                          "--workers", "0", "--keep", str(tmp_path / "site.db")],
+def test_site_build_plays_a_season_copies_it_builds_its_site_again_after_a_night_and_reports_time_and_sizes(tmp_path):
+    run = subprocess.run([sys.executable, str(BENCHMARKS / "site_build.py"), "--games", "8", "--played", "4",
+                          "--night-size", "4", "--workers", "0", "--keep", str(tmp_path / "site.db")],
                          capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
-    played, built, sizes = run.stdout.splitlines()
+    played, copied, first, again, unchanged, sizes = run.stdout.splitlines()
     assert played.startswith(f"played 4 games into {tmp_path / 'site.db'}")
-    assert built.startswith("build 1: ") and built.endswith(" s CPU")
+    assert copied.startswith("copied them to 8 games in ")
+    assert first.startswith("first build: ") and ", 8 games played again, peak memory " in first
+    assert again.startswith("after night 1 more: ") and ", 4 games played again, " in again
+    assert unchanged.startswith("nothing new: ") and ", 0 games played again, " in unchanged
     assert sizes.startswith("leaderboard page ") and sizes.endswith(" files")
 
 

@@ -417,10 +417,11 @@ def matches(ladder_name, entrant, night, limit, json_, db) -> None:
                   f"with entrant {entrant!r}" if entrant else ""]
         click.echo(" ".join(["no stored matches", *filter(None, wanted)]), err=True)
         return
-    table = [(r["id"], r["ladder"], r["night"], r["index"], r["termination"], r["winner"] or "-", r["turns"],
+    # A match is named by its id alone, as 'replay --match', 'history', export and the site name it.
+    table = [(r["id"], r["ladder"], r["night"], r["termination"], r["winner"] or "-", r["turns"],
               " ".join(f"{s['entrant']}{'!' + s['forfeit'] if s['forfeit'] else ''}" for s in r["seats"]))
              for r in rows]
-    click.echo(table_text(("id", "ladder", "night", "match", "end", "winner", "turns", "seats (! = forfeit)"), table))
+    click.echo(table_text(("match", "ladder", "night", "end", "winner", "turns", "seats (! = forfeit)"), table))
     forfeits = [(r["id"], s) for r in rows for s in r["seats"] if s["forfeit"]]
     if forfeits:
         click.echo("\nforfeits (the whole reason: --json, or kotarena replay --match ID):")

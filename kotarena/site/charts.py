@@ -26,10 +26,16 @@ LEFT, RIGHT, TOP, BOTTOM = 48, 16, 12, 36
 
 def thinned(points: Sequence[tuple[float, ...]], limit: int = MAX_POINTS) -> list[tuple[float, ...]]:
     """At most ``limit`` of ``points``, evenly spread, the first and the last kept."""
-    if len(points) <= limit:
-        return list(points)
-    step = (len(points) - 1) / (limit - 1)
-    return [points[round(at * step)] for at in range(limit)]
+    return [points[at] for at in kept(len(points), limit)]
+
+
+def kept(count: int, limit: int = MAX_POINTS) -> list[int]:
+    """Which of ``count`` points (from 0) a line of at most ``limit`` points draws: all,
+    or ``limit`` of them evenly spread, the first and the last among them."""
+    if count <= limit:
+        return list(range(count))
+    step = (count - 1) / (limit - 1)
+    return [round(at * step) for at in range(limit)]
 
 
 def _ticks(low: float, high: float, count: int = 5) -> list[float]:

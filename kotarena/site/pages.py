@@ -11,7 +11,7 @@ from kotarena.forfeits import clean_detail, forfeit_reason
 from kotarena.site.charts import rating_chart
 from kotarena.site.html import attribute, page, slug, table, text
 
-__all__ = ["bot_page", "cards_page", "index_page", "ladder_page", "match_row", "night_page"]
+__all__ = ["bot_night_page", "bot_page", "cards_page", "games_page", "index_page", "ladder_page", "match_row", "night_page"]
 
 
 def _share(part: float, whole: int) -> str:
@@ -22,6 +22,12 @@ def _place(rank: int) -> str:
     place = rank + 1
     suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
     return f"{place}{suffix}"
+
+
+def games_page(entrant: str, night: int) -> str:
+    """The file name of the page of ``entrant``'s games of night ``night`` (not
+    ``bot-...``: an entrant called ``x-night-1`` has its page ``bot-x-night-1.html``)."""
+    return f"games-{slug(entrant)}-night-{night}.html"
 
 
 def viewer_link(root: str, match_id: int, bundle: str | None, label: str = "view") -> str:
@@ -55,7 +61,9 @@ def ladder_page(ladder: Mapping[str, Any], board: Sequence[Mapping[str, Any]],
             f'<span class="rank" title="{"not clearly ahead of the next" if mark else ""}">{row["rank"]}{mark}</span>',
             f'<a class="entrant" href="bot-{attribute(slug(row["entrant"]))}.html">{text(row["entrant"])}</a>',
             f'{row["mu"]:.2f}', f'{row["low"]:.1f} – {row["high"]:.1f}', f'{row["score"]:.2f}',
-            text(row["games"]), text(row["wins"]), f'{row["win_share"]:.1%}', text(row["forfeits"])))
+            f'<a class="games" href="bot-{attribute(slug(row["entrant"]))}.html#games" '
+            f'title="{attribute(row["entrant"])}\'s games, night by night">{text(row["games"])}</a>',
+            text(row["wins"]), f'{row["win_share"]:.1%}', text(row["forfeits"])))
     note = ('<p class="note"><b>=</b> after a rank: not clearly ahead of the next entrant (the difference of their '
             'skills is within the data\'s uncertainty, one-sided 95%).</p>'
             if any(row["ahead_of_next"] is False for row in board) else "")
@@ -114,9 +122,11 @@ def turn_order_html(turn_order: Mapping[str, Any]) -> str:
 def bot_page(ladder: str, entrant: str, board_row: Mapping[str, Any] | None,
              history: Sequence[tuple[float, float, float]], cross: Mapping[tuple[str, str], Mapping[str, int]],
              forfeits: Sequence[Mapping[str, Any]], bundles: Mapping[int, str],
-             versions: Sequence[Mapping[str, Any]]) -> str:
-    """An entrant's page: its rating history with its interval, its head-to-head record
-    against each opponent, its bot versions and its forfeits with their reasons."""
+             versions: Sequence[Mapping[str, Any]], games: Sequence[tuple[int, int, int, int]] = ()) -> str:
+    """An entrant's page: its rating history with its interval, its games night by
+    night (``(night, games, wins, forfeited seats)``, each night linked to the page of
+    its games that night), its head-to-head record against each opponent, its bot
+    versions and its forfeits with their reasons."""
     body = []
     if board_row is not None:
         body.append(f'<p class="summary">Rank {board_row["rank"]} · mu {board_row["mu"]:.2f} '
@@ -125,6 +135,12 @@ def bot_page(ladder: str, entrant: str, board_row: Mapping[str, Any] | None,
                     f'{board_row["wins"]} wins · {board_row["forfeits"]} forfeits</p>')
     body.append("<h2>Rating history</h2>")
     body.append(rating_chart([(entrant, history)], band=True, title=f"{entrant}: rating (mu) and its 95% interval"))
+    body.append(f'<h2 id="games">Games ({sum(played for _, played, _, _ in games)})</h2>')
+    body.append(table(("night", "games", "wins", "win share", "forfeited seats"),
+                      [(f'<a href="{games_page(entrant, night)}">night {night}</a>',
+                        text(played), text(won), _share(won, played), text(forfeited))
+                       for night, played, won, forfeited in games], css="games") if games else
+                '<p class="empty">No stored games yet.</p>')
     opponents = sorted({theirs for mine, theirs in cross if mine == entrant})
     body.append("<h2>Head to head</h2>")
     body.append(table(("opponent", "met", "finished above", "level", "share"),
@@ -145,16 +161,27 @@ def bot_page(ladder: str, entrant: str, board_row: Mapping[str, Any] | None,
     return page(entrant, "\n".join(body), root="../", crumbs=(("index.html", f"ladder {ladder}"),))
 
 
-def cards_page(ladder: str, cards: Sequence[Mapping[str, Any]], baseline: float | None) -> str:
+def cards_page(ladder: str, cards: Sequence[Mapping[str, Any]], baseline: float | None,
+               minimum: int = 30) -> str:
     """What was bought in a ladder's games: each card's purchases, the seats that bought
-    it and how often those won."""
-    rows = [(text(c["card"]), text(c["bought"]), text(c["seats"]), text(c["won"]), _share(c["won"], c["seats"]))
+    it, how many of those won, their win share (only from ``minimum`` seats on) and its
+    95% interval, and whether that interval leaves out any seat's win share."""
+    versus = {"above": "higher", "below": "lower", None: ""}
+    rows = [(text(c["card"]), text(c["bought"]), text(c["seats"]), text(c["won"]),
+             f'{c["share"]:.1%}' if c["share"] is not None else
+             f'<span class="few" title="fewer than {minimum} seats bought it">too few</span>',
+             f'{c["low"]:.0%} – {c["high"]:.0%}', versus[c["versus"]])
             for c in cards]
-    note = (f'<p class="note">A seat wins {baseline:.1%} of its games overall; "win share when bought" is the '
-            "share of the seats that bought the card at least once that won their game.</p>"
-            if baseline is not None else "")
-    body = note + (table(("card", "bought", "seats that bought it", "of them won", "win share when bought"), rows,
-                         css="cards") if rows else '<p class="empty">No card was bought in this ladder.</p>')
+    note = ('<p class="note">"Win share when bought" is the share of the seats that bought the card at least once '
+            f"that won their game, shown once {minimum} seats have bought it; the interval is Wilson's 95% interval "
+            "of that share, from any number of seats"
+            + (f'. A seat wins {baseline:.1%} of its games overall: "higher" or "lower" marks a card whose interval '
+               "leaves that out (a card bought by stronger or weaker seats, or in longer games, shows as such too: "
+               "this is what happened, not what the card is worth)." if baseline is not None else ".")
+            + "</p>")
+    body = note + (table(("card", "bought", "seats that bought it", "of them won", "win share when bought",
+                          "95% interval", "vs all seats"), rows, css="cards")
+                   if rows else '<p class="empty">No card was bought in this ladder.</p>')
     return page(f"Cards in {ladder}", body, root="../", crumbs=(("index.html", f"ladder {ladder}"),))
 
 
@@ -166,9 +193,15 @@ def match_row(match: Mapping[str, Any], bundle: str) -> tuple[str, ...]:
     forfeits = "; ".join(f'seat {s["seat"] + 1} {text(s["entrant"])}: {text(s["forfeit"])}'
                          f'{": " + text(forfeit_reason(s["forfeit_detail"])) if s["forfeit_detail"] else ""}'
                          for s in seats if s["forfeit"])
-    return (viewer_link("../", match["id"], bundle, f"match {match['id']}"), text(match["index"] + 1), at_table,
+    return (viewer_link("../", match["id"], bundle, f"match {match['id']}"), at_table,
             text(winner["entrant"]) if winner else "nobody", text(match["termination"]), text(match["turns"]),
             forfeits)
+
+
+#: A night's table's columns (:func:`match_row`'s cells). A match is named by its id,
+#: the number every command takes (``kotarena replay --match ID``); the rows are in the
+#: night's schedule order.
+MATCH_COLUMNS = ("match", "seats (place)", "winner", "ended by", "turns", "forfeits")
 
 
 def night_page(ladder: str, night: Mapping[str, Any], rows: Iterable[Sequence[str]]) -> str:
@@ -176,5 +209,13 @@ def night_page(ladder: str, night: Mapping[str, Any], rows: Iterable[Sequence[st
     seed = night["seed"] if night["seed"] is not None else "sealed (secret until the night is done)"
     body = (f'<p class="summary">{text(night["status"])} · {night["stored"]} of {night["planned"]} matches · '
             f"seed {text(seed)}</p>"
-            + table(("replay", "#", "seats (place)", "winner", "ended by", "turns", "forfeits"), rows, css="matches"))
+            + table(MATCH_COLUMNS, rows, css="matches"))
     return page(f"{ladder}: night {night['night']}", body, root="../", crumbs=(("index.html", f"ladder {ladder}"),))
+
+
+def bot_night_page(ladder: str, entrant: str, night: Mapping[str, Any], rows: Sequence[Sequence[str]]) -> str:
+    """An entrant's matches of a night (``rows`` from :func:`match_row`), in schedule order."""
+    body = (f'<p class="summary">{len(rows)} matches of <a href="night-{night["night"]}.html">night '
+            f'{night["night"]}</a> ({text(night["status"])})</p>' + table(MATCH_COLUMNS, rows, css="matches"))
+    return page(f"{entrant}: night {night['night']}", body, root="../",
+                crumbs=(("index.html", f"ladder {ladder}"), (f"bot-{slug(entrant)}.html#games", entrant)))

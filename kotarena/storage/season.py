@@ -10,7 +10,7 @@ number them for people.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from sqlalchemy import and_, case, func, select
@@ -21,7 +21,8 @@ from kotarena.storage.models import BotVersion, LadderRow, Match, Night, Seat
 from kotarena.storage.queries import PAGE
 from kotarena.storage.store import UnknownLadderError
 
-__all__ = ["bot_versions", "crosstable", "ladder", "season_matches", "season_nights", "turn_order_wins"]
+__all__ = ["bot_versions", "crosstable", "forfeits", "ladder", "match_blocks", "rating_history", "season_matches",
+           "season_nights", "turn_order_wins"]
 
 
 def ladder(engine: Engine, name: str) -> dict[str, Any]:
@@ -51,22 +52,25 @@ def season_nights(engine: Engine, ladder_id: int) -> list[dict[str, Any]]:
              "finished_at": n.finished_at.isoformat() if n.finished_at else None} for n in rows]
 
 
-def season_matches(engine: Engine, ladder_id: int, *, replays: bool = True) -> Iterator[dict[str, Any]]:
-    """Every stored match of the ladder, night by night in schedule order, each with its
-    seats in seat order (entrant, rank, forfeit and its detail, the game's facts, the
-    bot's name, package and version, the entrant's rating after the match) and, with
-    ``replays``, its replay as stored. Read a page of :data:`PAGE` matches at a time."""
+def season_matches(engine: Engine, ladder_id: int, *, replays: bool = True,
+                   night: int | None = None) -> Iterator[dict[str, Any]]:
+    """Every stored match of the ladder (of its night number ``night`` only, if given),
+    night by night in schedule order, each with its seats in seat order (entrant, rank,
+    forfeit and its detail, the game's facts, the bot's name, package and version, the
+    entrant's rating after the match) and, with ``replays``, its replay as stored. Read a
+    page of :data:`PAGE` matches at a time."""
     columns = [Match.id, Match.index, Match.key, Match.game, Match.seed, Match.first_player, Match.rules_version,
                Match.status, Match.termination, Match.winner_seat, Match.turns, Match.duration, Match.rated,
                Match.played_at, Night.number.label("night")]
     if replays:
         columns.append(Match.replay)
     after = (0, -1)  # (night number, index) of the last match read: pages by keyset, not OFFSET
+    chosen = [] if night is None else [Night.number == night]
     with engine.connect() as connection:
         while True:
             found = connection.execute(
                 select(*columns).join(Night, Match.night_id == Night.id)
-                .where(Night.ladder_id == ladder_id,
+                .where(Night.ladder_id == ladder_id, *chosen,
                        (Night.number > after[0]) | and_(Night.number == after[0], Match.index > after[1]))
                 .order_by(Night.number, Match.index).limit(PAGE)).all()
             if not found:
@@ -87,25 +91,87 @@ def season_matches(engine: Engine, ladder_id: int, *, replays: bool = True) -> I
             after = (found[-1].night, found[-1].index)
 
 
-def bot_versions(engine: Engine, ladder_id: int) -> list[dict[str, Any]]:
+def match_blocks(engine: Engine, ladder_id: int, size: int) -> list[dict[str, Any]]:
+    """The ladder's stored matches in blocks of ``size`` places of a night's schedule
+    (block ``b`` of a night holds its matches ``b * size`` to ``b * size + size - 1``),
+    in order: night number, block, how many matches it holds and its ``signature``,
+    which changes when a match is added to the block or the night is replaced by
+    another (the night's id and start, and the sum and largest of its matches' ids).
+    The site rebuilds a block's games for the viewer only when its signature changed.
+    Counted by the database from the unique (night, index) key's index."""
+    block = (Match.index // size).label("block")
+    with engine.connect() as connection:
+        rows = connection.execute(
+            select(Night.number, Night.id, Night.started_at, block, func.count(), func.sum(Match.id),
+                   func.max(Match.id))
+            .join(Night, Match.night_id == Night.id).where(Night.ladder_id == ladder_id)
+            .group_by(Night.number, Night.id, Night.started_at, block).order_by(Night.number, block)).all()
+    return [{"night": number, "block": int(part), "matches": count,
+             "signature": f"{night_id}/{started.isoformat()}/{count}/{total}/{largest}"}
+            for number, night_id, started, part, count, total, largest in rows]
+
+
+def forfeits(engine: Engine, ladder_id: int) -> list[dict[str, Any]]:
+    """Every forfeited seat of the ladder, night by night in schedule order: entrant,
+    match (its id), night, index, seat (from 0), forfeit (its kind), forfeit_detail."""
+    with engine.connect() as connection:
+        rows = connection.execute(
+            select(Seat.entrant, Seat.match_id.label("match"), Night.number.label("night"), Match.index, Seat.seat,
+                   Seat.forfeit, Seat.forfeit_detail)
+            .join(Match, Seat.match_id == Match.id).join(Night, Match.night_id == Night.id)
+            .where(Night.ladder_id == ladder_id, Seat.forfeit.is_not(None))
+            .order_by(Night.number, Match.index, Seat.seat)).all()
+    return [dict(row._mapping) for row in rows]
+
+
+def _nights(ladder_id: int, night: int | None) -> list:
+    """The conditions that pick the ladder's matches (of night number ``night`` only)."""
+    return [Night.ladder_id == ladder_id] + ([] if night is None else [Night.number == night])
+
+
+def rating_history(engine: Engine, ladder_id: int, entrant: str,
+                   pick: Callable[[int], Sequence[int]] | None = None) -> list[tuple[int, float, float]]:
+    """An entrant's rating after each of its rated matches of the ladder, in the order
+    they were rated: ``(number, mu, sigma)``, numbered from 1. ``pick(count)``, given how
+    many there are, chooses the numbers wanted (default: all): the database numbers and
+    picks them, so a chart of a long history reads only the points it draws."""
+    # (An entrant in several seats of a match has one rating after it, in each of them.)
+    rated = (select(Night.number.label("night"), Match.index.label("index"), func.min(Seat.mu).label("mu"),
+                    func.min(Seat.sigma).label("sigma"))
+             .join(Match, Seat.match_id == Match.id).join(Night, Match.night_id == Night.id)
+             .where(Night.ladder_id == ladder_id, Seat.entrant == entrant, Seat.mu.is_not(None))
+             .group_by(Seat.match_id, Night.number, Match.index)).subquery()
+    numbered = select(func.row_number().over(order_by=(rated.c.night, rated.c.index)).label("number"),
+                      rated.c.mu, rated.c.sigma).subquery()
+    query = select(numbered).order_by(numbered.c.number)
+    with engine.connect() as connection:
+        if pick is not None:
+            count = connection.execute(select(func.count()).select_from(rated)).scalar_one()
+            query = query.where(numbered.c.number.in_(list(pick(count))))
+        return [(number, mu, sigma) for number, mu, sigma in connection.execute(query)]
+
+
+def bot_versions(engine: Engine, ladder_id: int, *, night: int | None = None) -> list[dict[str, Any]]:
     """Which bot version each entrant played with, and in how many seats: entrant, bot,
-    package, version, seats (one row per entrant and version)."""
+    package, version, seats (one row per entrant and version); of night number ``night``
+    only, if given."""
     with engine.connect() as connection:
         rows = connection.execute(
             select(Seat.entrant, BotVersion.name, BotVersion.package, BotVersion.version, func.count().label("seats"))
             .join(BotVersion, Seat.bot_version_id == BotVersion.id).join(Match, Seat.match_id == Match.id)
-            .join(Night, Match.night_id == Night.id).where(Night.ladder_id == ladder_id)
+            .join(Night, Match.night_id == Night.id).where(*_nights(ladder_id, night))
             .group_by(Seat.entrant, BotVersion.name, BotVersion.package, BotVersion.version)
             .order_by(Seat.entrant, BotVersion.version)).all()
     return [{"entrant": r.entrant, "bot": r.name, "package": r.package, "version": r.version, "seats": r.seats}
             for r in rows]
 
 
-def crosstable(engine: Engine, ladder_id: int) -> dict[tuple[str, str], dict[str, int]]:
+def crosstable(engine: Engine, ladder_id: int, *, night: int | None = None) -> dict[tuple[str, str], dict[str, int]]:
     """Head to head, for each ordered pair of entrants that met: ``(a, b) -> {"met",
     "above", "tied"}``, counted over the pairs of seats they held at the same table:
     how often they met, how often ``a`` finished above ``b`` (a better place), how
-    often level. (In a two-player ladder "above" is a win.)"""
+    often level (of night number ``night`` only, if given). (In a two-player ladder
+    "above" is a win.)"""
     mine, theirs = aliased(Seat), aliased(Seat)
     with engine.connect() as connection:
         rows = connection.execute(
@@ -114,16 +180,18 @@ def crosstable(engine: Engine, ladder_id: int) -> dict[tuple[str, str], dict[str
                    func.sum(case((mine.rank == theirs.rank, 1), else_=0)))
             .select_from(mine).join(theirs, and_(theirs.match_id == mine.match_id, theirs.entrant != mine.entrant))
             .join(Match, mine.match_id == Match.id).join(Night, Match.night_id == Night.id)
-            .where(Night.ladder_id == ladder_id).group_by(mine.entrant, theirs.entrant)).all()
+            .where(*_nights(ladder_id, night)).group_by(mine.entrant, theirs.entrant)).all()
     return {(a, b): {"met": met, "above": int(above), "tied": int(tied)} for a, b, met, above, tied in rows}
 
 
-def turn_order_wins(engine: Engine, ladder_id: int) -> dict[str, Any]:
+def turn_order_wins(engine: Engine, ladder_id: int, *, night: int | None = None) -> dict[str, Any]:
     """Wins by place in the turn order (0: the seat that played first), for the matches
-    whose first player is stored: ``{"positions": [{"position", "games", "wins"}],
-    "unknown": matches left out}``. A seat that forfeited wins nothing. (A match whose
+    whose first player is stored (of night number ``night`` only, if given):
+    ``{"positions": [{"position", "games", "wins"}], "unknown": matches left out}``. A seat that forfeited wins nothing. (A match whose
     first player was chosen by the roll-off has none stored: its order is in its replay.)"""
-    players = select(Seat.match_id, func.count().label("n")).group_by(Seat.match_id).subquery()
+    players = (select(Seat.match_id, func.count().label("n")).join(Match, Seat.match_id == Match.id)
+               .join(Night, Match.night_id == Night.id).where(*_nights(ladder_id, night))
+               .group_by(Seat.match_id).subquery())
     position = (Seat.seat - Match.first_player + players.c.n) % players.c.n
     won = case((and_(Match.winner_seat == Seat.seat, Seat.forfeit.is_(None)), 1), else_=0)
     with engine.connect() as connection:
@@ -131,10 +199,10 @@ def turn_order_wins(engine: Engine, ladder_id: int) -> dict[str, Any]:
             select(position.label("position"), func.count(), func.sum(won))
             .select_from(Seat).join(Match, Seat.match_id == Match.id).join(Night, Match.night_id == Night.id)
             .join(players, players.c.match_id == Match.id)
-            .where(Night.ladder_id == ladder_id, Match.first_player.is_not(None))
+            .where(*_nights(ladder_id, night), Match.first_player.is_not(None))
             .group_by(position).order_by(position)).all()
         unknown = connection.execute(
             select(func.count()).select_from(Match).join(Night, Match.night_id == Night.id)
-            .where(Night.ladder_id == ladder_id, Match.first_player.is_(None))).scalar_one()
+            .where(*_nights(ladder_id, night), Match.first_player.is_(None))).scalar_one()
     return {"positions": [{"position": p, "games": games, "wins": int(wins)} for p, games, wins in rows],
             "unknown": unknown}

@@ -152,9 +152,9 @@ def test_a_link_to_a_game_the_site_does_not_hold_says_so(browser, built_site):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
-    browser.get((built_site / "viewer.html").as_uri() + "#m=999999&b=four-1")
+    browser.get((built_site / "viewer.html").as_uri() + "#m=999999&b=four-night-1-part-1")
     WebDriverWait(browser, 10).until(lambda d: d.find_element(By.ID, "problem").is_displayed())
-    assert "Match 999999 is not in the replays file four-1" in browser.find_element(By.ID, "problem").text
+    assert "Match 999999 is not in the replays file four-night-1-part-1" in browser.find_element(By.ID, "problem").text
     assert console_errors(browser) == []
 
 

@@ -7,6 +7,7 @@ import base64
 import gzip
 import json
 import re
+import sqlite3
 
 import pytest
 from click.testing import CliRunner
@@ -15,6 +16,7 @@ from kotarena.cli import cli
 from kotarena.games import new_game
 from kotarena.games.duel.cards import CARDS as DUEL_CARDS
 from kotarena.replay import replay_from_text, reproduce
+from kotarena.site import build as build_module
 from kotarena.storage import open_db, season
 from kotarena.storage.queries import leaderboard
 
@@ -87,6 +89,29 @@ def test_card_statistics_count_every_card_bought(built_site, season_db, ladder):
     assert bought
 
 
+def test_a_cards_win_share_is_a_figure_only_from_the_minimum_sample_and_always_has_its_interval(built_site):
+    page = (built_site / "four" / "cards.html").read_text()
+    rows = re.findall(r"<tr><td>[^<]+</td><td>\d+</td><td>(\d+)</td><td>(\d+)</td><td>(.*?)</td><td>(\d+)% – (\d+)%</td>",
+                      page)
+    assert rows
+    for seats, won, share, low, high in rows:
+        seats, won = int(seats), int(won)
+        assert (share == f"{won / seats:.1%}") if seats >= build_module.MIN_SEATS else ("too few" in share)
+        assert int(low) <= 100 * won / seats <= int(high)
+
+
+def test_card_statistics_sum_the_blocks_and_mark_a_share_whose_interval_leaves_out_any_seats():
+    blocks = [{"Armor Plating": [30, 25, 20], "Energize": [5, 4, 1]}, {"Armor Plating": [20, 15, 10]}]
+    armor, energize = build_module.card_statistics(blocks, baseline=0.25)
+    assert (armor["card"], armor["bought"], armor["seats"], armor["won"], armor["share"]) == (
+        "Armor Plating", 50, 40, 30, 0.75)
+    assert armor["versus"] == "above" and armor["low"] > 0.25
+    assert energize["share"] is None and energize["versus"] is None  # 4 seats: too few to be a figure
+    # Wilson's interval: 8 in 10 is 0.490-0.943; 1 in 1 is not 1.0-1.0.
+    assert [round(end, 3) for end in build_module.wilson_interval(8, 10)] == [0.490, 0.943]
+    assert [round(end, 3) for end in build_module.wilson_interval(1, 1)] == [0.207, 1.0]
+
+
 def test_a_duel_is_shown_with_its_tracks_markers_hype_tokens_and_market_after_every_turn(built_site, season_db):
     games = viewer_games(built_site)
     for match in stored_games(season_db, "duel"):
@@ -150,3 +175,168 @@ def test_worker_processes_write_the_same_site(season_db, built_site, tmp_path):
     assert result.exit_code == 0, result.output
     assert viewer_games(out) == viewer_games(built_site)
     assert (out / "four" / "night-1.html").read_text() == (built_site / "four" / "night-1.html").read_text()
+
+
+# Incremental builds: a build into a folder that holds an earlier build plays only the
+# games stored since, and writes the same site as a build from scratch.
+
+
+#: The 'duo' ladder of conftest.py, for another night of it.
+DUO = """
+name = "duo"
+game = "origins"
+players = 2
+games = 4
+seed = 9
+
+[[bots]]
+name = "random"
+label = "left"
+
+[[bots]]
+name = "random"
+label = "right"
+"""
+
+
+@pytest.fixture
+def growing_db(season_db, tmp_path):
+    """A copy of the season's database, to add nights to, and the 'duo' ladder's file."""
+    db = tmp_path / "growing.db"
+    with sqlite3.connect(season_db) as source, sqlite3.connect(db) as copy:
+        source.backup(copy)
+    ladder = tmp_path / "duo.toml"
+    ladder.write_text(DUO)
+    return str(db), ladder
+
+
+def played_again(monkeypatch) -> list[int]:
+    """The match ids the builder plays again for the viewer (built with --workers 0)."""
+    played: list[int] = []
+    real = build_module.viewer_data
+
+    def spy(match_id, *args):
+        played.append(match_id)
+        return real(match_id, *args)
+
+    monkeypatch.setattr(build_module, "viewer_data", spy)
+    return played
+
+
+def site_files(site) -> dict[str, bytes]:
+    return {str(path.relative_to(site)): path.read_bytes() for path in site.rglob("*")
+            if path.is_file() and path.name != build_module.MANIFEST}
+
+
+def build(site, db: str, *more: str):
+    result = CliRunner().invoke(cli, ["site", "build", str(site), "-w", "0", "--db", db, *more])
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def test_a_build_after_another_night_plays_only_that_nights_games(growing_db, tmp_path, monkeypatch):
+    db, ladder = growing_db
+    played = played_again(monkeypatch)
+    site = tmp_path / "site"
+    first = build(site, db)
+    engine = open_db(db)
+    everything = [m["id"] for name in ("four", "duo", "duel", "forfeits") for m in stored_games(db, name)]
+    assert sorted(played) == sorted(everything) and f"{len(everything)} games played again, " in first.stderr
+    night = CliRunner().invoke(cli, ["league", "run", str(ladder), "-w", "0", "-q", "--db", db])
+    assert night.exit_code == 0, night.output
+    new = [m["id"] for m in season.season_matches(engine, season.ladder(engine, "duo")["id"], night=2)]
+    assert len(new) == 4
+    played.clear()
+    second = build(site, db)
+    assert played == new
+    assert f"4 games played again ({len(everything)} kept from the last build)" in second.stderr
+    assert '<a href="night-2.html">night 2</a>' in (site / "duo" / "index.html").read_text()
+    # What it kept and what it wrote are the site a build from scratch writes.
+    assert site_files(site) == site_files(build(tmp_path / "scratch", db, "--full") and tmp_path / "scratch")
+    played.clear()
+    assert "0 games played again" in build(site, db).stderr and played == []
+
+
+def test_a_rerate_rewrites_the_ratings_pages_and_plays_no_game_again(growing_db, tmp_path, monkeypatch):
+    db, _ = growing_db
+    site = tmp_path / "site"
+    build(site, db)
+    with sqlite3.connect(db) as connection:  # ratings as if another rating system had rated the ladder
+        connection.execute("UPDATE seat SET mu = mu + 1 WHERE match_id IN (SELECT m.id FROM match m "
+                           "JOIN night n ON m.night_id = n.id JOIN ladder l ON n.ladder_id = l.id WHERE l.name = 'four')")
+        connection.execute("UPDATE rating SET mu = mu + 1 WHERE ladder_id = (SELECT id FROM ladder WHERE name = 'four')")
+    before = (site / "four" / "index.html").read_text()
+    played = played_again(monkeypatch)
+    build(site, db)
+    assert played == [] and (site / "four" / "index.html").read_text() != before
+    assert CliRunner().invoke(cli, ["league", "rerate", "four", "--db", db]).exit_code == 0
+    build(site, db)
+    assert played == []
+    assert site_files(site) == site_files(build(tmp_path / "scratch", db) and tmp_path / "scratch")
+
+
+def test_another_kotarena_version_a_missing_file_or_another_database_plays_again_what_it_must(
+        growing_db, season_db, tmp_path, monkeypatch):
+    db, _ = growing_db
+    site = tmp_path / "site"
+    build(site, db, "--ladder", "duo")
+    played = played_again(monkeypatch)
+    duo = sorted(m["id"] for m in stored_games(db, "duo"))
+    (site / "replays" / "duo-night-1-part-1.js").unlink()
+    build(site, db, "--ladder", "duo")
+    assert sorted(played) == duo
+    played.clear()
+    monkeypatch.setattr(build_module, "__version__", "99.0")
+    build(site, db, "--ladder", "duo")
+    assert sorted(played) == duo
+    played.clear()
+    build(site, season_db, "--ladder", "duo")  # the same games, another database: nothing of it is kept
+    assert sorted(played) == duo
+
+
+def test_a_match_has_one_number_in_every_command_page_and_file(built_site, season_db):
+    """Its stored id: in 'matches', 'history', 'replay --match', the export, the night's
+    page, the entrant's pages and the viewer's data (its title and breadcrumb)."""
+    run = CliRunner()
+    ids = [match["id"] for match in stored_games(season_db, "forfeits")]
+    listed = run.invoke(cli, ["matches", "--ladder", "forfeits", "--db", season_db]).stdout.splitlines()
+    assert listed[0].split()[0] == "match"
+    assert sorted(int(line.split()[0]) for line in listed[2:2 + len(ids)]) == ids
+    history = run.invoke(cli, ["history", "broken", "--ladder", "forfeits", "--db", season_db]).stdout.splitlines()
+    assert history[0].split()[:2] == ["ladder", "match"]
+    assert [int(line.split()[1]) for line in history[2:]] == ids
+    exported = run.invoke(cli, ["export", "forfeits", "--db", season_db]).stdout.splitlines()
+    exported = [json.loads(line) for line in exported]
+    assert [record["match"] for record in exported if record["record"] == "match"] == ids
+    games = viewer_games(built_site)
+    night = (built_site / "forfeits" / "night-1.html").read_text()
+    mine = (built_site / "forfeits" / "games-broken-night-1.html").read_text()
+    bot = (built_site / "forfeits" / "bot-broken.html").read_text()
+    for match_id in ids:
+        link = rf'viewer\.html#m={match_id}&amp;b=[\w.-]+">match {match_id}</a>'
+        assert re.search(link, night) and re.search(link, mine) and re.search(link, bot)
+        assert run.invoke(cli, ["replay", "--match", str(match_id), "-q", "--db", season_db]).stdout.startswith(
+            f"match {match_id}: reproduced: yes")
+        assert games[match_id]["match"] == match_id and "index" not in games[match_id]
+    # Nothing else on a night's page is numbered like a match.
+    assert re.findall(r"<th>([^<]*)</th>", night) == ["match", "seats (place)", "winner", "ended by", "turns",
+                                                      "forfeits"]
+
+
+def test_a_leaderboard_row_links_to_the_entrants_games_night_by_night_and_each_night_lists_exactly_them(
+        built_site, season_db):
+    board = (built_site / "four" / "index.html").read_text().split('class="leaderboard"')[1].split("</table>")[0]
+    games = stored_games(season_db, "four")
+    for row in leaderboard(open_db(season_db), "four"):
+        entrant = row["entrant"]
+        assert f'<a class="games" href="bot-{entrant}.html#games"' in board
+        page = (built_site / "four" / f"bot-{entrant}.html").read_text()
+        section = page.split('<h2 id="games">')[1].split("</table>")[0]
+        nights = re.findall(rf'<a href="games-{entrant}-night-(\d+).html">night \d+</a></td><td>(\d+)</td>', section)
+        mine = [match for match in games if any(seat["entrant"] == entrant for seat in match["seats"])]
+        assert [(int(night), int(count)) for night, count in nights] == [
+            (night, sum(match["night"] == night for match in mine)) for night in (1, 2)]
+        for night in (1, 2):
+            listed = re.findall(r">match (\d+)</a>", (built_site / "four" / f"games-{entrant}-night-{night}.html")
+                                .read_text())
+            assert [int(found) for found in listed] == [match["id"] for match in mine if match["night"] == night]

@@ -445,7 +445,7 @@
       const night = document.createElement("a");
       night.href = game.night_page;
       night.textContent = `night ${game.night}`;
-      where.replaceChildren(ladder, " / ", night, ` / match ${game.index}`);
+      where.replaceChildren(ladder, " / ", night, ` / match ${game.match}`);
     }
     $("about").textContent = `Seed ${game.seed}` + (game.deck ? `, deck ${game.deck}` : "") +
       (places.length ? `. Places: ${places.join(", ")}` : "");
