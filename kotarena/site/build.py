@@ -155,7 +155,8 @@ def _build_ladder(engine: Engine, root: Path, info: dict[str, Any], pool, worker
             "night_page": f"{slug(name)}/night-{match['night']}.html", "index": match["index"] + 1,
             "entrants": [s["entrant"] for s in seats], "places": [s["rank"] + 1 for s in seats],
             "forfeits": [s["forfeit"] for s in seats], "decisions": [s["decisions"] for s in seats],
-            "cpu_seconds": [s["cpu_seconds"] for s in seats]}))
+            "cpu_seconds": [s["cpu_seconds"] for s in seats], "times": [s["times"] for s in seats],
+            "logs": [s["log"] for s in seats]}))
         if len(jobs) >= BATCH:
             send()
     close_night()
@@ -216,7 +217,8 @@ def write_replays(out: str, bundle: str, jobs: Sequence[tuple[int, str, dict[str
     play out (or ``None``)."""
     done, packed = [], []
     for match_id, text, facts in jobs:
-        data, purchases = viewer_data(match_id, text, facts["entrants"])
+        facts = dict(facts)
+        data, purchases = viewer_data(match_id, text, facts["entrants"], facts.pop("times", None), facts.pop("logs", None))
         data.update(facts)
         data["bundle"] = bundle
         game = gzip.compress(json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode(), LEVEL, mtime=0)
