@@ -156,6 +156,7 @@ def _build_ladder(engine: Engine, root: Path, info: dict[str, Any], pool, worker
             "entrants": [s["entrant"] for s in seats], "places": [s["rank"] + 1 for s in seats],
             "forfeits": [s["forfeit"] for s in seats], "decisions": [s["decisions"] for s in seats],
             "cpu_seconds": [s["cpu_seconds"] for s in seats], "times": [s["times"] for s in seats],
+            "bots": [s["bot"] for s in seats],
             "logs": [s["log"] for s in seats]}))
         if len(jobs) >= BATCH:
             send()
