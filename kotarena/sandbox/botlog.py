@@ -32,47 +32,63 @@ LOG_CHARS = 20_000
 CUT = "[... more lines not kept]"
 
 
-class GameLines:
-    """A text stream that writes through to ``stream`` and keeps, for the game being
-    played (:attr:`game`, ``None`` between steps), the first :data:`LOG_LINES` lines or
-    :data:`LOG_CHARS` characters written."""
+class Book:
+    """The lines kept for each game, from both streams in the order written: the first
+    :data:`LOG_LINES` lines or :data:`LOG_CHARS` characters of each game."""
 
-    def __init__(self, stream: Any) -> None:
-        self._stream = stream
-        self.game: object = None
+    def __init__(self) -> None:
+        self.game: object = None  #: the game whose step runs now (``None``: between steps)
         self._kept: dict[object, list] = {}  #: game -> [pieces, characters, line breaks, cut]
 
-    def write(self, text: str) -> int:
-        written = self._stream.write(text)
+    def at(self, game: object) -> None:
+        """What is written from now on is ``game``'s (``None``: no game's)."""
+        self.game = game
+
+    def keep(self, text: str) -> None:
         game = self.game
-        if game is not None and isinstance(text, str) and text:
-            kept = self._kept.setdefault(game, [[], 0, 0, False])
-            if kept[3]:
-                return written
-            room = LOG_CHARS - kept[1]
-            breaks = text.count("\n")
-            if room <= 0 or kept[2] + breaks > LOG_LINES or len(text) > room:
-                lines_room = LOG_LINES - kept[2]
-                piece = "\n".join(text[:room].split("\n")[:lines_room])
-                kept[0].append(piece)
-                kept[1] += len(piece)
-                kept[3] = True
-            else:
-                kept[0].append(text)
-                kept[1] += len(text)
-                kept[2] += breaks
-        return written
+        if game is None or not isinstance(text, str) or not text:
+            return
+        kept = self._kept.setdefault(game, [[], 0, 0, False])
+        if kept[3]:
+            return
+        room = LOG_CHARS - kept[1]
+        breaks = text.count("\n")
+        if kept[2] + breaks > LOG_LINES or len(text) > room:
+            piece = "\n".join(text[:max(0, room)].split("\n")[:LOG_LINES - kept[2]])
+            kept[0].append(piece)
+            kept[1] += len(piece)
+            kept[3] = True
+        else:
+            kept[0].append(text)
+            kept[1] += len(text)
+            kept[2] += breaks
 
     def take(self, game: object) -> str | None:
-        """The lines kept for ``game``, which it forgets (``None`` if it wrote none)."""
+        """The lines kept for ``game``, which the book forgets (``None`` if it wrote none)."""
         kept = self._kept.pop(game, None)
         if kept is None:
             return None
         text = "".join(kept[0])
-        return text + ("\n" if text and not text.endswith("\n") else "") + CUT if kept[3] else text
+        if kept[3]:
+            text += ("\n" if text and not text.endswith("\n") else "") + CUT
+        return text or None
 
     def forget(self, game: object) -> None:
         self._kept.pop(game, None)
+
+
+class GameLines:
+    """A text stream that writes through to ``stream`` (the log file) and gives what is
+    written to ``book`` for the game being played."""
+
+    def __init__(self, stream: Any, book: Book) -> None:
+        self._stream = stream
+        self._book = book
+
+    def write(self, text: str) -> int:
+        written = self._stream.write(text)
+        self._book.keep(text)
+        return written
 
     def flush(self) -> None:
         self._stream.flush()
@@ -81,33 +97,15 @@ class GameLines:
         return getattr(self._stream, name)
 
 
-class Book:
-    """The host's two streams (stdout and stderr), steered to one game at a time."""
-
-    def __init__(self, *streams: GameLines) -> None:
-        self.streams = streams
-
-    def at(self, game: object) -> None:
-        """What is written from now on is ``game``'s (``None``: no game's)."""
-        for stream in self.streams:
-            stream.game = game
-
-    def take(self, game: object) -> str:
-        """Everything ``game`` wrote, stdout's then stderr's (``""`` for nothing)."""
-        return "".join(text for text in (stream.take(game) for stream in self.streams) if text)
-
-    def forget(self, game: object) -> None:
-        for stream in self.streams:
-            stream.forget(game)
-
-
 def install() -> Book:
-    """Put :class:`GameLines` streams in place of ``sys.stdout`` and ``sys.stderr``."""
+    """Put :class:`GameLines` streams in place of ``sys.stdout`` and ``sys.stderr``; the
+    book they keep their games' lines in."""
     import sys
 
-    sys.stdout = out = GameLines(sys.stdout)  # type: ignore[assignment]
-    sys.stderr = err = GameLines(sys.stderr)  # type: ignore[assignment]
-    return Book(out, err)
+    book = Book()
+    sys.stdout = GameLines(sys.stdout, book)  # type: ignore[assignment]
+    sys.stderr = GameLines(sys.stderr, book)  # type: ignore[assignment]
+    return book
 
 
 def clip_log(text: object) -> str | None:

@@ -149,30 +149,32 @@ def test_each_decision_has_its_time_stored_and_in_the_viewer(tmp_path, logbots):
 
 
 def test_lines_kept_for_a_game_are_bounded_and_the_cut_is_marked():
-    stream = GameLines(io.StringIO())
-    stream.game = 1
+    book = Book()
+    stream = GameLines(io.StringIO(), book)
+    book.at(1)
     for number in range(LOG_LINES + 50):
         stream.write(f"line {number}\n")
-    kept = stream.take(1)
+    kept = book.take(1)
     assert kept.count("\n") == LOG_LINES and kept.endswith(CUT)
-    stream.game = 2
+    book.at(2)
     stream.write("x" * (LOG_CHARS * 3))
-    assert len(stream.take(2)) <= LOG_CHARS + len(CUT) + 1
-    assert stream.take(3) is None
+    assert len(book.take(2)) <= LOG_CHARS + len(CUT) + 1
+    assert book.take(3) is None
 
 
-def test_what_a_bot_writes_between_games_belongs_to_none():
-    out, err = GameLines(io.StringIO()), GameLines(io.StringIO())
-    book = Book(out, err)
+def test_what_a_bot_writes_between_games_steps_belongs_to_none_and_both_streams_keep_their_order():
+    book = Book()
+    out, err = GameLines(io.StringIO(), book), GameLines(io.StringIO(), book)
     book.at(4)
     out.write("four\n")
+    err.write("four on stderr\n")
     book.at(None)
     err.write("nobody's\n")
     book.at(5)
     err.write("five\n")
     book.at(None)
-    assert book.take(4) == "four\n" and book.take(5) == "five\n"
-    assert "nobody's" in err._stream.getvalue()  # (the log file still has it)
+    assert book.take(4) == "four\nfour on stderr\n" and book.take(5) == "five\n"
+    assert "nobody's" in err._stream.getvalue()  # (the log file still has everything)
 
 
 def test_the_referee_bounds_and_cleans_whatever_the_host_sends():
