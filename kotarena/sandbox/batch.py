@@ -33,6 +33,7 @@ import time
 from typing import Any
 
 from kotarena.forfeits import CRASH, ERROR, INVALID, MEMORY, TIMEOUT, WALL_FACTOR, WALL_GRACE, BotFailure, clean_detail
+from kotarena.sandbox.botlog import clip_log
 from kotarena.sandbox.instance import _CREDENTIALS, ForkServer, _kill, _running, _sender
 from kotarena.sandbox.protocol import LEGAL_LISTS, MAX_LINE, PROTOCOL, ProtocolError, decode, encode, view_changes
 
@@ -61,6 +62,11 @@ class BatchSeat:
         self.number = link.enter(self)
         self.cpu = 0.0
         self.decisions = 0
+        #: Each decision's share of its batch's CPU time (only a batch's is measured).
+        self.times: list[float] = []
+        self.timing = "share"  #: how the times were measured (:mod:`kotarena.decision_times`)
+        self._share = 0.0  #: the share of the last batch answered
+        self.log: str | None = None  #: what the bot wrote during the game, from its goodbye (bounded)
         self.started = False  #: whether the player playing this game now has been greeted with it
         self.finished = False  #: whether the player was told the game is over
         self._first = view  #: the view the bot starts from (the game's first, or where it stands after a new player)
@@ -277,7 +283,8 @@ class Link:
         if self._limit > 0:
             for seat, _, limit in self.flight:
                 if seat is not None:
-                    seat.cpu += used * limit / self._limit
+                    seat._share = share = used * limit / self._limit
+                    seat.cpu += share
 
     def _answers(self, message: dict) -> list[tuple[BatchSeat, str, object]]:
         self._answered += 1
@@ -296,6 +303,9 @@ class Link:
                 continue
             if kind == "decide":
                 seat.decisions += 1
+                seat.times.append(seat._share)
+            elif kind == "finish" and type(answer) is list and len(answer) == 2 and answer[0] == "bye":
+                answer, seat.log = "bye", clip_log(answer[1])  # (the bot's lines of the game)
             result = _answer(kind, answer)
             if isinstance(result, BotFailure):
                 self.leave(seat)

@@ -45,6 +45,7 @@ import traceback
 from typing import Any
 
 from kotarena.engine.actions import Action
+from kotarena.sandbox.botlog import Book, install
 from kotarena.sandbox.protocol import LEGAL_LISTS, PROTOCOL, ProtocolError, ViewReader, _actions, decode, encode
 
 #: Frames of a bot's traceback sent after its error's own line (the innermost ones).
@@ -90,9 +91,11 @@ def _view_changes(message: dict) -> dict:
     return changes
 
 
-def play_seat(conn: socket.socket, bot_name: str) -> bool:
+def play_seat(conn: socket.socket, bot_name: str, book: Book | None = None) -> bool:
     """One seat of one game: the protocol's bot side, with the installed bot deciding.
-    Whether the game ended cleanly (the next one may come on the same connection)."""
+    Whether the game ended cleanly (the next one may come on the same connection).
+    ``book`` keeps what the bot writes during the game, sent with its goodbye
+    (:mod:`kotarena.sandbox.botlog`)."""
     from kotarena.bots.registry import get_bot
     from kotarena.games import get_game
 
@@ -101,12 +104,15 @@ def play_seat(conn: socket.socket, bot_name: str) -> bool:
     lines = _lines(conn)
     hello = decode(next(lines))
     if hello.get("type") == "batch":
-        return play_batches(send, lines, hello, bot_name)
+        return play_batches(send, lines, hello, bot_name, book)
     if hello.get("type") != "hello" or hello.get("protocol") != PROTOCOL:
         send(encode({"type": "error", "message": f"cannot speak {hello!r:.200}"}))
         return False
     reader = ViewReader(get_game(hello["game"]).view_type)
+    book = book or Book()
+    book.forget(0)
     try:
+        book.at(0)
         view = reader.read(hello["view"])
         bot = get_bot(bot_name).make(seed=hello["seed"], **hello.get("params", {}))
         bot.start(view)
@@ -124,16 +130,21 @@ def play_seat(conn: socket.socket, bot_name: str) -> bool:
                 send(encode({"type": "action", "action": text}))
             elif message["type"] == "finish":
                 bot.finish(view)
-                send(encode({"type": "bye"}))
+                book.at(None)
+                log = book.take(0)
+                send(encode({"type": "bye", "log": log} if log else {"type": "bye"}))
                 return True
     except MemoryError:
         send(encode({"type": "error", "kind": "memory", "message": "ran out of memory"}))
     except Exception as error:  # noqa: BLE001 - every failure of the bot is its forfeit
         send(encode({"type": "error", "message": _error_message(error)}))
+    finally:
+        book.at(None)
+    book.forget(0)
     return False
 
 
-def play_batches(send: Any, lines: Any, first: dict, bot_name: str) -> bool:
+def play_batches(send: Any, lines: Any, first: dict, bot_name: str, book: Book | None = None) -> bool:
     """Several games at once, on one connection: the referee's ``batch`` messages, each
     answered by one ``answers`` message (see :mod:`kotarena.sandbox.batch`).
 
@@ -143,13 +154,15 @@ def play_batches(send: Any, lines: Any, first: dict, bot_name: str) -> bool:
     referee gave up on the game). A view's ``legal`` is a list of texts, or the number
     of such a list sent before on the connection (the first is 0): a game's legal sets
     are few, and long (a roll's 64 choices of dice). The answer to each step, in order, is ``"ready"``,
-    the action's text, ``"bye"``, ``"gone"``, or ``{"error": message}`` when the bot
+    the action's text, ``"bye"`` (``["bye", lines]`` with what the bot wrote during the
+    game, kept by ``book``), ``"gone"``, or ``{"error": message}`` when the bot
     failed in that game (which is then forgotten here; the other games go on). Returns
     ``False`` when the connection ends: the games it carried end with it.
     """
     from kotarena.bots.registry import get_bot
 
     info = get_bot(bot_name)
+    book = book or Book()
     games: dict[int, tuple[Any, ViewReader]] = {}
     legals: list[tuple] = []
     message = first
@@ -157,7 +170,7 @@ def play_batches(send: Any, lines: Any, first: dict, bot_name: str) -> bool:
         steps = message["steps"]
         for step in steps:
             _number_legal(step, legals)
-        send(encode({"type": "answers", "answers": [_step(step, games, info, legals) for step in steps]}))
+        send(encode({"type": "answers", "answers": [_step(step, games, info, legals, book) for step in steps]}))
         line = next(lines, None)
         if line is None:
             break
@@ -188,11 +201,14 @@ def _read(reader: ViewReader, changes: dict, legals: list[tuple]) -> Any:
     return reader.read(changes)
 
 
-def _step(step: list, games: dict, info: Any, legals: list[tuple]) -> object:
-    """One step of a batch (see :func:`play_batches`), answered."""
+def _step(step: list, games: dict, info: Any, legals: list[tuple], book: Book) -> object:
+    """One step of a batch (see :func:`play_batches`), answered (what the bot writes
+    meanwhile is game ``number``'s, in ``book``)."""
     kind, number, data = step
     try:
+        book.at(number)
         if kind == "start":
+            book.forget(number)
             from kotarena.games import get_game
 
             reader = ViewReader(get_game(data["game"]).view_type)
@@ -203,13 +219,16 @@ def _step(step: list, games: dict, info: Any, legals: list[tuple]) -> object:
             return "ready"
         if kind == "forget":
             games.pop(number, None)
+            book.forget(number)
             return "gone"
         bot, reader = games[number]
         view = _read(reader, _view_changes({"view": data}), legals)
         if kind == "finish":
             del games[number]
             bot.finish(view)
-            return "bye"
+            book.at(None)
+            log = book.take(number)
+            return ["bye", log] if log else "bye"
         answer = bot.choose(view)
         text = answer.text if type(answer) is Action else answer
         if isinstance(text, str):
@@ -217,10 +236,14 @@ def _step(step: list, games: dict, info: Any, legals: list[tuple]) -> object:
         return f"<an object of type {type(answer).__name__}>"
     except MemoryError:
         games.pop(number, None)
+        book.forget(number)
         return {"error": "ran out of memory", "kind": "memory"}
     except Exception as error:  # noqa: BLE001 - every failure of the bot is its forfeit, in this game
         games.pop(number, None)
+        book.forget(number)
         return {"error": _error_message(error)}
+    finally:
+        book.at(None)
 
 
 def _limit_memory(memory_mb: int, file_mb: int) -> None:
@@ -231,7 +254,7 @@ def _limit_memory(memory_mb: int, file_mb: int) -> None:
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
 
-def _play_games(link: socket.socket, bot_name: str, memory_mb: int, file_mb: int) -> None:
+def _play_games(link: socket.socket, bot_name: str, memory_mb: int, file_mb: int, book: Book | None = None) -> None:
     """A player's life: the games its host hands it, one after the other, until the host
     goes. Each connection carries games until one does not end cleanly (the referee
     keeps a connection whose game ended with the bot's goodbye for its next game)."""
@@ -245,7 +268,7 @@ def _play_games(link: socket.socket, bot_name: str, memory_mb: int, file_mb: int
             return
         try:
             with socket.socket(fileno=fds[0]) as conn:
-                while play_seat(conn, bot_name):
+                while play_seat(conn, bot_name, book):
                     pass
         except (OSError, ProtocolError, StopIteration, KeyError, TypeError, ValueError, AttributeError):
             pass  # the referee went away or spoke nonsense in this game: nothing to tell it
@@ -292,8 +315,10 @@ class _Host:
     """The host's processes: the player of a Python bot, the programs of a command-line
     bot, and what they left."""
 
-    def __init__(self, bot_name: str, program: list[str] | None, memory_mb: int, file_mb: int, jailed: bool) -> None:
+    def __init__(self, bot_name: str, program: list[str] | None, memory_mb: int, file_mb: int, jailed: bool,
+                 book: Book | None = None) -> None:
         self.bot_name = bot_name
+        self.book = book  #: the bot's lines per game (:mod:`kotarena.sandbox.botlog`)
         self.program = program
         self.memory_mb = memory_mb
         self.file_mb = file_mb
@@ -339,7 +364,7 @@ class _Host:
                     _die_with_parent()
                     if os.getppid() != host:
                         return  # (the host is gone already)
-                    _play_games(link, self.bot_name, self.memory_mb, self.file_mb)
+                    _play_games(link, self.bot_name, self.memory_mb, self.file_mb, self.book)
                 else:
                     from kotarena.sandbox.program import exec_program
 
@@ -437,6 +462,8 @@ def serve(control: socket.socket, bot_name: str, memory_mb: int, file_mb: int, j
     from kotarena.games import games
 
     reply = control.sendall
+    # (in place before the bot is imported: a logging handler it makes then writes through it)
+    book = install()
     try:
         info = get_bot(bot_name)  # imports the bot's package: its import-time code runs here, once
         games()
@@ -465,7 +492,7 @@ def serve(control: socket.socket, bot_name: str, memory_mb: int, file_mb: int, j
     gc.collect()
     gc.freeze()
     reply(encode({"type": "server", "player": program is None}))
-    host = _Host(bot_name, program, memory_mb, file_mb, jailed)
+    host = _Host(bot_name, program, memory_mb, file_mb, jailed, book)
     while True:
         try:
             data, fds, _, _ = socket.recv_fds(control, 4096, 1)

@@ -31,6 +31,7 @@ from kotarena.forfeits import (
     as_action,
     clean_detail,
 )
+from kotarena.sandbox.botlog import clip_log
 from kotarena.sandbox.instance import (  # (the instances' names, as this module gave them before)
     _CREDENTIALS,
     ForkServer,
@@ -70,6 +71,10 @@ class SandboxedSeat:
         self.params = params
         self.cpu = 0.0
         self.decisions = 0
+        self.times: list[float] = []  #: each decision's CPU time, as judged against the limit
+        self._used = 0.0  #: the last answer's CPU time
+        self.timing = "cpu"  #: how the times were measured (:mod:`kotarena.decision_times`)
+        self.log: str | None = None  #: what the bot wrote during the game, from its goodbye (bounded)
         self.conn: socket.socket | None = None
         self.pid = 0  #: the seat's process, as this process numbers it
         self.inner_pid = 0  #: the seat's process, as its sandbox numbers it
@@ -125,7 +130,8 @@ class SandboxedSeat:
             self._handled(self._answer, self.time_limit * 10, "ready")
         elif due == "bye":
             try:
-                self._handled(self._answer, self.time_limit * 10, "bye")
+                bye = self._handled(self._answer, self.time_limit * 10, "bye")
+                self.log = clip_log(bye.get("log"))
                 self._clean = True
             except BotFailure:
                 pass  # the game is over: a bot failing to say goodbye changes nothing
@@ -141,6 +147,7 @@ class SandboxedSeat:
         self._send({"type": "decide", "view": changes})
         reply = self._answer(self.time_limit, "action")
         self.decisions += 1
+        self.times.append(self._used)
         text = reply.get("action")
         if type(text) is not str:
             raise self._fail(INVALID, f"answered {_shown(reply)}, which names no action")
@@ -205,7 +212,7 @@ class SandboxedSeat:
         started = self._mark
         message = self._receive(cpu_limit, started)
         self._mark = now = self._clock()
-        used = now - started
+        used = self._used = now - started
         self.cpu += used
         if used > cpu_limit:
             raise self._fail(TIMEOUT, f"took {used:.2f}s of CPU time (limit {cpu_limit:g}s)")

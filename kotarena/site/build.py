@@ -245,7 +245,8 @@ class _LadderBuild:
                     "night_page": f"{slug(self.name)}/night-{number}.html",
                     "entrants": [s["entrant"] for s in seated], "places": [s["rank"] + 1 for s in seated],
                     "forfeits": [s["forfeit"] for s in seated], "decisions": [s["decisions"] for s in seated],
-                    "cpu_seconds": [s["cpu_seconds"] for s in seated]}))
+                    "cpu_seconds": [s["cpu_seconds"] for s in seated], "times": [s["times"] for s in seated],
+                    "bots": [s["bot"] for s in seated], "logs": [s["log"] for s in seated]}))
         self._send(number, block_at, stale, jobs, seats, wins)
         _write(self.folder / f"night-{number}.html", pages.night_page(self.name, night, rows), self.report)
         for entrant, mine in by_entrant.items():
@@ -428,7 +429,8 @@ def write_replays(out: str, bundle: str, jobs: Sequence[tuple[int, str, int | No
     packed, errors = [], []
     cards: dict[str, list[int]] = {}
     for match_id, text, winner, facts in jobs:
-        data, purchases = viewer_data(match_id, text, facts["entrants"])
+        facts = dict(facts)
+        data, purchases = viewer_data(match_id, text, facts["entrants"], facts.pop("times", None), facts.pop("logs", None))
         data.update(facts)
         data["bundle"] = bundle
         game = gzip.compress(json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode(), LEVEL, mtime=0)

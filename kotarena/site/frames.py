@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+from kotarena.decision_times import unpack_times
 from kotarena.engine.actions import Action, parse_action
 from kotarena.engine.outcome import EngineError
 from kotarena.games import get_game, new_game
@@ -140,15 +141,22 @@ def _parsed(text: str) -> Action:
     return parse_action(text)
 
 
-def viewer_data(match_id: int, replay_text: str, entrants: list[str]) -> tuple[dict[str, Any], list[tuple[int, str]]]:
+def viewer_data(match_id: int, replay_text: str, entrants: list[str], times: list[str | None] | None = None,
+                logs: list[str | None] | None = None) -> tuple[dict[str, Any], list[tuple[int, str]]]:
     """The viewer's data for stored match ``match_id`` (its replay as stored, the ladder's
-    label of each seat's bot), JSON-ready, and what each seat bought."""
+    label of each seat's bot, each seat's stored decision times and bot's lines), JSON-ready,
+    and what each seat bought.
+
+    Each decision a seat's bot answered gets its ``time`` in seconds
+    (:func:`decision_times`); ``timing`` says per seat how they were measured, ``logs``
+    holds each seat's lines of the game (``None`` where its bot wrote none, or none was kept)."""
     try:
         replay = replay_from_text(replay_text, source=f"match {match_id}")
     except ReplayError as error:
         return {"match": match_id, "game": None, "players": [], "entrants": entrants, "frames": [],
                 "error": str(error)}, []
     frames, bought, problem, cards = _played(replay)
+    timing = decision_times(frames, times or [])
     try:
         title = get_game(replay.game).spec.title
     except (EngineError, ValueError):
@@ -163,7 +171,27 @@ def viewer_data(match_id: int, replay_text: str, entrants: list[str]) -> tuple[d
     # and seeds go up to 2**63.
     return {"match": match_id, "game": title, "seed": str(replay.seed), "deck": replay.deck,
             "players": list(replay.players), "entrants": entrants, "frames": frames, "cards": cards,
-            "legal": [list(legal) for legal in lists], "error": problem}, bought
+            "legal": [list(legal) for legal in lists], "timing": timing,
+            "logs": [log or None for log in logs or [None] * len(entrants)], "error": problem}, bought
+
+
+def decision_times(frames: list[dict[str, Any]], times: list[str | None]) -> list[str | None]:
+    """Give each decision of ``frames`` its seat's stored time (``times``: each seat's
+    packed text, :mod:`kotarena.decision_times`) as ``time``, in seconds: a seat's k-th
+    decision in the game is its bot's k-th answer. A seat's decisions beyond its bot's
+    answers (the autopilot's, after a forfeit) get none. Returns how each seat's times
+    were measured (``cpu``, ``tick``, ``share``; ``None`` for a seat with none stored)."""
+    unpacked = [unpack_times(text) for text in times]
+    asked = [0] * len(unpacked)
+    for frame in frames:
+        for decision in frame["decisions"]:
+            seat = decision["seat"]
+            if 0 <= seat < len(unpacked) and unpacked[seat] is not None:
+                answered = unpacked[seat][1]  # type: ignore[index]
+                if asked[seat] < len(answered):
+                    decision["time"] = answered[asked[seat]]
+                asked[seat] += 1
+    return [found[0] if found else None for found in unpacked]
 
 
 def _named(frames: list[dict[str, Any]]) -> set[str]:

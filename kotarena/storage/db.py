@@ -30,7 +30,7 @@ from kotarena.storage.models import Meta  # (and, with it, every table SQLModel.
 
 #: Bump when the tables change, add the step from the version before to ``_STEPS``
 #: and say what changed, for users, in ``SCHEMA_CHANGES``.
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 #: What each schema version changed, in words for the person whose database is
 #: upgraded (the CLI says it with the upgrade).
@@ -42,6 +42,8 @@ SCHEMA_CHANGES: dict[int, str] = {
     4: "a night records whether it is sealed (its seed drawn in secret, shown only once the night is done) and "
        "the SHA-256 commitment to its seed (night.sealed, night.commitment; the nights before are not sealed); "
        "a match whose winner had forfeited (its autopilot won) no longer names a winner",
+    5: "a seat keeps each of its decisions' time (seat.times) and what its bot wrote during the game "
+       "(seat.log, bounded); the seats before have neither",
 }
 
 
@@ -326,6 +328,12 @@ _STEPS: dict[int, tuple[str | tuple[str, str], ...]] = {
         "ALTER TABLE night ADD COLUMN commitment VARCHAR",
         "UPDATE match SET winner_seat = NULL WHERE EXISTS (SELECT 1 FROM seat WHERE seat.match_id = match.id"
         " AND seat.seat = match.winner_seat AND seat.forfeit IS NOT NULL)",
+    ),
+    # 4 -> 5: each decision's time and the bot's lines of the game (the replay viewer's
+    # decision panel); the seats played before kept neither.
+    4: (
+        "ALTER TABLE seat ADD COLUMN times VARCHAR",
+        "ALTER TABLE seat ADD COLUMN log VARCHAR",
     ),
 }
 

@@ -96,6 +96,11 @@ class SeatBase(SQLModel):
     #: The game's own facts about the seat at the end (``Game.seat_facts``; for King of
     #: Tokyo the monster, stars, health and whether it is alive), as JSON.
     facts: dict[str, Any] = Field(default_factory=dict, sa_type=JSON)
+    #: Each of the seat's decisions' time, packed (:mod:`kotarena.decision_times`).
+    times: str | None = None
+    #: What the bot wrote (stdout, stderr, its logging) while playing this game, bounded
+    #: (:mod:`kotarena.sandbox.botlog`); only a sandboxed Python bot's is kept.
+    log: str | None = None
 
 
 class Seat(SeatBase, table=True):

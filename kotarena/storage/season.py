@@ -78,7 +78,7 @@ def season_matches(engine: Engine, ladder_id: int, *, replays: bool = True,
             seats: dict[int, list[dict[str, Any]]] = {}
             for seat in connection.execute(
                     select(Seat.match_id, Seat.seat, Seat.entrant, Seat.rank, Seat.forfeit, Seat.forfeit_detail,
-                           Seat.decisions, Seat.cpu_seconds, Seat.facts, Seat.mu, Seat.sigma,
+                           Seat.decisions, Seat.cpu_seconds, Seat.times, Seat.log, Seat.facts, Seat.mu, Seat.sigma,
                            BotVersion.name.label("bot"), BotVersion.package, BotVersion.version)
                     .join(BotVersion, Seat.bot_version_id == BotVersion.id)
                     .where(Seat.match_id.in_([row.id for row in found])).order_by(Seat.match_id, Seat.seat)):

@@ -17,6 +17,7 @@ from typing import Any
 
 from kotarena.bots.command import is_program
 from kotarena.bots.registry import find_bot, get_bot
+from kotarena.decision_times import pack_times
 from kotarena.forfeits import BODY_LIMIT, REASON_LIMIT, clean_detail
 from kotarena.games import get_game
 from kotarena.ratings import ranks_for
@@ -217,6 +218,8 @@ def match_result(job: MatchJob, record: dict, hosts: list[Any], failures: list[B
             rank=ranks[seat], forfeit=forfeits[seat],
             forfeit_detail=clip_detail(failed.detail) if failed else None, decisions=host.decisions,
             cpu_seconds=round(host.cpu, 6), facts=facts[seat],
+            times=pack_times(getattr(host, "timing", "cpu"), getattr(host, "times", ())),
+            log=getattr(host, "log", None),
         ))
     return MatchResult(
         index=job.index, key=job.key, game=job.game, seed=job.seed, first_player=job.first_player,

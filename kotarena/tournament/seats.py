@@ -231,7 +231,7 @@ def _failure(error: BaseException, start: float, cpu_limit: float) -> BaseExcept
 class InProcessSeat:
     """A trusted bot called directly in the match's process."""
 
-    __slots__ = ("spec", "time_limit", "info", "bot", "_choose", "cpu", "decisions")
+    __slots__ = ("spec", "time_limit", "info", "bot", "_choose", "cpu", "decisions", "times", "timing")
 
     def __init__(self, spec: SeatSpec, time_limit: float) -> None:
         self.spec = spec
@@ -243,6 +243,8 @@ class InProcessSeat:
         self._choose: Any = None  #: the bot's bound ``choose``, looked up once per game
         self.cpu = 0.0
         self.decisions = 0
+        self.times: list[float] = []  #: each decision's CPU time, as measured for the limit
+        self.timing = "cpu"  #: how (:mod:`kotarena.decision_times`): ``tick`` while the guard ticks
 
     def start(self, seed: int, view: View) -> None:
         try:
@@ -253,6 +255,7 @@ class InProcessSeat:
             raise BotFailure(ERROR, f"could not be created: {type(error).__name__}: {error}") from None
         self._choose = self.bot.choose
         GUARD.arm(self.time_limit)
+        self.timing = "tick" if GUARD.installed else "cpu"
         GUARD.call(self.bot.start, view, self.time_limit * 10)
         self.cpu += GUARD.used
 
@@ -277,6 +280,7 @@ class InProcessSeat:
                 raise BotFailure(TIMEOUT, f"took {used:.2f}s of CPU time (limit {limit:g}s)")
         self.cpu += used
         self.decisions += 1
+        self.times.append(used)
         return answer if type(answer) is Action else as_action(answer, view)
 
     def finish(self, view: View) -> None:

@@ -314,13 +314,17 @@ def test_each_decision_shows_the_seat_its_legal_actions_its_choice_and_the_time_
     actions = [option.text for option in first.find_elements(By.CSS_SELECTOR, ".actions li")]
     assert actions == legal and first.find_element(By.CSS_SELECTOR, ".actions li.chosen").text == choice
     timing = browser.find_element(By.ID, "timing").text
-    assert "not each decision's" in timing
+    assert "not each decision's" not in timing  # (the night stored each decision's time)
     for name, facts in zip(names, match["seats"]):
-        said = next(part for part in timing.split("; ") if f"{name}: {facts['decisions']} decisions, " in part)
+        said = next(part for part in timing.split(". ") if f"{name}: {facts['decisions']} decisions, " in part)
         if facts["cpu_seconds"]:
             assert f"{facts['cpu_seconds']:.3f}"[:4] in said and "ms a decision on average" in said
         else:
-            assert said.endswith("too little CPU time to measure") or said.endswith("measure.")
+            assert "too little CPU time to measure" in said
+        assert "each decision's time is its CPU time" in said
+    # Each decision says its time as stored (these trusted bots': the guard's readings).
+    times = [item.find_element(By.CSS_SELECTOR, ".asked .time").text for item in shown]
+    assert all(text == "· under a guard tick of CPU" or text.endswith("CPU (guard ticks)") for text in times)
     if ladder == "duel":  # the monsters were chosen before the first turn
         open_viewer(browser, built_site, ladder, 0)
         assert [item.find_element(By.CSS_SELECTOR, "code.choice").text for item in

@@ -157,3 +157,43 @@ def test_a_duel_whose_seats_choose_their_monsters_draws_the_monsters_chosen_from
     assert [seat["monster"] for seat in frames[0]["board"]["seats"]] == [f"monster:{pick}" for pick in picks]
     assert all([seat["monster"] for seat in frame["board"]["seats"]] == [f"monster:{pick}" for pick in picks]
                for frame in frames)
+
+
+def test_each_decision_gets_its_seats_stored_time_in_the_order_its_bot_answered():
+    """A seat's k-th decision in the game is its bot's k-th answer: the k-th stored time."""
+    from kotarena.decision_times import pack_times
+
+    replay = played("kot", 3, 21)
+    _, asked = replayed(replay)
+    counts = [sum(1 for seat, _, _ in asked if seat == s) for s in range(3)]
+    times = [pack_times("share", [0.001 * (s + 1) + 1e-6 * k for k in range(counts[s])]) for s in range(3)]
+    data, _ = viewer_data(1, text(replay), ["a", "b", "c"], times, [None, "hello\n<b>bold</b>", None])
+    decisions = [decision for frame in data["frames"] for decision in frame["decisions"]]
+    seen = [0, 0, 0]
+    for decision in decisions:
+        seat = decision["seat"]
+        assert decision["time"] == round(0.001 * (seat + 1) + 1e-6 * seen[seat], 6)
+        seen[seat] += 1
+    assert seen == counts and data["timing"] == ["share"] * 3
+    assert data["logs"] == [None, "hello\n<b>bold</b>", None]  # (the page shows it as text, never HTML)
+
+
+def test_a_forfeited_seats_decisions_after_its_bots_last_answer_have_no_time():
+    """The autopilot plays a forfeited seat out: its decisions took none of the bot's time."""
+    from kotarena.decision_times import pack_times
+
+    replay = played("kot", 2, 22)
+    data, _ = viewer_data(1, text(replay), ["a", "b"], [pack_times("cpu", [0.5, 0.25]), None])
+    first = [decision for frame in data["frames"] for decision in frame["decisions"] if decision["seat"] == 0]
+    assert [decision.get("time") for decision in first[:3]] == [0.5, 0.25, None]
+    assert all("time" not in decision for frame in data["frames"] for decision in frame["decisions"]
+               if decision["seat"] == 1)
+    assert data["timing"] == ["cpu", None]
+
+
+def test_stored_times_pack_into_one_short_text_and_back():
+    from kotarena.decision_times import pack_times, unpack_times
+
+    assert pack_times("tick", []) is None and unpack_times(None) is None
+    assert unpack_times(pack_times("tick", [0.0, 0.05, 1e-6])) == ("tick", [0.0, 0.05, 1e-6])
+    assert unpack_times("later:1,2") is None and unpack_times("cpu:1,x") is None

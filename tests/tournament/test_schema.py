@@ -322,6 +322,9 @@ def test_a_database_that_stays_locked_or_fails_otherwise_gets_a_clear_error(tmp_
 
 
 V3 = Path(__file__).parent.parent / "fixtures" / "schema_v3.sql"
+#: A seat's columns in schemas 3 and 4 (schema 5 added ``times`` and ``log``).
+SEAT_COLUMNS_V4 = ("seat, entrant, rank, forfeit, forfeit_detail, decisions, cpu_seconds, facts, id, match_id, "
+                   "bot_version_id, mu, sigma")
 
 #: ``tests/fixtures/schema_v3.sql`` is a real schema-3 database, from before sealed
 #: nights: this ladder, which names no seed (so that kotarena played seed 0), one finished
@@ -363,7 +366,7 @@ def test_a_schema_3_database_is_upgraded_its_nights_not_sealed_and_no_forfeit_a_
     ids = ",".join(str(match_id) for (match_id,) in forfeit_wins)
     assert rows(db, f"select id from match where winner_seat is null and id in ({ids})") == forfeit_wins
     assert rows(db, "select id, winner_seat from match where winner_seat is not null order by id") == other_wins
-    assert rows(db, "select * from seat order by id") == seats
+    assert rows(db, f"select {SEAT_COLUMNS_V4} from seat order by id") == seats
     listed = json.loads(CliRunner().invoke(cli, ["matches", "--json", "--db", str(db)]).stdout)
     for match in listed:
         assert match["winner"] is None or not any(s["forfeit"] for s in match["seats"] if s["entrant"] ==
@@ -389,3 +392,72 @@ def test_a_night_left_unfinished_before_sealed_nights_resumes_with_the_seed_it_s
     # The next night is sealed.
     report = run_night(engine, load_ladder(path), executor_factory=lambda workers: InlineExecutor())
     assert report.night == 3 and report.sealed
+
+
+V4 = Path(__file__).parent.parent / "fixtures" / "schema_v4.sql"
+
+#: ``tests/fixtures/schema_v4.sql`` is a real schema-4 database, from before seats kept
+#: each decision's time and their bot's lines: this ladder, one finished night of 4
+#: matches (``heuristic`` trusted, so its CPU time is the guard's readings: 0.0 here).
+OLD4_LADDER = """
+name = "old4"
+players = 2
+games = 4
+seed = 4
+time_limit = 1.0
+
+[[bots]]
+name = "random"
+label = "random"
+
+[[bots]]
+name = "heuristic"
+label = "heuristic"
+trusted = true
+"""
+
+
+def test_a_schema_4_database_is_upgraded_keeping_every_seat_without_times_or_lines(tmp_path):
+    from kotarena.site.frames import viewer_data
+
+    db = database(tmp_path / "old.db", V4)
+    seats = rows(db, f"select {SEAT_COLUMNS_V4} from seat order by id")
+    matches = rows(db, "select * from match order by id")
+    upgraded = []
+    open_db(db, on_upgrade=lambda old, new: upgraded.append((old, new))).dispose()
+    assert upgraded == [(4, SCHEMA_VERSION)]
+    assert rows(db, f"select {SEAT_COLUMNS_V4} from seat order by id") == seats
+    assert rows(db, "select * from match order by id") == matches
+    assert rows(db, "select times, log from seat") == [(None, None)] * len(seats)
+    # The viewer shows an old match's decisions without times.
+    (match_id, replay), *_ = rows(db, "select id, replay from match order by id")
+    data, _ = viewer_data(match_id, replay, ["random", "heuristic"], [None, None], [None, None])
+    assert data["error"] is None and data["timing"] == [None, None] and data["logs"] == [None, None]
+    assert not any("time" in decision for frame in data["frames"] for decision in frame["decisions"])
+
+
+def test_a_night_played_on_an_upgraded_schema_4_database_stores_each_decisions_time(tmp_path):
+    from kotarena.decision_times import unpack_times
+    from kotarena.tournament.ladder import load_ladder
+    from kotarena.tournament.night import run_night
+    from kotarena.tournament.runner import InlineExecutor
+
+    db = database(tmp_path / "old.db", V4)
+    engine = open_db(db)
+    path = tmp_path / "old4.toml"
+    path.write_text(OLD4_LADDER)
+    report = run_night(engine, load_ladder(path), executor_factory=lambda workers: InlineExecutor())
+    assert report.night == 2 and report.finished
+    stored = rows(db, "select s.decisions, s.cpu_seconds, s.times, s.forfeit, s.forfeit_detail from seat s join match m on s.match_id = m.id"
+                      " join night n on m.night_id = n.id where n.number = 2")
+    assert len(stored) == 8
+    answered = 0
+    for decisions, cpu, times, forfeit, _ in stored:
+        if decisions == 0:  # (heuristic is sealed in this test's process: it cannot be created here)
+            assert forfeit == "error" and times is None
+            continue
+        how, seconds = unpack_times(times)
+        assert how in ("tick", "cpu") and len(seconds) == decisions
+        assert abs(sum(seconds) - cpu) < 1e-5 * (decisions + 1)
+        answered += 1
+    assert answered >= 4

@@ -8,7 +8,9 @@
 // board is the drawn table of the games kotarena ships (kotarena/site/boards.py: kind
 // "kot" or "duel"), null for any other; decisions are the seats' questions and answers.
 // The game's cards map the ids the board names to their texts; its legal lists are the
-// decisions' legal actions, each list kept once.
+// decisions' legal actions, each list kept once. A decision's time is in seconds, measured
+// as the game's timing says for its seat (kotarena/decision_times.py); logs are what each
+// seat's bot wrote during the game (bounded by the referee), shown only as text.
 "use strict";
 
 (function () {
@@ -299,6 +301,8 @@
       head.appendChild(el("b", "", seatName(decision.seat)));
       head.appendChild(document.createTextNode(` (${(game.entrants || [])[decision.seat] || "?"}) · ${decision.kind} · chose `));
       head.appendChild(el("code", "choice", decision.choice));
+      const took = decisionTime(decision);
+      if (took) head.appendChild(el("span", "time", ` · ${took}`));
       item.appendChild(head);
       const legal = (game.legal || [])[decision.legal] || [];
       const listed = decision.more ? ` (the first ${legal.length} listed)` : "";
@@ -317,22 +321,67 @@
     if (!items.length) $("decisions").appendChild(el("li", "empty", "No decision in this frame."));
   }
 
-  // What the store keeps of the seats' time: the CPU seconds of each seat's whole game.
+  function ms(seconds) {
+    const value = 1000 * seconds;
+    return value >= 10 ? `${Math.round(value)} ms` : `${value.toPrecision(2)} ms`;
+  }
+
+  // How each seat's decision times were measured (kotarena/decision_times.py), in words.
+  const MEASURED = {
+    cpu: "its CPU time, measured around each decision",
+    tick: "its CPU time as the referee's guard reads it, every twentieth of the time limit: " +
+          "a decision shorter than that mostly reads 0, a few read a whole tick",
+    share: "its share of the CPU time of the batch that answered it (an instance answers many games' " +
+           "decisions at once, and only a batch's time is measured)",
+  };
+
+  // A decision's time as the panel shows it ("" where none was stored).
+  function decisionTime(decision) {
+    const how = (game.timing || [])[decision.seat];
+    if (!how) return "";
+    if (decision.time === undefined) return (game.forfeits || [])[decision.seat] ? "the autopilot's (the seat forfeited)" : "";
+    if (how === "share") return `${ms(decision.time)} CPU (a share of its batch)`;
+    if (how === "tick") return decision.time ? `${ms(decision.time)} CPU (guard ticks)` : "under a guard tick of CPU";
+    return `${ms(decision.time)} CPU`;
+  }
+
+  // The seats' time: each decision's where the results keep it, and each seat's total.
   function renderTiming() {
     const cpu = game.cpu_seconds || [];
     const counts = game.decisions || [];
+    const timing = game.timing || [];
     if (!cpu.length) {
       $("timing").textContent = "";
       return;
     }
     const parts = cpu.map((seconds, seat) => {
       const made = `${seatName(seat)}: ${counts[seat] || 0} decisions`;
-      if (!seconds) return `${made}, too little CPU time to measure`;
-      const each = counts[seat] ? ` (${((1000 * seconds) / counts[seat]).toPrecision(2)} ms a decision on average)` : "";
-      return `${made}, ${seconds.toPrecision(3)} s${each}`;
+      const how = timing[seat] ? `; each decision's time is ${MEASURED[timing[seat]] || timing[seat]}` : "";
+      if (!seconds) return `${made}, too little CPU time to measure${how}`;
+      const each = counts[seat] ? ` (${ms(seconds / counts[seat])} a decision on average)` : "";
+      return `${made}, ${seconds.toPrecision(3)} s${each}${how}`;
     });
-    $("timing").textContent = "Time: the results keep each seat's CPU time for the whole game, not each " +
-      `decision's: ${parts.join("; ")}.`;
+    const kept = timing.some(Boolean) ? "Time" : "Time: the results keep each seat's CPU time for the whole game, " +
+      "not each decision's (a game stored before they did)";
+    $("timing").textContent = `${kept}: ${parts.join(". ")}.`;
+  }
+
+  // What each seat's bot wrote during this game: the bot's own text, shown as text only.
+  function renderLogs() {
+    const logs = game.logs || [];
+    const shown = [];
+    logs.forEach((log, seat) => {
+      if (!log) return;
+      const block = el("div", "bot-log");
+      block.dataset.seat = String(seat + 1);
+      const bot = (game.bots || [])[seat];
+      const entrant = (game.entrants || [])[seat] || "?";
+      block.appendChild(el("h4", "", `${seatName(seat)}: ${entrant}` + (bot && bot !== entrant ? ` (bot ${bot})` : "")));
+      block.appendChild(el("pre", "", log));
+      shown.push(block);
+    });
+    $("logs").replaceChildren(...shown);
+    $("bot-logs").hidden = !shown.length;
   }
 
   // ---------------------------------------------------------------- card texts
@@ -453,6 +502,7 @@
     if (!game.frames.length) return;
     $("slider").max = String(game.frames.length - 1);
     renderTiming();
+    renderLogs();
     document.body.dataset.ready = "true";
     show(stepAsked());
   }
