@@ -22,7 +22,6 @@ import pluggy
 if TYPE_CHECKING:
     import click
 
-    from kotarena.bots.base import Bot
     from kotarena.engine.game import Game
 
 PROJECT = "kotarena"
@@ -71,4 +70,4 @@ def register_commands(cli: click.Group) -> None:
     """
 
 
-__all__ = ["Bot", "Game", "hookimpl", "hookspec", "register_bots", "register_commands", "register_games"]
+__all__ = ["Game", "hookimpl", "hookspec", "register_bots", "register_commands", "register_games"]
