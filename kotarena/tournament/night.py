@@ -249,8 +249,9 @@ def _known(bot: str):
     """The registry's entry for ``bot``, read without importing an untrusted package
     (the sandboxed catalogue, if need be); ``None`` for a bot it does not know, which
     then fails where it is seated."""
-    from kotarena.bots.registry import UnknownBotError, find_bot
+    from kotarena.bots.registry import UnknownBotError
     from kotarena.sandbox.catalogue import CatalogueError
+    from kotarena.sandbox.untrusted import find_bot
 
     try:
         return find_bot(bot)
