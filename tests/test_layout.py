@@ -39,7 +39,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 )
 #: Modules named by a string that are not imports: kotarena's built-in plugins, loaded by
 #: name like any plugin's entry point (the plugin manager is below the games and bots).
-LOADED_AS_PLUGINS = {"kotarena.plugins": {"kotarena.games.builtin", "kotarena.bots.builtin"}}
+LOADED_AS_PLUGINS = {"kotarena.plugins": {"kotarena.games.builtin", "kotarena.bots.builtin", "kotarena.sandbox.builtin"}}
 
 
 def _is_type_checking(test: ast.expr) -> bool:
