@@ -5,6 +5,7 @@ game-neutral core imports no game, and no module grows past about 600 lines."""
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import kotarena
@@ -272,3 +273,10 @@ def test_the_core_imports_no_game():
 def test_no_module_is_longer_than_about_600_lines():
     long = {name: n for name, path in MODULES.items() if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
     assert not long, f"modules over {MAX_LINES} lines: {long}"
+
+
+def test_contributing_lists_the_same_layers():
+    text = (PACKAGE.parent / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    listed = re.findall(r"^(\d+)\. (.+(?:\n   .+)*)", text.partition("## Where things live")[2], re.MULTILINE)
+    layers = [set(re.findall(r"`([\w.]+)`", entry)) for _, entry in listed]
+    assert layers == [set(layer) for layer in LAYERS]
