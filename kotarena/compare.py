@@ -97,9 +97,9 @@ class Comparison:
         """Raise a one-line ``ValueError`` unless the game has the players and every bot
         is installed, plays the game and needs no person."""
         from kotarena.bots.human import HumanBot
-        from kotarena.bots.registry import find_bot
         from kotarena.games import get_game, get_spec
         from kotarena.sandbox.relay import sandbox_refusal
+        from kotarena.sandbox.untrusted import find_bot
 
         spec = get_spec(self.game)
         if self.deck not in (None, "default"):
@@ -167,9 +167,9 @@ def play_deal(deal: Deal) -> DealResult:
     A bot that raises or answers illegally ends the deal: the result carries the error
     (a string, so it crosses from a worker process as it is).
     """
-    from kotarena.bots.registry import find_bot
     from kotarena.games import new_game
     from kotarena.sandbox.relay import deal_slots, seat_bot
+    from kotarena.sandbox.untrusted import find_bot
 
     names = {ROLE_A: deal.a, ROLE_B: deal.b, ROLE_FIELD: deal.field}
     tables = deal.tables()

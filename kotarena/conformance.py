@@ -48,12 +48,13 @@ from typing import Any
 from kotarena.bots.base import Bot
 from kotarena.bots.command import is_program
 from kotarena.bots.random_bot import RandomBot
-from kotarena.bots.registry import describe, find_bot, get_bots
+from kotarena.bots.registry import describe, get_bots
 from kotarena.decision_positions import find_positions
 from kotarena.engine.actions import Action, ActionError, parse_action
 from kotarena.games import games, get_game, get_spec, new_game, supported_games
 from kotarena.match import bot_seed
 from kotarena.sandbox.relay import SandboxedBot, sandboxed_class
+from kotarena.sandbox.untrusted import find_bot
 
 #: Games played per game, player count and deck setting unless told otherwise.
 DEFAULT_GAMES = 2

@@ -22,7 +22,23 @@ from typing import Any
 from kotarena.engine.actions import Action, ActionError, parse_action
 from kotarena.engine.outcome import EngineError
 from kotarena.games import get_game
-from kotarena.sandbox.protocol import action_of
+
+_ACTIONS: dict[str, Action] = {}
+#: The most texts kept parsed. Only an action's own text is kept (``"stop"``, not a
+#: bot's ``"Stop"`` followed by a megabyte of spaces): what a bot sends never grows the
+#: referee's memory beyond this.
+_KEPT = 4096
+
+
+def action_of(text: str) -> Action:
+    """The action ``text`` names (:class:`~kotarena.engine.actions.ActionError` if none)."""
+    action = _ACTIONS.get(text)
+    if action is None:
+        action = parse_action(text)
+        if action.text == text and len(_ACTIONS) < _KEPT:
+            _ACTIONS[text] = action
+    return action
+
 
 TIMEOUT = "timeout"
 ERROR = "error"
@@ -165,5 +181,5 @@ def _safe_repr(answer: object) -> str:
     return f"an object of type {type(answer).__name__!r}"
 
 
-__all__ = ["CRASH", "ERROR", "INVALID", "KINDS", "MEMORY", "SANDBOX", "TIMEOUT", "BotFailure", "as_action",
+__all__ = ["CRASH", "ERROR", "INVALID", "KINDS", "MEMORY", "SANDBOX", "TIMEOUT", "BotFailure", "action_of", "as_action",
            "clean_detail", "forfeit_reason"]

@@ -22,7 +22,6 @@ import pluggy
 if TYPE_CHECKING:
     import click
 
-    from kotarena.bots.base import Bot
     from kotarena.engine.game import Game
 
 PROJECT = "kotarena"
@@ -62,6 +61,22 @@ def register_games(register: RegisterGame) -> None:
     """
 
 
+@hookspec(firstresult=True)
+def seat_program(bot: object, view: object) -> object:
+    """Seat a command-line bot's program for one game, where the bot object itself is
+    called (:class:`~kotarena.bots.command.CommandBot`'s ``start``, through the Python API).
+
+    Return the seat: an object with ``choose(view)`` (the action and the CPU seconds it
+    took), ``finish(view)`` and ``close()``; the first plugin to return one seats the
+    program. kotarena's sandbox implements it (:mod:`kotarena.sandbox.builtin`), so the
+    program runs in the sandbox like any sandboxed bot.
+
+    :param bot: the :class:`~kotarena.bots.command.CommandBot` (its class, ``seed``,
+        ``params`` and ``time_limit``).
+    :param view: the first view of the game, the bot's seat's.
+    """
+
+
 @hookspec
 def register_commands(cli: click.Group) -> None:
     """Add commands to the ``kotarena`` command line, e.g. ``kotarena smash-bot train``.
@@ -71,4 +86,4 @@ def register_commands(cli: click.Group) -> None:
     """
 
 
-__all__ = ["Bot", "Game", "hookimpl", "hookspec", "register_bots", "register_commands", "register_games"]
+__all__ = ["Game", "hookimpl", "hookspec", "register_bots", "register_commands", "register_games", "seat_program"]

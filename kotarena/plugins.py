@@ -34,7 +34,7 @@ from kotarena import hookspecs
 
 ENTRY_POINT_GROUP = "kotarena"
 #: Built-in plugins, registered through the same hooks as third-party ones.
-DEFAULT_PLUGINS = ("kotarena.games.builtin", "kotarena.bots.builtin")
+DEFAULT_PLUGINS = ("kotarena.games.builtin", "kotarena.bots.builtin", "kotarena.sandbox.builtin")
 
 
 @dataclass(frozen=True)

@@ -80,7 +80,7 @@ def docs_text() -> str:
 
 
 def test_hooks_exist():
-    assert set(HOOKS) == {"register_bots", "register_commands", "register_games"}
+    assert set(HOOKS) == {"register_bots", "register_commands", "register_games", "seat_program"}
 
 
 @pytest.mark.parametrize("name", sorted(HOOKS))

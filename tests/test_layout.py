@@ -1,9 +1,11 @@
-"""The package's shape: no import circle among kotarena's modules, the game-neutral core
-imports no game, and no module grows past about 600 lines."""
+"""The package's shape: kotarena's packages in a declared layer order that every import
+keeps (inside functions too), no import circle among its modules or its packages, the
+game-neutral core imports no game, and no module grows past about 600 lines."""
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import kotarena
@@ -12,12 +14,33 @@ PACKAGE = Path(kotarena.__file__).parent
 MAX_LINES = 600
 
 
-def _module_name(path: Path) -> str:
-    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+def _module_name(path: Path, package: Path = PACKAGE) -> str:
+    parts = path.relative_to(package.parent).with_suffix("").parts
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
 MODULES = {_module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
+
+#: kotarena's packages and top-level modules, lowest layer first (CONTRIBUTING.md's
+#: "Where things live" says the same). A module may import from its own layer and the
+#: layers below, never from one above; ``kotarena`` is the package's ``__init__`` (the
+#: public API, and ``__version__``).
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("engine", "decision_times", "free_for_all", "ladder_names", "ratings", "seeds", "sprt"),  # pure
+    ("hookspecs", "plugins"),  # finding plugins: games and bots come through them
+    ("games",),
+    ("bots",),
+    ("kotarena", "decision_positions", "forfeits", "match", "replay", "scenario", "testing"),
+    ("sandbox",),
+    ("bench", "compare", "conformance"),
+    ("storage",),
+    ("tournament",),
+    ("export", "pettingzoo", "site"),
+    ("cli", "__main__"),
+)
+#: Modules named by a string that are not imports: kotarena's built-in plugins, loaded by
+#: name like any plugin's entry point (the plugin manager is below the games and bots).
+LOADED_AS_PLUGINS = {"kotarena.plugins": {"kotarena.games.builtin", "kotarena.bots.builtin", "kotarena.sandbox.builtin"}}
 
 
 def _is_type_checking(test: ast.expr) -> bool:
@@ -46,7 +69,7 @@ def _module_level_imports(tree: ast.Module):
             todo.extend(item for item in node.body if not isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)))
 
 
-def _imported(name: str, node: ast.Import | ast.ImportFrom) -> set[str]:
+def _imported(name: str, node: ast.Import | ast.ImportFrom, modules=MODULES) -> set[str]:
     """The kotarena modules an import statement of module ``name`` names: a submodule
     for ``from package import submodule``, the package itself for any other name."""
     found = set()
@@ -54,15 +77,46 @@ def _imported(name: str, node: ast.Import | ast.ImportFrom) -> set[str]:
         found.update(alias.name for alias in node.names)
     else:
         if node.level:
-            package = name if MODULES[name].name == "__init__.py" else name.rpartition(".")[0]
+            package = name if modules[name].name == "__init__.py" else name.rpartition(".")[0]
             for _ in range(node.level - 1):
                 package = package.rpartition(".")[0]
             base = f"{package}.{node.module}" if node.module else package
         else:
             base = node.module or ""
         for alias in node.names:
-            found.add(f"{base}.{alias.name}" if f"{base}.{alias.name}" in MODULES else base)
-    return {module for module in found if module in MODULES}
+            found.add(f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base)
+    return {module for module in found if module in modules}
+
+
+_BY_NAME = {"import_module", "__import__", "find_spec"}
+
+
+def _named(node: ast.AST, modules) -> str | None:
+    """The kotarena module a string names, ``"kotarena.x.y"`` or ``"kotarena.x.y:attr"``
+    (how a module is imported by name: ``importlib.import_module``, a lazy table), or
+    the argument of ``import_module("kotarena")``."""
+    if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant):
+        function = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+        if function in _BY_NAME and node.args[0].value in modules:
+            return node.args[0].value
+    if isinstance(node, ast.Constant) and isinstance(node.value, str) and "." in node.value:
+        module = node.value.partition(":")[0]
+        if module in modules:
+            return module
+    return None
+
+
+def every_import(name: str, tree: ast.Module, modules=MODULES):
+    """``(line, module)`` for each kotarena module that module ``name`` imports anywhere:
+    at its top level, in functions and methods, under ``if TYPE_CHECKING:`` (what a
+    module names for its type hints is what it needs), and by name (a string naming a
+    module, as ``importlib.import_module`` takes it)."""
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            for module in _imported(name, node, modules):
+                yield node.lineno, module
+        elif (module := _named(node, modules)) is not None and module not in LOADED_AS_PLUGINS.get(name, ()):
+            yield node.lineno, module
 
 
 def import_graph() -> dict[str, set[str]]:
@@ -109,6 +163,95 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return groups
 
 
+def _modules(package: Path) -> dict[str, Path]:
+    return {_module_name(path, package): path for path in sorted(package.rglob("*.py"))}
+
+
+def _top(module: str) -> str:
+    """The package or top-level module ``module`` is in (``kotarena`` for the package's
+    ``__init__``)."""
+    return module.split(".")[1] if "." in module else "kotarena"
+
+
+def _layer_of(top: str) -> int:
+    return next(number for number, layer in enumerate(LAYERS) if top in layer)
+
+
+def layer_breaks(modules=MODULES) -> list[str]:
+    """Every import of a module from a higher layer than its own, as ``file:line: ...``."""
+    found = []
+    for name, path in modules.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        for line, module in sorted(set(every_import(name, tree, modules))):
+            if _layer_of(_top(module)) > _layer_of(_top(name)):
+                found.append(f"{path}:{line}: {name} ({_top(name)}) imports {module} ({_top(module)}), a higher layer")
+    return found
+
+
+def package_graph(modules=MODULES) -> dict[str, set[str]]:
+    """Each of kotarena's packages and top-level modules, and those it imports anywhere."""
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        graph.setdefault(_top(name), set()).update(_top(module) for _, module in every_import(name, tree, modules))
+    return {top: imported - {top} for top, imported in graph.items()}
+
+
+def test_every_package_and_top_level_module_has_one_layer():
+    tops = {_top(name) for name in MODULES}
+    declared = [top for layer in LAYERS for top in layer]
+    assert len(declared) == len(set(declared)), "a name in two layers"
+    assert tops == set(declared), f"not in a layer: {sorted(tops - set(declared))}; no such module: {sorted(set(declared) - tops)}"
+
+
+def test_no_import_reaches_up_a_layer():
+    breaks = layer_breaks()
+    assert not breaks, "imports from a higher layer (tests/test_layout.py's LAYERS):\n" + "\n".join(breaks)
+
+
+def test_no_import_circle_among_kotarenas_packages():
+    cycles = _cycles(package_graph())
+    assert not cycles, "packages that import each other in a circle: " + "; ".join(" -> ".join(c) for c in cycles)
+
+
+def _tree(root: Path, files: dict[str, str]) -> dict[str, Path]:
+    for name, text in files.items():
+        path = root / "kotarena" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return _modules(root / "kotarena")
+
+
+def test_an_import_inside_a_function_that_reaches_up_a_layer_is_a_break(tmp_path):
+    modules = _tree(tmp_path, {
+        "__init__.py": "",
+        "engine/__init__.py": "",
+        "engine/game.py": "def new():\n    from kotarena.games import get_game\n    return get_game\n",
+        "games/__init__.py": "from kotarena.engine import game\n\ndef get_game():\n    return game\n",
+    })
+    assert layer_breaks(modules) == [
+        f"{modules['kotarena.engine.game']}:2: kotarena.engine.game (engine) imports kotarena.games (games), a higher layer"]
+    assert _cycles(package_graph(modules)) == [["engine", "games"]]
+
+
+def test_imports_in_methods_under_type_checking_and_by_name_count_too(tmp_path):
+    modules = _tree(tmp_path, {
+        "__init__.py": "",
+        "engine/__init__.py": "",
+        "engine/a.py": ("from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    from kotarena.bots import Bot\n\n"
+                        "class A:\n    def f(self):\n        from ..games import g\n\n"
+                        "def b():\n    import importlib\n    return importlib.import_module('kotarena.cli')\n"),
+        "games/__init__.py": "g = 1\n",
+        "bots/__init__.py": "class Bot: ...\n",
+        "cli/__init__.py": "LAZY = {'play': 'kotarena.bots:Bot'}\n",
+    })
+    lines = [line.split(": ", 1)[1] for line in layer_breaks(modules)]
+    assert lines == ["kotarena.engine.a (engine) imports kotarena.bots (bots), a higher layer",
+                     "kotarena.engine.a (engine) imports kotarena.games (games), a higher layer",
+                     "kotarena.engine.a (engine) imports kotarena.cli (cli), a higher layer"]
+    assert package_graph(modules)["cli"] == {"bots"}
+
+
 def test_no_import_circle_among_kotarenas_modules():
     cycles = _cycles(import_graph())
     assert not cycles, "modules that import each other in a circle: " + "; ".join(" -> ".join(c) for c in cycles)
@@ -130,3 +273,10 @@ def test_the_core_imports_no_game():
 def test_no_module_is_longer_than_about_600_lines():
     long = {name: n for name, path in MODULES.items() if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
     assert not long, f"modules over {MAX_LINES} lines: {long}"
+
+
+def test_contributing_lists_the_same_layers():
+    text = (PACKAGE.parent / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    listed = re.findall(r"^(\d+)\. (.+(?:\n   .+)*)", text.partition("## Where things live")[2], re.MULTILINE)
+    layers = [set(re.findall(r"`([\w.]+)`", entry)) for _, entry in listed]
+    assert layers == [set(layer) for layer in LAYERS]

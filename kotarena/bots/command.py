@@ -15,8 +15,8 @@ never runs in the referee's process, trusted or not: on the ladder it takes a
 sandboxed seat (:mod:`kotarena.sandbox.seat`, the fork server ``exec``s it for each
 game), and where kotarena calls a bot object itself (``play``, ``match``, ``compare``,
 ``bots check``) the object's methods seat the program in the sandbox and relay
-(:mod:`kotarena.sandbox.program`). Its CPU time is counted from outside, by its seat's
-cgroup, in both cases.
+(:mod:`kotarena.sandbox.program`, reached through the ``seat_program`` hook). Its CPU
+time is counted from outside, by its seat's cgroup, in both cases.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
+from kotarena import plugins
 from kotarena.bots.base import Bot
 from kotarena.engine.actions import Action
 
@@ -68,10 +69,9 @@ class CommandBot(Bot):
         return [program, *arguments]
 
     def start(self, view: Any) -> None:
-        from kotarena.sandbox.program import ProgramSeat
-
         self.close()
-        self._seat = ProgramSeat(type(self), view, seed=self.seed, params=self.params, time_limit=self.time_limit)
+        # (the sandbox, a layer above the bots, seats the program: kotarena.sandbox.builtin)
+        self._seat = plugins.get_plugin_manager().hook.seat_program(bot=self, view=view)
 
     def choose(self, view: Any) -> Action:
         if self._seat is None:

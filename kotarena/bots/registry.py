@@ -4,7 +4,8 @@ Each trusted plugin's ``register_bots`` hook is called on its own, so a plugin t
 raises loses only its own bots, and each bot knows the package and version it came
 from. The bots of untrusted distributions are never imported here: they are known from
 what they declared in the sandbox (:func:`seal`, with the catalogue of
-:mod:`kotarena.sandbox.catalogue`), and play only sandboxed.
+:mod:`kotarena.sandbox.catalogue`; :mod:`kotarena.sandbox.untrusted` reads it for a
+command), and play only sandboxed.
 
 **A bot name belongs to its distribution.** Every bot answers to ``DIST:NAME`` (its
 distribution's name, a colon, its name: ``kotarena-heuristic:heuristic``), and to its
@@ -256,86 +257,9 @@ def catalogue() -> dict | None:
     return _CATALOGUE
 
 
-def know_untrusted() -> dict | None:
-    """Read the untrusted distributions' bots in the sandbox and seal the registry with
-    them (:func:`seal`), unless done already or none is installed; returns the catalogue.
-
-    Where the sandbox cannot be had, nothing untrusted is read (that would run the
-    distributions' code outside the sandbox): each is reported as a plugin error saying
-    so, and its bots stay unknown.
-    """
-    if _CATALOGUE is not None:
-        return _CATALOGUE
-    from kotarena.sandbox.botstore import stored
-
-    untrusted = plugins.untrusted()
-    # (the bot store's bots are untrusted too, wherever nothing of this environment is)
-    if not untrusted and not stored():
-        return None
-    from kotarena.sandbox.jail import sandbox_problem
-
-    problem = sandbox_problem()
-    if problem is not None:
-        known = {(error.package, error.message) for error in plugins.plugin_errors()}
-        for name, _ in untrusted.values():
-            message = (f"not trusted, and its bots cannot be read without the sandbox ({problem}); "
-                       f"trust it with --trust {name}")
-            if (name, message) not in known:
-                plugins.add_error(plugins.PluginError("?", name, message))
-        return None
-    from kotarena.sandbox.catalogue import read_catalogue
-
-    found = read_catalogue(jailed=True)
-    seal(found)
-    return found
-
-
-def trust_names(names: Iterable[str]) -> set[str]:
-    """Trust the distributions of ``names`` (each a distribution, a bot or ``DIST:NAME``)
-    from now on, here and in the processes started from here; returns their names.
-
-    A bot's distribution is found without importing it (the catalogue, read in the
-    sandbox if need be: :func:`know_untrusted`).
-    """
-    wanted = [name.strip() for name in names if name.strip()]
-    if not wanted:
-        return set()
-    installed = {plugins.normal(info.package) for info in plugins.plugins()} | set(plugins.untrusted())
-    dists: set[str] = set()
-    for name in wanted:
-        if ":" in name:
-            dists.add(plugins.normal(name.split(":", 1)[0]))
-        elif plugins.normal(name) in installed:
-            dists.add(plugins.normal(name))
-        else:
-            know_untrusted()
-            dists.add(plugins.normal(get_bot(name).package))
-    dists.discard("kotarena")
-    if not all(plugins.is_trusted(dist) for dist in dists):
-        kept = _CATALOGUE
-        plugins.trust(dists)
-        if kept is not None:
-            seal(kept)
-    return dists
-
-
-def find_bot(name: str) -> BotInfo:
-    """The bot ``name``, for a command that seats it: one of kotarena's own at once;
-    any other once the untrusted bots are known too (:func:`know_untrusted`), so that
-    a plain name two distributions register is refused whichever of them is trusted."""
-    try:
-        info = get_bot(name)
-    except UnknownBotError:
-        info = None
-    if info is None or plugins.normal(info.package) != "kotarena":
-        know_untrusted()
-        info = get_bot(name)
-    return info
-
-
 def get_bots() -> dict[str, BotInfo]:
     """Every known bot by name (built-in bots first): trusted ones, and the untrusted ones
-    once the registry is sealed (:func:`seal`, :func:`know_untrusted`). A bot whose plain
+    once the registry is sealed (:func:`seal`, :func:`kotarena.sandbox.untrusted.know_untrusted`). A bot whose plain
     name two distributions register is listed under its ``DIST:NAME``."""
     table = dict(_installed())
     for infos in _AMBIGUOUS.values():

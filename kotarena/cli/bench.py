@@ -262,8 +262,9 @@ def league(games: int, players: int, workers: str, deck: bool, bot: str, rounds:
         raise click.ClickException(f"bad --workers {workers!r}: give counts such as 1,2") from None
     if not counts or min(counts) < 1:
         raise click.ClickException(f"bad --workers {workers!r}: give counts such as 1,2")
-    from kotarena.bots.registry import UnknownBotError, get_bot, trust_names
+    from kotarena.bots.registry import UnknownBotError, get_bot
     from kotarena.sandbox.catalogue import CatalogueError
+    from kotarena.sandbox.untrusted import trust_names
 
     try:
         trust_names([bot])  # (a benchmark plays the bot trusted: its own package is imported)

@@ -61,9 +61,9 @@ def bots(ctx: click.Context, json_: bool) -> None:
 def known_bots() -> dict:
     """Every installed bot by the name it answers to: the trusted ones, imported here,
     and the untrusted ones as they declared themselves in the sandbox (never imported
-    here: see :func:`kotarena.bots.registry.know_untrusted`)."""
-    from kotarena.bots.registry import know_untrusted
+    here: see :func:`kotarena.sandbox.untrusted.know_untrusted`)."""
     from kotarena.sandbox.catalogue import CatalogueError
+    from kotarena.sandbox.untrusted import know_untrusted
 
     try:
         know_untrusted()
@@ -95,10 +95,11 @@ def check(ctx: click.Context, name: str, games: int, seed: int, time_limit: floa
     trust (--trust) plays in the sandbox, and fails here where it would fail there.
     Prints one line per check; exits 1 if any fails.
     """
-    from kotarena.bots.registry import AmbiguousBotError, UnknownBotError, find_bot, load_failure, trust_names
+    from kotarena.bots.registry import AmbiguousBotError, UnknownBotError, load_failure
     from kotarena.conformance import check_bot
     from kotarena.sandbox.catalogue import CatalogueError
     from kotarena.sandbox.relay import sandbox_refusal
+    from kotarena.sandbox.untrusted import find_bot, trust_names
 
     try:
         trust_names(trust)

@@ -163,8 +163,8 @@ def compare(a: str, b: str, players: int, field: str | None, game: Game, seed: i
     if no_deck and deck_name:
         raise click.ClickException("--deck and --no-deck together: choose one")
     seed = pick_seed(seed)
-    from kotarena.bots.registry import trust_names
     from kotarena.sandbox.catalogue import CatalogueError
+    from kotarena.sandbox.untrusted import trust_names
 
     try:
         trust_names(trust)

@@ -132,9 +132,9 @@ def seat_infos(names: Sequence[str], game: Game, trust: Sequence[str] = ()) -> l
     """The bots ``names`` (plain or ``DIST:NAME``), each of which must play ``game``,
     after trusting ``trust``; a one-line error for an unknown bot, an ambiguous name, or
     an untrusted bot where the sandbox cannot be had."""
-    from kotarena.bots.registry import find_bot, trust_names
     from kotarena.sandbox.catalogue import CatalogueError
     from kotarena.sandbox.relay import sandbox_refusal
+    from kotarena.sandbox.untrusted import find_bot, trust_names
 
     try:
         trust_names(trust)

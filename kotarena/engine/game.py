@@ -335,7 +335,7 @@ class Game(abc.ABC):
             raise UnknownDeckError(f"unknown deck {deck!r}; known decks: {', '.join((*self.spec.decks, 'none'))}")
 
     def scenario_format(self) -> Any | None:
-        """The game's scenario format (a :class:`kotarena.scenario.ScenarioFormat`: how a
+        """The game's scenario format (a :class:`kotarena.engine.scenario.ScenarioFormat`: how a
         scenario file's position and checks read, and how one is played), or ``None`` for
         a game that has none yet."""
         return None

@@ -32,10 +32,10 @@ import time
 from pathlib import Path
 
 from kotarena.forfeits import CRASH, ERROR, SANDBOX, BotFailure
+from kotarena.ladder_names import path_name
 from kotarena.sandbox.cgroups import SeatGroup
 from kotarena.sandbox.jail import SCRATCH, jail_command, python_paths
 from kotarena.sandbox.protocol import ProtocolError, decode, encode
-from kotarena.tournament.names import path_name
 
 #: Seconds a fork server may take to import its bot.
 IMPORT_SECONDS = 60.0

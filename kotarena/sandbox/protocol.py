@@ -34,6 +34,7 @@ from typing import Any
 
 from kotarena.engine.actions import Action, parse_action
 from kotarena.engine.outcome import Outcome
+from kotarena.forfeits import _ACTIONS  # (one cache of parsed texts; the referee's answers are read there)
 
 #: The protocol's version: the ``protocol`` of the bot's first line and of ``hello``.
 PROTOCOL = 1
@@ -248,23 +249,6 @@ def _tuples(value: object) -> object:
 
 def _outcome(data: object) -> Outcome | None:
     return None if data is None else Outcome.from_json(data)  # type: ignore[arg-type]
-
-
-_ACTIONS: dict[str, Action] = {}
-#: The most texts kept parsed. Only an action's own text is kept (``"stop"``, not a
-#: bot's ``"Stop"`` followed by a megabyte of spaces): what a bot sends never grows the
-#: referee's memory beyond this.
-_KEPT = 4096
-
-
-def action_of(text: str) -> Action:
-    """The action ``text`` names (:class:`~kotarena.engine.actions.ActionError` if none)."""
-    action = _ACTIONS.get(text)
-    if action is None:
-        action = parse_action(text)
-        if action.text == text and len(_ACTIONS) < _KEPT:
-            _ACTIONS[text] = action
-    return action
 
 
 def _actions(texts: Iterable[str]) -> tuple[Action, ...]:

@@ -69,8 +69,7 @@ class Relay:
                  memory_mb: int | None = None, log_dir: Path | None = None, why: str = "",
                  program: bool = False) -> None:
         from kotarena.sandbox.jail import sandbox_problem
-        from kotarena.sandbox.seat import SandboxedSeat, default_log_dir
-        from kotarena.tournament.seats import DEFAULT_MEMORY_MB
+        from kotarena.sandbox.seat import DEFAULT_MEMORY_MB, SandboxedSeat, default_log_dir
 
         self.name = name
         #: Whose seat this is, as a failure names it.

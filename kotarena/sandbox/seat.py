@@ -45,6 +45,9 @@ from kotarena.sandbox.instance import (  # (the instances' names, as this module
 )
 from kotarena.sandbox.protocol import MAX_LINE, PROTOCOL, ProtocolError, decode, encode, view_changes
 
+#: Address-space limit of a sandboxed bot's process.
+DEFAULT_MEMORY_MB = 2048
+
 
 def _proc_cpu(pid: int) -> float:
     """CPU seconds of process ``pid`` and its waited-for children (``/proc``)."""
@@ -312,4 +315,4 @@ def _shown(message: object) -> str:
     return _SHOWN.repr(message)[:200]
 
 
-__all__ = ["ForkServer", "SandboxedSeat", "close_servers", "default_log_dir", "read_line", "seat_server"]
+__all__ = ["DEFAULT_MEMORY_MB", "ForkServer", "SandboxedSeat", "close_servers", "default_log_dir", "read_line", "seat_server"]

@@ -27,7 +27,7 @@ from typing import Any, TypeVar
 
 from kotarena.bots import registry as _bots
 from kotarena.games import UnknownDeckError, UnknownGameError, get_game, get_spec
-from kotarena.tournament.names import name_problem
+from kotarena.ladder_names import name_problem
 
 FREE_FOR_ALL = "free-for-all"
 GAUNTLET = "gauntlet"

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from kotarena.bots.command import is_program
-from kotarena.bots.registry import find_bot, get_bot
+from kotarena.bots.registry import get_bot
 from kotarena.decision_times import pack_times
 from kotarena.forfeits import BODY_LIMIT, REASON_LIMIT, clean_detail
 from kotarena.games import get_game
@@ -24,6 +24,7 @@ from kotarena.ratings import ranks_for
 from kotarena.replay import actions_replay_text
 from kotarena.sandbox.instance import default_log_dir, seat_server
 from kotarena.sandbox.seat import SandboxedSeat
+from kotarena.sandbox.untrusted import find_bot
 from kotarena.seeds import bot_seeds
 from kotarena.storage.models import MatchResult, SeatResult
 from kotarena.tournament.seats import (

@@ -171,9 +171,9 @@ def _seat_spec(label: str, entrant) -> SeatSpec:
 def seating_for(engine: Engine, ladder, *, unsandboxed: bool = False) -> Seating:
     """How a night of ``ladder`` seats its untrusted bots, or :class:`NightError` when
     it cannot: the sandbox is missing here and the user did not ask to do without it."""
+    from kotarena.ladder_names import path_name
     from kotarena.sandbox.jail import sandbox_problem
     from kotarena.sandbox.seat import default_log_dir
-    from kotarena.tournament.names import path_name
 
     database = engine.url.database if engine.url.get_backend_name() == "sqlite" else None
     if database and database != ":memory:":
@@ -249,8 +249,9 @@ def _known(bot: str):
     """The registry's entry for ``bot``, read without importing an untrusted package
     (the sandboxed catalogue, if need be); ``None`` for a bot it does not know, which
     then fails where it is seated."""
-    from kotarena.bots.registry import UnknownBotError, find_bot
+    from kotarena.bots.registry import UnknownBotError
     from kotarena.sandbox.catalogue import CatalogueError
+    from kotarena.sandbox.untrusted import find_bot
 
     try:
         return find_bot(bot)

@@ -38,12 +38,11 @@ from kotarena.forfeits import (
     BotFailure,
     as_action,
 )
+from kotarena.sandbox.seat import DEFAULT_MEMORY_MB  # (where the seats' limits were named before)
 
 #: What a bot is shown: the view its game gives of one seat (``GameState.view``).
 View = Any
 
-#: Address-space limit of a sandboxed bot's process.
-DEFAULT_MEMORY_MB = 2048
 #: The guard's ``call_start`` while no call is running (CPU clocks are never negative).
 NO_CALL = -1.0
 

@@ -16,6 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from kotarena import plugins
+from kotarena.bots.command import CommandBot
 from kotarena.bots.registry import get_bot, get_bots
 from kotarena.cli import add_plugin_commands, cli
 from kotarena.conformance import check_bot
@@ -311,3 +312,36 @@ def test_hook_register_games_that_raises_or_takes_a_name_costs_only_that_plugin(
     assert messages == ["game name 'kot' is already taken; this one is ignored",
                         "register_games raised RuntimeError: no games today",
                         "register_games raised TypeError: register() needs a Game, got 'not a game'"]
+
+
+def test_hook_seat_program_seats_a_command_bots_program_where_the_bot_object_is_called():
+    seated = []
+
+    class Seat:
+        def choose(self, view):
+            return view.legal[0], 0.25
+
+        def finish(self, view):
+            seated.append("finished")
+
+        def close(self):
+            seated.append("closed")
+
+    class SeatsHere:
+        @hookimpl
+        def seat_program(self, bot, view):
+            seated.append((type(bot).__name__, bot.seed, view.player))
+            return Seat()
+
+    class Program(CommandBot):
+        name = "program"
+        games = frozenset({"kot"})
+        command = ("/bin/false",)
+
+    assert "seat_program" in {info.name: info.hooks for info in plugins.plugins()}["kotarena.sandbox.builtin"]
+    plugins.get_plugin_manager().register(SeatsHere(), name="seats-here")  # (called before the built-in one)
+    program = Program(seed=3)
+    game = play(new_game(players=2, seed=5), [program, get_bot("random").make(seed=2)])
+    assert game.outcome is not None
+    assert seated == [("Program", 3, 0), "finished"]
+    assert program.last_cpu == 0.25

@@ -29,8 +29,8 @@ from kotarena.bots.registry import (
     get_bot,
     get_bots,
     seal,
-    trust_names,
 )
+from kotarena.sandbox.untrusted import trust_names
 from kotarena.testing import missing
 from kotarena.tournament.ladder import LadderError, parse_ladder
 

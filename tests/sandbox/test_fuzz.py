@@ -17,11 +17,11 @@ import threading
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from kotarena import forfeits
 from kotarena.engine.actions import Action
-from kotarena.forfeits import BODY_LIMIT, REASON_LIMIT, BotFailure, clean_detail
+from kotarena.forfeits import BODY_LIMIT, REASON_LIMIT, BotFailure, action_of, clean_detail
 from kotarena.games import new_game
-from kotarena.sandbox import protocol
-from kotarena.sandbox.protocol import MAX_DEPTH, MAX_LINE, PROTOCOL, ProtocolError, action_of, decode
+from kotarena.sandbox.protocol import MAX_DEPTH, MAX_LINE, PROTOCOL, ProtocolError, decode
 from kotarena.sandbox.seat import SandboxedSeat
 
 FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -241,13 +241,13 @@ def test_a_seat_giving_up_with_any_words_forfeits_with_one_clean_line_first(word
 
 def test_the_texts_a_bot_answers_with_do_not_grow_the_referees_memory():
     action_of("stop")
-    kept = len(protocol._ACTIONS)
+    kept = len(forfeits._ACTIONS)
     for spaces in range(1, 2000):
         assert action_of("Stop" + " " * spaces) == Action.of("stop")
     for number in range(10_000):
         action_of(f"buy {number}")
-    assert len(protocol._ACTIONS) <= max(kept, protocol._KEPT)
-    assert not any(text.endswith(" ") for text in protocol._ACTIONS)
+    assert len(forfeits._ACTIONS) <= max(kept, forfeits._KEPT)
+    assert not any(text.endswith(" ") for text in forfeits._ACTIONS)
 
 
 def test_an_honest_answer_is_its_action():

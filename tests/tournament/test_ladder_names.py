@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from kotarena.ladder_names import path_name
 from kotarena.storage import open_db
 from kotarena.tournament.ladder import Entrant, Ladder, LadderError, load_ladder, parse_ladder
-from kotarena.tournament.names import path_name
 from kotarena.tournament.night import seating_for
 
 BOTS = '\n[[bots]]\nname = "random"\n[[bots]]\nname = "random"\nlabel = "other"\n'

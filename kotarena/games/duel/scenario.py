@@ -14,12 +14,7 @@ from pathlib import Path
 from kotarena.engine.actions import ActionError, parse_action
 from kotarena.engine.dice import DiceError, ScriptedDice
 from kotarena.engine.outcome import EngineError
-from kotarena.games.duel.cards import card_named
-from kotarena.games.duel.faces import parse_faces
-from kotarena.games.duel.monsters import find_monster
-from kotarena.games.duel.position import build_position
-from kotarena.games.duel.track import TRACK_NAMES
-from kotarena.scenario import (
+from kotarena.engine.scenario import (
     Check,
     Failure,
     Problem,
@@ -31,6 +26,11 @@ from kotarena.scenario import (
     table_of,
     unknown_keys,
 )
+from kotarena.games.duel.cards import card_named
+from kotarena.games.duel.faces import parse_faces
+from kotarena.games.duel.monsters import find_monster
+from kotarena.games.duel.position import build_position
+from kotarena.games.duel.track import TRACK_NAMES
 
 _TOP_KEYS = ("description", "game", "first", "turn_number", "market", "deck_top", "monster", "track", "hype",
              "turn", "expect")

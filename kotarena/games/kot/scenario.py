@@ -13,14 +13,7 @@ from pathlib import Path
 from kotarena.engine.actions import ActionError, parse_action
 from kotarena.engine.dice import DiceError, ScriptedDice, format_faces, parse_faces
 from kotarena.engine.outcome import EngineError, IllegalActionError
-from kotarena.games import get_game, get_spec
-from kotarena.games.kot.cards import DECKS, UnknownDeckError, find_card
-from kotarena.games.kot.events import event_lines
-from kotarena.games.kot.position import MonsterSetup, build_position
-from kotarena.games.kot.rules import CLASSIC
-from kotarena.games.kot.state import State
-from kotarena.games.kot.words import ENDINGS
-from kotarena.scenario import (
+from kotarena.engine.scenario import (
     EMPTY,
     NONE,
     Check,
@@ -34,6 +27,13 @@ from kotarena.scenario import (
     table_of,
     unknown_keys,
 )
+from kotarena.games import get_game, get_spec
+from kotarena.games.kot.cards import DECKS, UnknownDeckError, find_card
+from kotarena.games.kot.events import event_lines
+from kotarena.games.kot.position import MonsterSetup, build_position
+from kotarena.games.kot.rules import CLASSIC
+from kotarena.games.kot.state import State
+from kotarena.games.kot.words import ENDINGS
 
 _TOP_KEYS = ("description", "game", "deck", "seed", "first", "market", "deck_top", "monster", "turn", "expect")
 _MONSTER_KEYS = ("name", "health", "max_health", "stars", "energy", "tokyo", "alive", "cards")
