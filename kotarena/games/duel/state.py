@@ -303,6 +303,9 @@ class DuelState:
         step = toward(seat)
         king_rival = self.monster_ids[1 - seat] == "the_king"
         other = board.markers[1 - track]
+        # The zone the other marker stands in (it does not move): only there can this
+        # pull put both markers in one zone, so the spaces are checked only then.
+        zone = 0 if board.in_spotlight(other, 0) else 1 if board.in_spotlight(other, 1) else -1
         left = 0  # times the marker came off a hype token (Scrappy)
         for _ in range(amount):
             if not 0 <= where + step < len(spaces):
@@ -314,8 +317,7 @@ class DuelState:
                 left += 1
             if BONUS_ON_SPACES_PASSED and where != start + step * amount:
                 self.bonus(seat, here)
-            if ((board.in_spotlight(here, 0) and board.in_spotlight(other, 0))
-                    or (board.in_spotlight(here, 1) and board.in_spotlight(other, 1))):
+            if zone >= 0 and board.in_spotlight(here, zone):
                 break  # both markers in one spotlight zone: the game ends here
             if king_rival and here[0] and HYPE_TOKENS[here[0]].blocks:
                 self.say("blocked", seat, TRACK_NAMES[track])

@@ -334,16 +334,33 @@ def resolve(state: DuelState) -> None:
     if "skip_resolve" in state.flags:
         return
     counts = state.counts()
-    parts: list[tuple] = [("order",)]
+    parts: list[tuple] = []
     if state.monsters[seat].id in POWER_IN_ORDER and state.power_left >= 2:
         parts.append(("power_choice",))
     if effects.roll_cards_act(state, seat, counts):
         parts.append(("roll_cards",))
-    parts += [("face", face) for face in (FAME, DESTRUCTION) if counts[face] >= 3]
-    parts += [("face", face) for face in (ENERGY, HEART) if counts[face] > 0]
+    for face in (FAME, DESTRUCTION):
+        if counts[face] >= 3:
+            parts.append(_FACE_STEPS[face])
+    for face in (ENERGY, HEART):
+        if counts[face] > 0:
+            parts.append(_FACE_STEPS[face])
     if counts[CLAW] > 0 or effects.may_add_claws(state, seat):
-        parts.append(("face", CLAW))
-    then(state, *parts)
+        parts.append(_FACE_STEPS[CLAW])
+    # The ``order`` step runs next, on these parts: queued only where it would ask (two
+    # parts that matter), as most rolls have one or none.
+    mattering = 0
+    for part in parts:
+        if order_matters(state, part):
+            mattering += 1
+    if mattering >= 2:
+        parts.insert(0, ("order",))
+    if parts:
+        then(state, *parts)
+
+
+#: The step that resolves each face (one tuple per face, not one per roll).
+_FACE_STEPS: Final[tuple[tuple[str, int], ...]] = tuple([("face", face) for face in range(len(FACE_NAMES))])
 
 
 def part_word(state: DuelState, step: tuple) -> str | None:
@@ -381,15 +398,20 @@ def order_matters(state: DuelState, step: tuple) -> bool:
 
 def ask_order(state: DuelState) -> None:
     """Ask which part to resolve next, while two that matter are left."""
-    offered: list[Action] = []
-    for step in state.todo:
+    todo = state.todo
+    words: list[str] = []
+    for step in todo:
         word = part_word(state, step)
         if word is None:
             break
         if order_matters(state, step):
-            offered.append(Action.of(RESOLVE, word))
-    if len(offered) >= 2:
-        state.ask(state.active, "order", offered, ("order",))
+            words.append(word)
+    if len(words) >= 2:
+        state.ask(state.active, "order", [_RESOLVE_ACTIONS[word] for word in words], ("order",))
+
+
+#: ``resolve WORD`` for each part word.
+_RESOLVE_ACTIONS: Final[dict[str, Action]] = {word: Action.of(RESOLVE, word) for word in PART_WORDS}
 
 
 def choose_part(state: DuelState, action: Action) -> None:
