@@ -22,6 +22,15 @@ if TYPE_CHECKING:
 
 HIBERNATION_HEAL: Final = 6
 
+#: The per-seat facts in ``state.flags`` and ``state.marks``, by seat (built once, not per damage).
+_DOMINATE: Final[tuple[str, str]] = ("dominate:0", "dominate:1")
+_REGENERATED: Final[tuple[str, str]] = ("regenerated:0", "regenerated:1")
+_UNSTOPPABLE: Final[tuple[str, str]] = ("unstoppable:0", "unstoppable:1")
+_ARMOR: Final[tuple[str, str]] = ("armor:0", "armor:1")
+_TREND: Final[tuple[str, str]] = ("trend:0", "trend:1")
+_CAMOUFLAGE_ROLL: Final[tuple[str, str]] = ("camouflage_roll:0", "camouflage_roll:1")
+_CAMOUFLAGE: Final[tuple[str, str]] = ("camouflage:0", "camouflage:1")
+
 
 def _queue(state: DuelState, *step: object) -> None:
     """Queue a step to come next, before the rest of the queue."""
@@ -50,8 +59,8 @@ def use(card: str, *args: object) -> Action:
 def start_of_turn(state: DuelState, seat: int) -> None:
     if state.owns(seat, "hibernation"):
         _queue(state, "hibernation", seat)
-    if f"dominate:{seat}" in state.marks:
-        state.marks.discard(f"dominate:{seat}")
+    if _DOMINATE[seat] in state.marks:
+        state.marks.discard(_DOMINATE[seat])
         _queue(state, "dominate", seat)
     if state.owns(seat, "made_in_a_lab"):
         _queue(state, "made_in_a_lab", seat)
@@ -174,33 +183,33 @@ def energy_gained(state: DuelState, seat: int, amount: int, why: str) -> None:
 
 
 def heal_bonus(state: DuelState, seat: int) -> int:
-    if state.owns(seat, "regeneration") and f"regenerated:{seat}" not in state.flags:
-        state.flags.add(f"regenerated:{seat}")
+    if state.owns(seat, "regeneration") and _REGENERATED[seat] not in state.flags:
+        state.flags.add(_REGENERATED[seat])
         return 1
     return 0
 
 
 def prevent_damage(state: DuelState, seat: int, amount: int) -> int:
     """What is left of ``amount`` once the cards guarding ``seat`` took their share."""
-    if f"unstoppable:{seat}" in state.flags or not state.keeps[seat]:
-        return 0 if f"unstoppable:{seat}" in state.flags else amount
+    if _UNSTOPPABLE[seat] in state.flags or not state.keeps[seat]:
+        return 0 if _UNSTOPPABLE[seat] in state.flags else amount
     if state.owns(seat, "hibernation"):
         return 0
     rivals_turn = state.active != seat
-    if rivals_turn and state.owns(seat, "armor_plating") and f"armor:{seat}" not in state.flags and amount > 0:
-        state.flags.add(f"armor:{seat}")
+    if rivals_turn and state.owns(seat, "armor_plating") and _ARMOR[seat] not in state.flags and amount > 0:
+        state.flags.add(_ARMOR[seat])
         amount -= 1
-    if (rivals_turn and state.owns(seat, "trend_setter") and f"trend:{seat}" not in state.flags and amount > 0
+    if (rivals_turn and state.owns(seat, "trend_setter") and _TREND[seat] not in state.flags and amount > 0
             and state.board.on_token(FAME_TRACK)):
-        state.flags.add(f"trend:{seat}")
+        state.flags.add(_TREND[seat])
         amount -= 1
-    if f"camouflage_roll:{seat}" in state.flags and amount > 0:  # its owner chose to roll
+    if _CAMOUFLAGE_ROLL[seat] in state.flags and amount > 0:  # its owner chose to roll
         hearts = state.roll(amount).count(HEART)
         state.say("camouflage", seat, hearts)
         amount -= hearts
     if state.owns(seat, "unstoppable") and amount >= state.health[seat] > 0:
         state.discard_keep(seat, "unstoppable")
-        state.flags.add(f"unstoppable:{seat}")
+        state.flags.add(_UNSTOPPABLE[seat])
         amount = state.health[seat] - 1
     return amount
 
@@ -209,8 +218,8 @@ def camouflage_asks(state: DuelState, amounts: dict[int, int], why: str) -> bool
     """Whether the damage waits for Camouflage's owner to choose to roll ("may"): the
     choice is queued and the damage dealt once it is made (``decided``)."""
     for seat, amount in amounts.items():
-        if (amount > 0 and state.owns(seat, "camouflage") and f"camouflage:{seat}" not in state.flags
-                and f"unstoppable:{seat}" not in state.flags and not state.owns(seat, "hibernation")):
+        if (amount > 0 and state.owns(seat, "camouflage") and _CAMOUFLAGE[seat] not in state.flags
+                and _UNSTOPPABLE[seat] not in state.flags and not state.owns(seat, "hibernation")):
             later(state, "camouflage", seat, tuple(sorted(amounts.items())), why)
             return True
     return False
@@ -271,7 +280,7 @@ def bought(state: DuelState, seat: int, card: str) -> None:
         state.damage(rival, 1, "Cannonball!")
         state.gain_energy(seat, 4, "Cannonball!")
     elif card == "dominate":
-        state.marks.add(f"dominate:{rival}")
+        state.marks.add(_DOMINATE[rival])
     elif card == "energize":
         state.gain_energy(seat, 8, "Energize")
         state.gain_tokens(seat, 2, "Energize")
@@ -411,12 +420,12 @@ def decided(state: DuelState, card: str, action: Action, args: tuple) -> None:
         buy_card(state, seat, slot, max(1, state.cost(slot) - 1))
         state.bought = True  # a purchase of the turn: no "bought nothing" energy
     elif card == "camouflage":
-        state.flags.add(f"camouflage:{seat}")
+        state.flags.add(_CAMOUFLAGE[seat])
         if chosen:
-            state.flags.add(f"camouflage_roll:{seat}")
+            state.flags.add(_CAMOUFLAGE_ROLL[seat])
         state.damage_both(dict(args[1]), args[2])
-        state.flags.discard(f"camouflage:{seat}")
-        state.flags.discard(f"camouflage_roll:{seat}")
+        state.flags.discard(_CAMOUFLAGE[seat])
+        state.flags.discard(_CAMOUFLAGE_ROLL[seat])
     elif card == "lightning_speed" and chosen:
         state.damage(1 - seat, 1, "Lightning Speed")
     elif card == "rebooting" and chosen:

@@ -6,7 +6,7 @@ named in ``state.answer`` reads the answer (``ANSWERS``).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from itertools import combinations
 from typing import TYPE_CHECKING, Final
 
@@ -21,7 +21,7 @@ from kotarena.engine.actions import (
 )
 from kotarena.games.duel import effects
 from kotarena.games.duel.cards import BY_ID
-from kotarena.games.duel.faces import ADDABLE, CLAW, DESTRUCTION, ENERGY, FACE_NAMES, FAME, HEART
+from kotarena.games.duel.faces import CLAW, DESTRUCTION, ENERGY, FACE_NAMES, FAME, HEART
 from kotarena.games.duel.faces import POWER as POWER_FACE
 from kotarena.games.duel.limits import MARKET_SIZE, MAX_DICE, MAX_TOKENS, ROLLS, STANDARD_DICE, SWEEP_COST
 from kotarena.games.duel.rulings import OPERATION_MEDIA_COUNTS_EXTRA_CLAWS, SWEEPS_PER_TURN
@@ -33,7 +33,7 @@ from kotarena.games.duel.track import (
     action_placement,
     placement_action,
 )
-from kotarena.games.duel.verbs import BLOCK, POWER, RESOLVE, SPEND
+from kotarena.games.duel.verbs import BLOCK, POWER_ACTIONS, RESOLVE, SPEND_ACTIONS
 
 if TYPE_CHECKING:  # (the state calls the steps: importing it here would close a circle)
     from kotarena.games.duel.state import DuelState
@@ -118,8 +118,13 @@ def start_turn(state: DuelState) -> None:
     state.bought = False
     state.extra_turn = False
     state.say("turn", seat, state.turn)
-    state.todo[:] = [("start_cards",), ("tokens",), ("roll",), ("reroll",), ("resolve_start",), ("power",),
-                     ("resolve",), ("after_resolve",), ("buy",), ("end",)]
+    state.todo[:] = _TURN_STEPS
+
+
+#: A turn's steps, in order (built once: a turn copies them into its queue).
+_TURN_STEPS: Final[tuple[tuple[str], ...]] = (
+    ("start_cards",), ("tokens",), ("roll",), ("reroll",), ("resolve_start",), ("power",), ("resolve",),
+    ("after_resolve",), ("buy",), ("end",))
 
 
 def start_cards(state: DuelState) -> None:
@@ -138,7 +143,7 @@ def ask_tokens(state: DuelState) -> None:
     seat = state.active
     spendable = min(state.tokens[seat], MAX_DICE - dice_count(state))
     if spendable > 0:
-        state.ask(seat, "tokens", [Action.of(SPEND, k) for k in range(spendable + 1)], ("tokens",))
+        state.ask(seat, "tokens", SPEND_ACTIONS[:spendable + 1], ("tokens",))
 
 
 def spend_tokens(state: DuelState, action: Action) -> None:
@@ -248,24 +253,21 @@ def ask_power(state: DuelState) -> None:
     monster = state.monsters[seat].id
     if state.power_left < (1 if monster == "space_penguin" else 2):
         return
-    legal = [PASS_ACTION]
+    # The actions are built once (``verbs.POWER_ACTIONS``); The King's depend on the board.
+    legal: Sequence[Action] = ()
     if monster == "gigazaur":
-        legal += [Action.of(POWER, "fame"), Action.of(POWER, "destruction")]
+        legal = POWER_ACTIONS["gigazaur"]
     elif monster == "xenoid":
-        legal += [Action.of(POWER, FACE_NAMES[f]) for f in ADDABLE]
-        if state.power_left >= 3:
-            legal += [Action.of(POWER, FACE_NAMES[f], FACE_NAMES[f]) for f in ADDABLE]
+        legal = POWER_ACTIONS["xenoid_3" if state.power_left >= 3 else "xenoid"]
     elif monster == "the_king":
-        legal += king_moves(state)
+        legal = [PASS_ACTION, *king_moves(state)]
     elif monster == "space_penguin":  # each power face: a dice token, while there is room
         room = min(state.power_left, MAX_TOKENS - state.tokens[seat])
-        legal += [Action.of(POWER, *(("token",) * n)) for n in range(1, room + 1)]
+        legal = POWER_ACTIONS["space_penguin"][:max(room, 0) + 1]
     elif monster == "cyber_kitty":  # 2 power faces: 2 energy; 3: 4 energy
-        legal.append(Action.of(POWER, "energy"))
-        if state.power_left >= 3:
-            legal.append(Action.of(POWER, "energy", "energy"))
+        legal = POWER_ACTIONS["cyber_kitty_3" if state.power_left >= 3 else "cyber_kitty"]
     elif monster == "mekadragon":  # "Можете вважати ...": claws times power faces
-        legal.append(Action.of(POWER, "multiply"))
+        legal = POWER_ACTIONS["mekadragon"]
     if len(legal) > 1:
         state.ask(seat, "power", legal, ("power_choice",))
 
@@ -349,11 +351,7 @@ def resolve(state: DuelState) -> None:
         parts.append(_FACE_STEPS[CLAW])
     # The ``order`` step runs next, on these parts: queued only where it would ask (two
     # parts that matter), as most rolls have one or none.
-    mattering = 0
-    for part in parts:
-        if order_matters(state, part):
-            mattering += 1
-    if mattering >= 2:
+    if len(parts) >= 2 and sum([order_matters(state, part) for part in parts]) >= 2:
         parts.insert(0, ("order",))
     if parts:
         then(state, *parts)
