@@ -57,20 +57,25 @@ def use(card: str, *args: object) -> Action:
 # ------------------------------------------------------------------ the turn's moments
 
 def start_of_turn(state: DuelState, seat: int) -> None:
-    if state.owns(seat, "hibernation"):
+    keeps = state.keeps[seat]
+    if keeps and state.owns(seat, "hibernation"):
         _queue(state, "hibernation", seat)
     if _DOMINATE[seat] in state.marks:
         state.marks.discard(_DOMINATE[seat])
         _queue(state, "dominate", seat)
-    if state.owns(seat, "made_in_a_lab"):
+    if keeps and state.owns(seat, "made_in_a_lab"):
         _queue(state, "made_in_a_lab", seat)
 
 
 def extra_dice(state: DuelState, seat: int) -> int:
+    if not state.keeps[seat]:  # (most turns: no card to look for)
+        return 0
     return state.owns(seat, "extra_head") + state.owns(seat, "natural_selection")
 
 
 def extra_rolls(state: DuelState, seat: int) -> int:
+    if not state.keeps[seat]:  # (most turns: no card to look for)
+        return 0
     return int(state.owns(seat, "giant_brain"))
 
 
@@ -119,6 +124,8 @@ def roll_cards(state: DuelState, seat: int, counts: list[int]) -> None:
 def may_add_claws(state: DuelState, seat: int) -> bool:
     """Whether a card of ``seat`` may add claws to its roll (so the claws resolve even
     without a claw face)."""
+    if not state.keeps[seat]:  # (most turns: no card to look for)
+        return False
     return state.owns(seat, "acid_attack") or state.owns(seat, "adrenaline_augment")
 
 
@@ -134,11 +141,15 @@ def extra_claws(state: DuelState, seat: int, counts: list[int]) -> int:
 
 
 def after_resolving(state: DuelState, seat: int) -> None:
+    if not state.keeps[seat]:  # (most turns: no card to look for)
+        return
     if state.owns(seat, "gentle_giant") and state.counts()[CLAW] == 0:
         state.pull(seat, FAME_TRACK, 1, "Gentle Giant")
 
 
 def buy_step_actions(state: DuelState, seat: int) -> list[Action]:
+    if not state.keeps[seat]:  # (most turns: no card to look for)
+        return []
     if state.owns(seat, "alien_metabolism") and "alien_metabolism" not in state.flags:
         return [use("alien_metabolism", slot) for slot in (1, 2, 3) if state.market[slot - 1]]
     return []
@@ -183,6 +194,8 @@ def energy_gained(state: DuelState, seat: int, amount: int, why: str) -> None:
 
 
 def heal_bonus(state: DuelState, seat: int) -> int:
+    if not state.keeps[seat]:  # (most turns: no card to look for)
+        return 0
     if state.owns(seat, "regeneration") and _REGENERATED[seat] not in state.flags:
         state.flags.add(_REGENERATED[seat])
         return 1
@@ -233,6 +246,8 @@ def damage_taken(state: DuelState, seat: int, amount: int) -> None:
 def pulled(state: DuelState, seat: int, track: int, moved: int, left: int, why: str) -> None:
     """After ``seat`` pulled a marker ``moved`` spaces, coming off a hype token ``left``
     times (before the bonus of the space it reached)."""
+    if not state.keeps[seat]:  # (most turns: no card to look for)
+        return
     if track == DESTRUCTION_TRACK:
         if state.owns(seat, "spiked_tail"):
             state.damage(1 - seat, moved, "Spiked Tail")

@@ -33,7 +33,7 @@ from kotarena.games.duel.track import (
     action_placement,
     placement_action,
 )
-from kotarena.games.duel.verbs import BLOCK, POWER_ACTIONS, RESOLVE, SPEND_ACTIONS
+from kotarena.games.duel.verbs import BLOCK, BUY_ACTIONS, POWER_ACTIONS, RESOLVE, SPEND_ACTIONS
 
 if TYPE_CHECKING:  # (the state calls the steps: importing it here would close a circle)
     from kotarena.games.duel.state import DuelState
@@ -52,7 +52,10 @@ def advance(state: DuelState) -> None:
         # a lookup in STEPS and a call through Python (tests/duel/test_duel_dispatch.py
         # checks that each name calls STEPS' function).
         if len(step) > 1:
-            STEPS[name](state, *step[1:])
+            if name == "face":
+                resolve_face(state, step[1])
+            else:
+                STEPS[name](state, *step[1:])
         elif name == "reroll":
             ask_reroll(state)
         elif name == "buy":
@@ -276,18 +279,8 @@ def king_moves(state: DuelState) -> list[Action]:
     """Where The King may put a blocking token: the first one not yet placed anywhere
     free, or one on the board (no marker on it) anywhere else free."""
     board = state.board
-    moves: list[Action] = []
-    unplaced_offered = False
-    for number, token in enumerate(KING_TOKENS, start=1):
-        if token in board.placed:
-            if not board.movable(token):
-                continue
-        elif unplaced_offered:
-            continue
-        else:
-            unplaced_offered = True
-        moves += [Action.of(BLOCK, number, TRACK_NAMES[track], low) for track, low, _ in board.placements(token)]
-    return moves
+    return [Action.of(BLOCK, number, TRACK_NAMES[track], low) for number, token in board.king_tokens()
+            for track, low, _ in board.placements(token)]
 
 
 def use_power(state: DuelState, action: Action) -> None:
@@ -385,7 +378,8 @@ def order_matters(state: DuelState, step: tuple) -> bool:
     if step[0] == "power_choice":
         if state.power_left < 2:
             return False
-        return state.monsters[seat].id != "the_king" or bool(king_moves(state))
+        board = state.board  # The King: whether a token has somewhere to go
+        return state.monsters[seat].id != "the_king" or any(board.placements(t) for _, t in board.king_tokens())
     if step[0] == "face":
         if step[1] == ENERGY:
             return False
@@ -461,7 +455,7 @@ def ask_buy(state: DuelState) -> None:
     legal = [DONE_ACTION]
     for slot in range(1, MARKET_SIZE + 1):
         if state.market[slot - 1] and state.cost(slot) <= state.energy[seat]:
-            legal.append(Action.of(BUY, slot))
+            legal.append(BUY_ACTIONS[slot])
     if (state.energy[seat] >= SWEEP_COST and (SWEEPS_PER_TURN is None or state.sweeps < SWEEPS_PER_TURN)
             and (state.deck or state.gone)):
         legal.append(SWEEP_ACTION)

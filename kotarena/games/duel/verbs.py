@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from kotarena.engine.actions import PASS_ACTION, SHARED_VERBS, Action, ActionError, Verb
+from kotarena.engine.actions import BUY, PASS_ACTION, SHARED_VERBS, Action, ActionError, Verb
 from kotarena.games.duel.faces import ADDABLE, FACE_NAMES
-from kotarena.games.duel.limits import MAX_DICE, MAX_TOKENS
+from kotarena.games.duel.limits import MARKET_SIZE, MAX_DICE, MAX_TOKENS
 
 SPEND: Final = "spend"
 POWER: Final = "power"
@@ -78,6 +78,8 @@ VERBS: dict[str, Verb] = {
 # The actions the turn offers that never change, built once (not per decision).
 #: ``spend K`` for each K a turn may spend.
 SPEND_ACTIONS: Final[tuple[Action, ...]] = tuple([Action.of(SPEND, k) for k in range(MAX_DICE + 1)])
+#: ``buy SLOT`` by slot (index 0 unused).
+BUY_ACTIONS: Final[tuple[Action, ...]] = tuple([Action.of(BUY, slot) for slot in range(MARKET_SIZE + 1)])
 
 #: Each superpower's ``power`` actions (pass first), where the board plays no part.
 POWER_ACTIONS: Final[dict[str, tuple[Action, ...]]] = {
@@ -91,4 +93,4 @@ POWER_ACTIONS: Final[dict[str, tuple[Action, ...]]] = {
     "mekadragon": (PASS_ACTION, Action.of(POWER, "multiply")),
 }
 
-__all__ = ["BLOCK", "HYPE", "PICK", "POWER", "POWER_ACTIONS", "RESOLVE", "SPEND", "SPEND_ACTIONS", "VERBS"]
+__all__ = ["BLOCK", "BUY_ACTIONS", "HYPE", "PICK", "POWER", "POWER_ACTIONS", "RESOLVE", "SPEND", "SPEND_ACTIONS", "VERBS"]
