@@ -51,7 +51,17 @@ def _ask(state: DuelState, seat: int, card: str, options: list[Action], *args: o
 
 
 def use(card: str, *args: object) -> Action:
-    return Action.of(USE, card, *args)
+    key = (card, args)
+    action = _USED.get(key)
+    if action is None:
+        action = _USED[key] = Action.of(USE, card, *args)
+    return action
+
+
+#: ``use`` by its arguments: a lookup here, instead of a call into the (uncompiled)
+#: interning of ``Action.of``, for the card decisions built on every ask. Bounded by
+#: the cards' options (a card, a slot, a kept card, a count).
+_USED: Final[dict[tuple, Action]] = {}
 
 
 # ------------------------------------------------------------------ the turn's moments
@@ -80,7 +90,7 @@ def extra_rolls(state: DuelState, seat: int) -> int:
 
 
 def stopped_rolling(state: DuelState, seat: int) -> None:
-    if state.owns(seat, "eye_of_the_storm") and state.rolls_left > 0:
+    if state.keeps[seat] and state.owns(seat, "eye_of_the_storm") and state.rolls_left > 0:
         state.gain_energy(seat, state.rolls_left, "Eye of the Storm")
     state.rolls_left = 0
 
@@ -172,6 +182,8 @@ def end_of_turn(state: DuelState, seat: int) -> None:
     """The end-of-turn cards, each a queued step: the active monster's in the order it
     chooses (an ``order`` decision when both act), then the rival's In Shape."""
     rival = 1 - seat
+    if not state.keeps[seat] and not state.keeps[rival]:
+        return
     steps: list[tuple] = []
     if state.owns(seat, "electrical_aura") and state.energy[seat] >= 7:
         steps.append(("effect", "electrical_aura", seat))
@@ -231,7 +243,7 @@ def camouflage_asks(state: DuelState, amounts: dict[int, int], why: str) -> bool
     """Whether the damage waits for Camouflage's owner to choose to roll ("may"): the
     choice is queued and the damage dealt once it is made (``decided``)."""
     for seat, amount in amounts.items():
-        if (amount > 0 and state.owns(seat, "camouflage") and _CAMOUFLAGE[seat] not in state.flags
+        if (amount > 0 and state.keeps[seat] and state.owns(seat, "camouflage") and _CAMOUFLAGE[seat] not in state.flags
                 and _UNSTOPPABLE[seat] not in state.flags and not state.owns(seat, "hibernation")):
             later(state, "camouflage", seat, tuple(sorted(amounts.items())), why)
             return True
@@ -239,7 +251,7 @@ def camouflage_asks(state: DuelState, amounts: dict[int, int], why: str) -> bool
 
 
 def damage_taken(state: DuelState, seat: int, amount: int) -> None:
-    if amount >= 3 and state.owns(seat, "unstable_dna") and state.keeps[1 - seat]:
+    if amount >= 3 and state.keeps[seat] and state.owns(seat, "unstable_dna") and state.keeps[1 - seat]:
         later(state, "unstable_dna", seat)
 
 
@@ -269,7 +281,7 @@ def empty_hype_space(state: DuelState, seat: int, space: tuple[str, int]) -> Non
 def replace_bonus(state: DuelState, seat: int, kind: str) -> str | None:
     """The bonus ``seat`` gains instead of ``kind``; ``None`` when Unchained's owner
     chooses first (a queued decision)."""
-    if kind not in (SMASH, SMASH2) and state.owns(seat, "unchained"):
+    if kind not in (SMASH, SMASH2) and state.keeps[seat] and state.owns(seat, "unchained"):
         later(state, "unchained", seat, kind)
         return None
     return kind
