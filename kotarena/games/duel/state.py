@@ -412,8 +412,12 @@ class DuelState:
 
     def cost(self, slot: int, discount: int = 0) -> int:
         """What the card in ``slot`` costs: 1 less in the rightmost slot."""
-        card = BY_ID[self.market[slot - 1]]
-        return max(0, card.cost - (1 if slot == MARKET_SIZE else 0) - discount)
+        return max(0, _COSTS[self.market[slot - 1]] - (1 if slot == MARKET_SIZE else 0) - discount)
+
+
+#: Each card's printed cost, by id (read at every buy step: a lookup in this module's
+#: own table instead of the card table's module and the card's attribute).
+_COSTS: Final[dict[str, int]] = {card_id: card.cost for card_id, card in BY_ID.items()}
 
 
 _MASK: Final = (1 << 64) - 1

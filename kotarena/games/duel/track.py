@@ -153,6 +153,8 @@ class Board:
 
     def in_spotlight(self, space: Space, seat: int) -> bool:
         """Whether a space lies entirely inside ``seat``'s spotlight zone."""
+        if not space[0]:  # a printed space: no token's cells to work out
+            return in_zone(space[1], seat)
         return all(in_zone(cell, seat) for cell in self.cells_of(space))
 
     def index(self, track: int) -> int:
