@@ -46,7 +46,7 @@ def advance(state: DuelState) -> None:
         if not state.todo:
             state.todo.append(("turn",))
         step = state.todo.pop(0)
-        name = step[0]
+        name: str = step[0]  # (typed: compiled, the comparisons below are of strings)
         state.deferred = 0
         # The steps of every turn are called by name: compiled, a direct call instead of
         # a lookup in STEPS and a call through Python (tests/duel/test_duel_dispatch.py
@@ -86,7 +86,7 @@ def advance(state: DuelState) -> None:
 
 def answer(state: DuelState, step: tuple, action: Action) -> None:
     state.deferred = 0
-    name = step[0]
+    name: str = step[0]
     if len(step) > 1:
         ANSWERS[name](state, action, *step[1:])
     elif name == "reroll":
@@ -357,7 +357,7 @@ _FACE_STEPS: Final[tuple[tuple[str, int], ...]] = tuple([("face", face) for face
 def part_word(state: DuelState, step: tuple) -> str | None:
     """The word ``resolve WORD`` names a queued step by, if it is a part whose order
     the player chooses: a part of the roll or one of its end-of-turn cards."""
-    name = step[0]
+    name: str = step[0]
     if name == "face":
         return FACE_NAMES[step[1]]
     if name == "power_choice":
@@ -375,12 +375,13 @@ def order_matters(state: DuelState, step: tuple) -> bool:
     same amount whenever it is gained) and hearts (except when the rival's Unstable DNA
     may take Regeneration away before they heal)."""
     seat = state.active
-    if step[0] == "power_choice":
+    name: str = step[0]
+    if name == "power_choice":
         if state.power_left < 2:
             return False
         board = state.board  # The King: whether a token has somewhere to go
         return state.monsters[seat].id != "the_king" or any(board.placements(t) for _, t in board.king_tokens())
-    if step[0] == "face":
+    if name == "face":
         if step[1] == ENERGY:
             return False
         if step[1] == HEART:
