@@ -120,7 +120,8 @@ def start_turn(state: DuelState) -> None:
     state.taken = [0, 0]
     state.bought = False
     state.extra_turn = False
-    state.say("turn", seat, state.turn)
+    if state.log is not None:  # (say() would pack the event even with no log)
+        state.say("turn", seat, state.turn)
     state.todo[:] = _TURN_STEPS
 
 
@@ -165,7 +166,8 @@ def first_roll(state: DuelState) -> None:
     state.dice = state.turn_dice(range(1, count + 1))
     state.rolls_used = 1
     state.rolls_left = ROLLS - 1 + effects.extra_rolls(state, seat)
-    state.say("roll", seat, tuple(state.dice))
+    if state.log is not None:
+        state.say("roll", seat, tuple(state.dice))
 
 
 _REROLLS: Final[dict[int, tuple[Action, ...]]] = {}
@@ -200,7 +202,8 @@ def reroll(state: DuelState, action: Action) -> None:
     if state.rolls_left > 0:
         state.rolls_left -= 1
     state.rolls_used += 1
-    state.say("reroll", seat, tuple(action.args), tuple(state.dice))
+    if state.log is not None:
+        state.say("reroll", seat, tuple(action.args), tuple(state.dice))
     then(state, ("reroll",))
 
 
