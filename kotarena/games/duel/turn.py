@@ -186,9 +186,10 @@ def ask_reroll(state: DuelState) -> None:
             legal = _REROLLS[len(state.dice)] = (STOP_ACTION, *_subsets(list(range(1, len(state.dice) + 1))))
         state.ask(seat, "roll", legal, ("reroll",))
         return
-    fame = [i + 1 for i, face in enumerate(state.dice) if face == FAME]
-    if fame and state.owns(seat, "in_the_shadows"):
-        state.ask(seat, "roll", [STOP_ACTION, *_subsets(fame)], ("reroll",))
+    if state.keeps[seat] and state.owns(seat, "in_the_shadows"):
+        fame = [i + 1 for i, face in enumerate(state.dice) if face == FAME]
+        if fame:
+            state.ask(seat, "roll", [STOP_ACTION, *_subsets(fame)], ("reroll",))
 
 
 def reroll(state: DuelState, action: Action) -> None:
@@ -240,7 +241,7 @@ def power(state: DuelState) -> None:
     state.flags.add("resolving")  # Superconductor and Thunder Stomp: while the dice resolve
     counts = state.counts()
     count = counts[POWER_FACE]
-    monster = state.monsters[seat].id
+    monster = state.monster_ids[seat]
     state.power_left = count
     if count == 0 or monster in POWER_IN_ORDER:
         return
@@ -256,7 +257,7 @@ def power(state: DuelState) -> None:
 
 def ask_power(state: DuelState) -> None:
     seat = state.active
-    monster = state.monsters[seat].id
+    monster = state.monster_ids[seat]
     if state.power_left < (1 if monster == "space_penguin" else 2):
         return
     # The actions are built once (``verbs.POWER_ACTIONS``); The King's depend on the board.
@@ -288,7 +289,7 @@ def king_moves(state: DuelState) -> list[Action]:
 
 def use_power(state: DuelState, action: Action) -> None:
     seat = state.active
-    monster = state.monsters[seat].id
+    monster = state.monster_ids[seat]
     if action is PASS_ACTION:
         state.power_left = 0
         return
@@ -333,7 +334,7 @@ def resolve(state: DuelState) -> None:
         return
     counts = state.counts()
     parts: list[tuple] = []
-    if state.monsters[seat].id in POWER_IN_ORDER and state.power_left >= 2:
+    if state.monster_ids[seat] in POWER_IN_ORDER and state.power_left >= 2:
         parts.append(("power_choice",))
     if effects.roll_cards_act(state, seat, counts):
         parts.append(("roll_cards",))
@@ -383,7 +384,7 @@ def order_matters(state: DuelState, step: tuple) -> bool:
         if state.power_left < 2:
             return False
         board = state.board  # The King: whether a token has somewhere to go
-        return state.monsters[seat].id != "the_king" or any(board.placements(t) for _, t in board.king_tokens())
+        return state.monster_ids[seat] != "the_king" or any(board.placements(t) for _, t in board.king_tokens())
     if name == "face":
         if step[1] == ENERGY:
             return False
