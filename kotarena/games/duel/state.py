@@ -232,6 +232,10 @@ class DuelState:
             found[face] += 1
         return found
 
+    def count(self, face: int) -> int:
+        """``counts()[face]``, without counting the other faces."""
+        return self.dice.count(face) - self.aside.count(face) + self.added.count(face)
+
     # ------------------------------------------------------------ the effect API
 
     def gain_energy(self, seat: int, amount: int, why: str) -> None:

@@ -429,16 +429,16 @@ def resolve_face(state: DuelState, face: int) -> None:
     """One face of the roll: three fame (destruction) faces pull the fame (destruction)
     marker 1, each more 1 further (``count - 2``); energy, hearts; claws hurt the rival."""
     seat = state.active
-    counts = state.counts()
     if face == FAME:
-        state.pull(seat, FAME_TRACK, counts[FAME] - 2, "dice")
+        state.pull(seat, FAME_TRACK, state.count(FAME) - 2, "dice")
     elif face == DESTRUCTION:
-        state.pull(seat, DESTRUCTION_TRACK, counts[DESTRUCTION] - 2, "dice")
+        state.pull(seat, DESTRUCTION_TRACK, state.count(DESTRUCTION) - 2, "dice")
     elif face == ENERGY:
-        state.gain_energy(seat, counts[ENERGY], "dice")
+        state.gain_energy(seat, state.count(ENERGY), "dice")
     elif face == HEART:
-        state.heal(seat, counts[HEART], "dice")
+        state.heal(seat, state.count(HEART), "dice")
     else:
+        counts = state.counts()
         # The claws the roll counts (Acid Attack's, Adrenaline Augment's, MekaDragon's
         # multiple): Operation Media reads them (rulings.OPERATION_MEDIA_COUNTS_EXTRA_CLAWS).
         claws = (counts[CLAW] + effects.extra_claws(state, seat, counts)) * state.claws_times
