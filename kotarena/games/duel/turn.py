@@ -350,8 +350,7 @@ def resolve(state: DuelState) -> None:
     # parts that matter), as most rolls have one or none.
     if len(parts) >= 2 and sum([order_matters(state, part) for part in parts]) >= 2:
         parts.insert(0, ("order",))
-    if parts:
-        then(state, *parts)
+    state.todo[0:0] = parts  # (as ``then`` queues them, without packing them twice)
 
 
 #: The step that resolves each face (one tuple per face, not one per roll).
