@@ -22,6 +22,15 @@ if TYPE_CHECKING:
 
 HIBERNATION_HEAL: Final = 6
 
+#: The per-seat facts in ``state.flags`` and ``state.marks``, by seat (built once, not per damage).
+_DOMINATE: Final[tuple[str, str]] = ("dominate:0", "dominate:1")
+_REGENERATED: Final[tuple[str, str]] = ("regenerated:0", "regenerated:1")
+_UNSTOPPABLE: Final[tuple[str, str]] = ("unstoppable:0", "unstoppable:1")
+_ARMOR: Final[tuple[str, str]] = ("armor:0", "armor:1")
+_TREND: Final[tuple[str, str]] = ("trend:0", "trend:1")
+_CAMOUFLAGE_ROLL: Final[tuple[str, str]] = ("camouflage_roll:0", "camouflage_roll:1")
+_CAMOUFLAGE: Final[tuple[str, str]] = ("camouflage:0", "camouflage:1")
+
 
 def _queue(state: DuelState, *step: object) -> None:
     """Queue a step to come next, before the rest of the queue."""
@@ -42,31 +51,46 @@ def _ask(state: DuelState, seat: int, card: str, options: list[Action], *args: o
 
 
 def use(card: str, *args: object) -> Action:
-    return Action.of(USE, card, *args)
+    key = (card, args)
+    action = _USED.get(key)
+    if action is None:
+        action = _USED[key] = Action.of(USE, card, *args)
+    return action
+
+
+#: ``use`` by its arguments: a lookup here, instead of a call into the (uncompiled)
+#: interning of ``Action.of``, for the card decisions built on every ask. Bounded by
+#: the cards' options (a card, a slot, a kept card, a count).
+_USED: Final[dict[tuple, Action]] = {}
 
 
 # ------------------------------------------------------------------ the turn's moments
 
 def start_of_turn(state: DuelState, seat: int) -> None:
-    if state.owns(seat, "hibernation"):
+    keeps = state.keeps[seat]
+    if keeps and state.owns(seat, "hibernation"):
         _queue(state, "hibernation", seat)
-    if f"dominate:{seat}" in state.marks:
-        state.marks.discard(f"dominate:{seat}")
+    if _DOMINATE[seat] in state.marks:
+        state.marks.discard(_DOMINATE[seat])
         _queue(state, "dominate", seat)
-    if state.owns(seat, "made_in_a_lab"):
+    if keeps and state.owns(seat, "made_in_a_lab"):
         _queue(state, "made_in_a_lab", seat)
 
 
 def extra_dice(state: DuelState, seat: int) -> int:
+    if not state.keeps[seat]:  # (most turns: no card to look for)
+        return 0
     return state.owns(seat, "extra_head") + state.owns(seat, "natural_selection")
 
 
 def extra_rolls(state: DuelState, seat: int) -> int:
+    if not state.keeps[seat]:  # (most turns: no card to look for)
+        return 0
     return int(state.owns(seat, "giant_brain"))
 
 
 def stopped_rolling(state: DuelState, seat: int) -> None:
-    if state.owns(seat, "eye_of_the_storm") and state.rolls_left > 0:
+    if state.keeps[seat] and state.owns(seat, "eye_of_the_storm") and state.rolls_left > 0:
         state.gain_energy(seat, state.rolls_left, "Eye of the Storm")
     state.rolls_left = 0
 
@@ -110,6 +134,8 @@ def roll_cards(state: DuelState, seat: int, counts: list[int]) -> None:
 def may_add_claws(state: DuelState, seat: int) -> bool:
     """Whether a card of ``seat`` may add claws to its roll (so the claws resolve even
     without a claw face)."""
+    if not state.keeps[seat]:  # (most turns: no card to look for)
+        return False
     return state.owns(seat, "acid_attack") or state.owns(seat, "adrenaline_augment")
 
 
@@ -125,11 +151,15 @@ def extra_claws(state: DuelState, seat: int, counts: list[int]) -> int:
 
 
 def after_resolving(state: DuelState, seat: int) -> None:
+    if not state.keeps[seat]:  # (most turns: no card to look for)
+        return
     if state.owns(seat, "gentle_giant") and state.counts()[CLAW] == 0:
         state.pull(seat, FAME_TRACK, 1, "Gentle Giant")
 
 
 def buy_step_actions(state: DuelState, seat: int) -> list[Action]:
+    if not state.keeps[seat]:  # (most turns: no card to look for)
+        return []
     if state.owns(seat, "alien_metabolism") and "alien_metabolism" not in state.flags:
         return [use("alien_metabolism", slot) for slot in (1, 2, 3) if state.market[slot - 1]]
     return []
@@ -152,6 +182,8 @@ def end_of_turn(state: DuelState, seat: int) -> None:
     """The end-of-turn cards, each a queued step: the active monster's in the order it
     chooses (an ``order`` decision when both act), then the rival's In Shape."""
     rival = 1 - seat
+    if not state.keeps[seat] and not state.keeps[rival]:
+        return
     steps: list[tuple] = []
     if state.owns(seat, "electrical_aura") and state.energy[seat] >= 7:
         steps.append(("effect", "electrical_aura", seat))
@@ -174,33 +206,35 @@ def energy_gained(state: DuelState, seat: int, amount: int, why: str) -> None:
 
 
 def heal_bonus(state: DuelState, seat: int) -> int:
-    if state.owns(seat, "regeneration") and f"regenerated:{seat}" not in state.flags:
-        state.flags.add(f"regenerated:{seat}")
+    if not state.keeps[seat]:  # (most turns: no card to look for)
+        return 0
+    if state.owns(seat, "regeneration") and _REGENERATED[seat] not in state.flags:
+        state.flags.add(_REGENERATED[seat])
         return 1
     return 0
 
 
 def prevent_damage(state: DuelState, seat: int, amount: int) -> int:
     """What is left of ``amount`` once the cards guarding ``seat`` took their share."""
-    if f"unstoppable:{seat}" in state.flags or not state.keeps[seat]:
-        return 0 if f"unstoppable:{seat}" in state.flags else amount
+    if _UNSTOPPABLE[seat] in state.flags or not state.keeps[seat]:
+        return 0 if _UNSTOPPABLE[seat] in state.flags else amount
     if state.owns(seat, "hibernation"):
         return 0
     rivals_turn = state.active != seat
-    if rivals_turn and state.owns(seat, "armor_plating") and f"armor:{seat}" not in state.flags and amount > 0:
-        state.flags.add(f"armor:{seat}")
+    if rivals_turn and state.owns(seat, "armor_plating") and _ARMOR[seat] not in state.flags and amount > 0:
+        state.flags.add(_ARMOR[seat])
         amount -= 1
-    if (rivals_turn and state.owns(seat, "trend_setter") and f"trend:{seat}" not in state.flags and amount > 0
+    if (rivals_turn and state.owns(seat, "trend_setter") and _TREND[seat] not in state.flags and amount > 0
             and state.board.on_token(FAME_TRACK)):
-        state.flags.add(f"trend:{seat}")
+        state.flags.add(_TREND[seat])
         amount -= 1
-    if f"camouflage_roll:{seat}" in state.flags and amount > 0:  # its owner chose to roll
+    if _CAMOUFLAGE_ROLL[seat] in state.flags and amount > 0:  # its owner chose to roll
         hearts = state.roll(amount).count(HEART)
         state.say("camouflage", seat, hearts)
         amount -= hearts
     if state.owns(seat, "unstoppable") and amount >= state.health[seat] > 0:
         state.discard_keep(seat, "unstoppable")
-        state.flags.add(f"unstoppable:{seat}")
+        state.flags.add(_UNSTOPPABLE[seat])
         amount = state.health[seat] - 1
     return amount
 
@@ -209,21 +243,23 @@ def camouflage_asks(state: DuelState, amounts: dict[int, int], why: str) -> bool
     """Whether the damage waits for Camouflage's owner to choose to roll ("may"): the
     choice is queued and the damage dealt once it is made (``decided``)."""
     for seat, amount in amounts.items():
-        if (amount > 0 and state.owns(seat, "camouflage") and f"camouflage:{seat}" not in state.flags
-                and f"unstoppable:{seat}" not in state.flags and not state.owns(seat, "hibernation")):
+        if (amount > 0 and state.keeps[seat] and state.owns(seat, "camouflage") and _CAMOUFLAGE[seat] not in state.flags
+                and _UNSTOPPABLE[seat] not in state.flags and not state.owns(seat, "hibernation")):
             later(state, "camouflage", seat, tuple(sorted(amounts.items())), why)
             return True
     return False
 
 
 def damage_taken(state: DuelState, seat: int, amount: int) -> None:
-    if amount >= 3 and state.owns(seat, "unstable_dna") and state.keeps[1 - seat]:
+    if amount >= 3 and state.keeps[seat] and state.owns(seat, "unstable_dna") and state.keeps[1 - seat]:
         later(state, "unstable_dna", seat)
 
 
 def pulled(state: DuelState, seat: int, track: int, moved: int, left: int, why: str) -> None:
     """After ``seat`` pulled a marker ``moved`` spaces, coming off a hype token ``left``
     times (before the bonus of the space it reached)."""
+    if not state.keeps[seat]:  # (most turns: no card to look for)
+        return
     if track == DESTRUCTION_TRACK:
         if state.owns(seat, "spiked_tail"):
             state.damage(1 - seat, moved, "Spiked Tail")
@@ -245,7 +281,7 @@ def empty_hype_space(state: DuelState, seat: int, space: tuple[str, int]) -> Non
 def replace_bonus(state: DuelState, seat: int, kind: str) -> str | None:
     """The bonus ``seat`` gains instead of ``kind``; ``None`` when Unchained's owner
     chooses first (a queued decision)."""
-    if kind not in (SMASH, SMASH2) and state.owns(seat, "unchained"):
+    if kind not in (SMASH, SMASH2) and state.keeps[seat] and state.owns(seat, "unchained"):
         later(state, "unchained", seat, kind)
         return None
     return kind
@@ -271,7 +307,7 @@ def bought(state: DuelState, seat: int, card: str) -> None:
         state.damage(rival, 1, "Cannonball!")
         state.gain_energy(seat, 4, "Cannonball!")
     elif card == "dominate":
-        state.marks.add(f"dominate:{rival}")
+        state.marks.add(_DOMINATE[rival])
     elif card == "energize":
         state.gain_energy(seat, 8, "Energize")
         state.gain_tokens(seat, 2, "Energize")
@@ -411,12 +447,12 @@ def decided(state: DuelState, card: str, action: Action, args: tuple) -> None:
         buy_card(state, seat, slot, max(1, state.cost(slot) - 1))
         state.bought = True  # a purchase of the turn: no "bought nothing" energy
     elif card == "camouflage":
-        state.flags.add(f"camouflage:{seat}")
+        state.flags.add(_CAMOUFLAGE[seat])
         if chosen:
-            state.flags.add(f"camouflage_roll:{seat}")
+            state.flags.add(_CAMOUFLAGE_ROLL[seat])
         state.damage_both(dict(args[1]), args[2])
-        state.flags.discard(f"camouflage:{seat}")
-        state.flags.discard(f"camouflage_roll:{seat}")
+        state.flags.discard(_CAMOUFLAGE[seat])
+        state.flags.discard(_CAMOUFLAGE_ROLL[seat])
     elif card == "lightning_speed" and chosen:
         state.damage(1 - seat, 1, "Lightning Speed")
     elif card == "rebooting" and chosen:

@@ -232,6 +232,10 @@ class DuelState:
             found[face] += 1
         return found
 
+    def count(self, face: int) -> int:
+        """``counts()[face]``, without counting the other faces."""
+        return self.dice.count(face) - self.aside.count(face) + self.added.count(face)
+
     # ------------------------------------------------------------ the effect API
 
     def gain_energy(self, seat: int, amount: int, why: str) -> None:
@@ -303,6 +307,9 @@ class DuelState:
         step = toward(seat)
         king_rival = self.monster_ids[1 - seat] == "the_king"
         other = board.markers[1 - track]
+        # The zone the other marker stands in (it does not move): only there can this
+        # pull put both markers in one zone, so the spaces are checked only then.
+        zone = 0 if board.in_spotlight(other, 0) else 1 if board.in_spotlight(other, 1) else -1
         left = 0  # times the marker came off a hype token (Scrappy)
         for _ in range(amount):
             if not 0 <= where + step < len(spaces):
@@ -314,8 +321,7 @@ class DuelState:
                 left += 1
             if BONUS_ON_SPACES_PASSED and where != start + step * amount:
                 self.bonus(seat, here)
-            if ((board.in_spotlight(here, 0) and board.in_spotlight(other, 0))
-                    or (board.in_spotlight(here, 1) and board.in_spotlight(other, 1))):
+            if zone >= 0 and board.in_spotlight(here, zone):
                 break  # both markers in one spotlight zone: the game ends here
             if king_rival and here[0] and HYPE_TOKENS[here[0]].blocks:
                 self.say("blocked", seat, TRACK_NAMES[track])
@@ -410,8 +416,12 @@ class DuelState:
 
     def cost(self, slot: int, discount: int = 0) -> int:
         """What the card in ``slot`` costs: 1 less in the rightmost slot."""
-        card = BY_ID[self.market[slot - 1]]
-        return max(0, card.cost - (1 if slot == MARKET_SIZE else 0) - discount)
+        return max(0, _COSTS[self.market[slot - 1]] - (1 if slot == MARKET_SIZE else 0) - discount)
+
+
+#: Each card's printed cost, by id (read at every buy step: a lookup in this module's
+#: own table instead of the card table's module and the card's attribute).
+_COSTS: Final[dict[str, int]] = {card_id: card.cost for card_id, card in BY_ID.items()}
 
 
 _MASK: Final = (1 << 64) - 1

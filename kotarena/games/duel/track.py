@@ -153,6 +153,8 @@ class Board:
 
     def in_spotlight(self, space: Space, seat: int) -> bool:
         """Whether a space lies entirely inside ``seat``'s spotlight zone."""
+        if not space[0]:  # a printed space: no token's cells to work out
+            return in_zone(space[1], seat)
         return all(in_zone(cell, seat) for cell in self.cells_of(space))
 
     def index(self, track: int) -> int:
@@ -186,6 +188,22 @@ class Board:
     def movable(self, token: str) -> bool:
         """A token on the board can be moved unless a marker stands on it."""
         return all(marker[0] != token for marker in self.markers)
+
+    def king_tokens(self) -> list[tuple[int, str]]:
+        """The King's blocking tokens (number, token) it may place: the first one not yet
+        on the board, and each one on the board with no marker on it."""
+        found: list[tuple[int, str]] = []
+        unplaced_offered = False
+        for number, token in enumerate(KING_TOKENS, start=1):
+            if token in self.placed:
+                if not self.movable(token):
+                    continue
+            elif unplaced_offered:
+                continue
+            else:
+                unplaced_offered = True
+            found.append((number, token))
+        return found
 
     def placements(self, token: str) -> list[Placement]:
         """Every place ``token`` may be put (or moved to): consecutive printed spaces of

@@ -6,7 +6,7 @@ named in ``state.answer`` reads the answer (``ANSWERS``).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from itertools import combinations
 from typing import TYPE_CHECKING, Final
 
@@ -21,7 +21,7 @@ from kotarena.engine.actions import (
 )
 from kotarena.games.duel import effects
 from kotarena.games.duel.cards import BY_ID
-from kotarena.games.duel.faces import ADDABLE, CLAW, DESTRUCTION, ENERGY, FACE_NAMES, FAME, HEART
+from kotarena.games.duel.faces import CLAW, DESTRUCTION, ENERGY, FACE_NAMES, FAME, HEART
 from kotarena.games.duel.faces import POWER as POWER_FACE
 from kotarena.games.duel.limits import MARKET_SIZE, MAX_DICE, MAX_TOKENS, ROLLS, STANDARD_DICE, SWEEP_COST
 from kotarena.games.duel.rulings import OPERATION_MEDIA_COUNTS_EXTRA_CLAWS, SWEEPS_PER_TURN
@@ -33,7 +33,7 @@ from kotarena.games.duel.track import (
     action_placement,
     placement_action,
 )
-from kotarena.games.duel.verbs import BLOCK, POWER, RESOLVE, SPEND
+from kotarena.games.duel.verbs import BLOCK, BUY_ACTIONS, POWER_ACTIONS, RESOLVE, SPEND_ACTIONS
 
 if TYPE_CHECKING:  # (the state calls the steps: importing it here would close a circle)
     from kotarena.games.duel.state import DuelState
@@ -46,13 +46,16 @@ def advance(state: DuelState) -> None:
         if not state.todo:
             state.todo.append(("turn",))
         step = state.todo.pop(0)
-        name = step[0]
+        name: str = step[0]  # (typed: compiled, the comparisons below are of strings)
         state.deferred = 0
         # The steps of every turn are called by name: compiled, a direct call instead of
         # a lookup in STEPS and a call through Python (tests/duel/test_duel_dispatch.py
         # checks that each name calls STEPS' function).
         if len(step) > 1:
-            STEPS[name](state, *step[1:])
+            if name == "face":
+                resolve_face(state, step[1])
+            else:
+                STEPS[name](state, *step[1:])
         elif name == "reroll":
             ask_reroll(state)
         elif name == "buy":
@@ -83,7 +86,7 @@ def advance(state: DuelState) -> None:
 
 def answer(state: DuelState, step: tuple, action: Action) -> None:
     state.deferred = 0
-    name = step[0]
+    name: str = step[0]
     if len(step) > 1:
         ANSWERS[name](state, action, *step[1:])
     elif name == "reroll":
@@ -117,9 +120,15 @@ def start_turn(state: DuelState) -> None:
     state.taken = [0, 0]
     state.bought = False
     state.extra_turn = False
-    state.say("turn", seat, state.turn)
-    state.todo[:] = [("start_cards",), ("tokens",), ("roll",), ("reroll",), ("resolve_start",), ("power",),
-                     ("resolve",), ("after_resolve",), ("buy",), ("end",)]
+    if state.log is not None:  # (say() would pack the event even with no log)
+        state.say("turn", seat, state.turn)
+    state.todo[:] = _TURN_STEPS
+
+
+#: A turn's steps, in order (built once: a turn copies them into its queue).
+_TURN_STEPS: Final[tuple[tuple[str], ...]] = (
+    ("start_cards",), ("tokens",), ("roll",), ("reroll",), ("resolve_start",), ("power",), ("resolve",),
+    ("after_resolve",), ("buy",), ("end",))
 
 
 def start_cards(state: DuelState) -> None:
@@ -138,7 +147,7 @@ def ask_tokens(state: DuelState) -> None:
     seat = state.active
     spendable = min(state.tokens[seat], MAX_DICE - dice_count(state))
     if spendable > 0:
-        state.ask(seat, "tokens", [Action.of(SPEND, k) for k in range(spendable + 1)], ("tokens",))
+        state.ask(seat, "tokens", SPEND_ACTIONS[:spendable + 1], ("tokens",))
 
 
 def spend_tokens(state: DuelState, action: Action) -> None:
@@ -157,7 +166,8 @@ def first_roll(state: DuelState) -> None:
     state.dice = state.turn_dice(range(1, count + 1))
     state.rolls_used = 1
     state.rolls_left = ROLLS - 1 + effects.extra_rolls(state, seat)
-    state.say("roll", seat, tuple(state.dice))
+    if state.log is not None:
+        state.say("roll", seat, tuple(state.dice))
 
 
 _REROLLS: Final[dict[int, tuple[Action, ...]]] = {}
@@ -176,9 +186,10 @@ def ask_reroll(state: DuelState) -> None:
             legal = _REROLLS[len(state.dice)] = (STOP_ACTION, *_subsets(list(range(1, len(state.dice) + 1))))
         state.ask(seat, "roll", legal, ("reroll",))
         return
-    fame = [i + 1 for i, face in enumerate(state.dice) if face == FAME]
-    if fame and state.owns(seat, "in_the_shadows"):
-        state.ask(seat, "roll", [STOP_ACTION, *_subsets(fame)], ("reroll",))
+    if state.keeps[seat] and state.owns(seat, "in_the_shadows"):
+        fame = [i + 1 for i, face in enumerate(state.dice) if face == FAME]
+        if fame:
+            state.ask(seat, "roll", [STOP_ACTION, *_subsets(fame)], ("reroll",))
 
 
 def reroll(state: DuelState, action: Action) -> None:
@@ -192,7 +203,8 @@ def reroll(state: DuelState, action: Action) -> None:
     if state.rolls_left > 0:
         state.rolls_left -= 1
     state.rolls_used += 1
-    state.say("reroll", seat, tuple(action.args), tuple(state.dice))
+    if state.log is not None:
+        state.say("reroll", seat, tuple(action.args), tuple(state.dice))
     then(state, ("reroll",))
 
 
@@ -229,7 +241,7 @@ def power(state: DuelState) -> None:
     state.flags.add("resolving")  # Superconductor and Thunder Stomp: while the dice resolve
     counts = state.counts()
     count = counts[POWER_FACE]
-    monster = state.monsters[seat].id
+    monster = state.monster_ids[seat]
     state.power_left = count
     if count == 0 or monster in POWER_IN_ORDER:
         return
@@ -245,27 +257,24 @@ def power(state: DuelState) -> None:
 
 def ask_power(state: DuelState) -> None:
     seat = state.active
-    monster = state.monsters[seat].id
+    monster = state.monster_ids[seat]
     if state.power_left < (1 if monster == "space_penguin" else 2):
         return
-    legal = [PASS_ACTION]
+    # The actions are built once (``verbs.POWER_ACTIONS``); The King's depend on the board.
+    legal: Sequence[Action] = ()
     if monster == "gigazaur":
-        legal += [Action.of(POWER, "fame"), Action.of(POWER, "destruction")]
+        legal = POWER_ACTIONS["gigazaur"]
     elif monster == "xenoid":
-        legal += [Action.of(POWER, FACE_NAMES[f]) for f in ADDABLE]
-        if state.power_left >= 3:
-            legal += [Action.of(POWER, FACE_NAMES[f], FACE_NAMES[f]) for f in ADDABLE]
+        legal = POWER_ACTIONS["xenoid_3" if state.power_left >= 3 else "xenoid"]
     elif monster == "the_king":
-        legal += king_moves(state)
+        legal = [PASS_ACTION, *king_moves(state)]
     elif monster == "space_penguin":  # each power face: a dice token, while there is room
         room = min(state.power_left, MAX_TOKENS - state.tokens[seat])
-        legal += [Action.of(POWER, *(("token",) * n)) for n in range(1, room + 1)]
+        legal = POWER_ACTIONS["space_penguin"][:max(room, 0) + 1]
     elif monster == "cyber_kitty":  # 2 power faces: 2 energy; 3: 4 energy
-        legal.append(Action.of(POWER, "energy"))
-        if state.power_left >= 3:
-            legal.append(Action.of(POWER, "energy", "energy"))
+        legal = POWER_ACTIONS["cyber_kitty_3" if state.power_left >= 3 else "cyber_kitty"]
     elif monster == "mekadragon":  # "Можете вважати ...": claws times power faces
-        legal.append(Action.of(POWER, "multiply"))
+        legal = POWER_ACTIONS["mekadragon"]
     if len(legal) > 1:
         state.ask(seat, "power", legal, ("power_choice",))
 
@@ -274,23 +283,13 @@ def king_moves(state: DuelState) -> list[Action]:
     """Where The King may put a blocking token: the first one not yet placed anywhere
     free, or one on the board (no marker on it) anywhere else free."""
     board = state.board
-    moves: list[Action] = []
-    unplaced_offered = False
-    for number, token in enumerate(KING_TOKENS, start=1):
-        if token in board.placed:
-            if not board.movable(token):
-                continue
-        elif unplaced_offered:
-            continue
-        else:
-            unplaced_offered = True
-        moves += [Action.of(BLOCK, number, TRACK_NAMES[track], low) for track, low, _ in board.placements(token)]
-    return moves
+    return [Action.of(BLOCK, number, TRACK_NAMES[track], low) for number, token in board.king_tokens()
+            for track, low, _ in board.placements(token)]
 
 
 def use_power(state: DuelState, action: Action) -> None:
     seat = state.active
-    monster = state.monsters[seat].id
+    monster = state.monster_ids[seat]
     if action is PASS_ACTION:
         state.power_left = 0
         return
@@ -334,22 +333,34 @@ def resolve(state: DuelState) -> None:
     if "skip_resolve" in state.flags:
         return
     counts = state.counts()
-    parts: list[tuple] = [("order",)]
-    if state.monsters[seat].id in POWER_IN_ORDER and state.power_left >= 2:
+    parts: list[tuple] = []
+    if state.monster_ids[seat] in POWER_IN_ORDER and state.power_left >= 2:
         parts.append(("power_choice",))
     if effects.roll_cards_act(state, seat, counts):
         parts.append(("roll_cards",))
-    parts += [("face", face) for face in (FAME, DESTRUCTION) if counts[face] >= 3]
-    parts += [("face", face) for face in (ENERGY, HEART) if counts[face] > 0]
+    for face in (FAME, DESTRUCTION):
+        if counts[face] >= 3:
+            parts.append(_FACE_STEPS[face])
+    for face in (ENERGY, HEART):
+        if counts[face] > 0:
+            parts.append(_FACE_STEPS[face])
     if counts[CLAW] > 0 or effects.may_add_claws(state, seat):
-        parts.append(("face", CLAW))
-    then(state, *parts)
+        parts.append(_FACE_STEPS[CLAW])
+    # The ``order`` step runs next, on these parts: queued only where it would ask (two
+    # parts that matter), as most rolls have one or none.
+    if len(parts) >= 2 and sum([order_matters(state, part) for part in parts]) >= 2:
+        parts.insert(0, ("order",))
+    state.todo[0:0] = parts  # (as ``then`` queues them, without packing them twice)
+
+
+#: The step that resolves each face (one tuple per face, not one per roll).
+_FACE_STEPS: Final[tuple[tuple[str, int], ...]] = tuple([("face", face) for face in range(len(FACE_NAMES))])
 
 
 def part_word(state: DuelState, step: tuple) -> str | None:
     """The word ``resolve WORD`` names a queued step by, if it is a part whose order
     the player chooses: a part of the roll or one of its end-of-turn cards."""
-    name = step[0]
+    name: str = step[0]
     if name == "face":
         return FACE_NAMES[step[1]]
     if name == "power_choice":
@@ -367,11 +378,13 @@ def order_matters(state: DuelState, step: tuple) -> bool:
     same amount whenever it is gained) and hearts (except when the rival's Unstable DNA
     may take Regeneration away before they heal)."""
     seat = state.active
-    if step[0] == "power_choice":
+    name: str = step[0]
+    if name == "power_choice":
         if state.power_left < 2:
             return False
-        return state.monsters[seat].id != "the_king" or bool(king_moves(state))
-    if step[0] == "face":
+        board = state.board  # The King: whether a token has somewhere to go
+        return state.monster_ids[seat] != "the_king" or any(board.placements(t) for _, t in board.king_tokens())
+    if name == "face":
         if step[1] == ENERGY:
             return False
         if step[1] == HEART:
@@ -381,15 +394,20 @@ def order_matters(state: DuelState, step: tuple) -> bool:
 
 def ask_order(state: DuelState) -> None:
     """Ask which part to resolve next, while two that matter are left."""
-    offered: list[Action] = []
-    for step in state.todo:
+    todo = state.todo
+    words: list[str] = []
+    for step in todo:
         word = part_word(state, step)
         if word is None:
             break
         if order_matters(state, step):
-            offered.append(Action.of(RESOLVE, word))
-    if len(offered) >= 2:
-        state.ask(state.active, "order", offered, ("order",))
+            words.append(word)
+    if len(words) >= 2:
+        state.ask(state.active, "order", [_RESOLVE_ACTIONS[word] for word in words], ("order",))
+
+
+#: ``resolve WORD`` for each part word.
+_RESOLVE_ACTIONS: Final[dict[str, Action]] = {word: Action.of(RESOLVE, word) for word in PART_WORDS}
 
 
 def choose_part(state: DuelState, action: Action) -> None:
@@ -410,16 +428,16 @@ def resolve_face(state: DuelState, face: int) -> None:
     """One face of the roll: three fame (destruction) faces pull the fame (destruction)
     marker 1, each more 1 further (``count - 2``); energy, hearts; claws hurt the rival."""
     seat = state.active
-    counts = state.counts()
     if face == FAME:
-        state.pull(seat, FAME_TRACK, counts[FAME] - 2, "dice")
+        state.pull(seat, FAME_TRACK, state.count(FAME) - 2, "dice")
     elif face == DESTRUCTION:
-        state.pull(seat, DESTRUCTION_TRACK, counts[DESTRUCTION] - 2, "dice")
+        state.pull(seat, DESTRUCTION_TRACK, state.count(DESTRUCTION) - 2, "dice")
     elif face == ENERGY:
-        state.gain_energy(seat, counts[ENERGY], "dice")
+        state.gain_energy(seat, state.count(ENERGY), "dice")
     elif face == HEART:
-        state.heal(seat, counts[HEART], "dice")
+        state.heal(seat, state.count(HEART), "dice")
     else:
+        counts = state.counts()
         # The claws the roll counts (Acid Attack's, Adrenaline Augment's, MekaDragon's
         # multiple): Operation Media reads them (rulings.OPERATION_MEDIA_COUNTS_EXTRA_CLAWS).
         claws = (counts[CLAW] + effects.extra_claws(state, seat, counts)) * state.claws_times
@@ -441,7 +459,7 @@ def ask_buy(state: DuelState) -> None:
     legal = [DONE_ACTION]
     for slot in range(1, MARKET_SIZE + 1):
         if state.market[slot - 1] and state.cost(slot) <= state.energy[seat]:
-            legal.append(Action.of(BUY, slot))
+            legal.append(BUY_ACTIONS[slot])
     if (state.energy[seat] >= SWEEP_COST and (SWEEPS_PER_TURN is None or state.sweeps < SWEEPS_PER_TURN)
             and (state.deck or state.gone)):
         legal.append(SWEEP_ACTION)

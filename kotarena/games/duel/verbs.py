@@ -10,7 +10,9 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from kotarena.engine.actions import SHARED_VERBS, ActionError, Verb
+from kotarena.engine.actions import BUY, PASS_ACTION, SHARED_VERBS, Action, ActionError, Verb
+from kotarena.games.duel.faces import ADDABLE, FACE_NAMES
+from kotarena.games.duel.limits import MARKET_SIZE, MAX_DICE, MAX_TOKENS
 
 SPEND: Final = "spend"
 POWER: Final = "power"
@@ -73,4 +75,22 @@ VERBS: dict[str, Verb] = {
                   "or an end-of-turn card (resolve in_shape)", _resolve),
 }
 
-__all__ = ["BLOCK", "HYPE", "PICK", "POWER", "RESOLVE", "SPEND", "VERBS"]
+# The actions the turn offers that never change, built once (not per decision).
+#: ``spend K`` for each K a turn may spend.
+SPEND_ACTIONS: Final[tuple[Action, ...]] = tuple([Action.of(SPEND, k) for k in range(MAX_DICE + 1)])
+#: ``buy SLOT`` by slot (index 0 unused).
+BUY_ACTIONS: Final[tuple[Action, ...]] = tuple([Action.of(BUY, slot) for slot in range(MARKET_SIZE + 1)])
+
+#: Each superpower's ``power`` actions (pass first), where the board plays no part.
+POWER_ACTIONS: Final[dict[str, tuple[Action, ...]]] = {
+    "gigazaur": (PASS_ACTION, Action.of(POWER, "fame"), Action.of(POWER, "destruction")),
+    "xenoid": (PASS_ACTION, *[Action.of(POWER, FACE_NAMES[f]) for f in ADDABLE]),
+    "xenoid_3": (PASS_ACTION, *[Action.of(POWER, FACE_NAMES[f]) for f in ADDABLE],
+                 *[Action.of(POWER, FACE_NAMES[f], FACE_NAMES[f]) for f in ADDABLE]),
+    "space_penguin": (PASS_ACTION, *[Action.of(POWER, *(("token",) * n)) for n in range(1, MAX_TOKENS + 1)]),
+    "cyber_kitty": (PASS_ACTION, Action.of(POWER, "energy")),
+    "cyber_kitty_3": (PASS_ACTION, Action.of(POWER, "energy"), Action.of(POWER, "energy", "energy")),
+    "mekadragon": (PASS_ACTION, Action.of(POWER, "multiply")),
+}
+
+__all__ = ["BLOCK", "BUY_ACTIONS", "HYPE", "PICK", "POWER", "POWER_ACTIONS", "RESOLVE", "SPEND", "SPEND_ACTIONS", "VERBS"]
