@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from kotarena.games.duel import rulings as duel_rulings
 from kotarena.games.kot import rulings
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -78,3 +79,12 @@ def test_every_test_a_rulings_section_names_exists(page):
     assert named
     missing = [f"{file}::{test}" for file, test in named if test not in defined_tests(file)]
     assert not missing
+
+
+DUEL_CONSTANTS = sorted(name for name in vars(duel_rulings) if name.isupper())
+
+
+@pytest.mark.parametrize("name", DUEL_CONSTANTS)
+def test_a_duel_ruling_is_a_final_constant_with_a_row_in_duels_table(name):
+    assert "Final" in str(duel_rulings.__annotations__[name])
+    assert f"| `{name}` |" in (ROOT / "docs" / "duel.md").read_text(encoding="utf-8")

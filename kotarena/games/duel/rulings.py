@@ -6,33 +6,35 @@ rulebook (002) and ``duel_components.md`` section 6. Change a ruling here and on
 
 from __future__ import annotations
 
+from typing import Final
+
 #: Special dice show the same six faces as the standard dice (Game Park and iello's
 #: "all dice identical"; no scan of a physical special die).
-SPECIAL_DICE_SAME_FACES = True
+SPECIAL_DICE_SAME_FACES: Final = True
 
 #: A track space counts as inside a spotlight zone only if every printed space it
 #: touches lies in the zone (the seed's "entirely inside"). A space of a token that
 #: changes a track's length spans a fraction of the printed spaces under it; this rule
 #: decides the spaces that straddle the zone's border.
-SPOTLIGHT_DISTANCES = (3, 4, 5)
+SPOTLIGHT_DISTANCES: Final = (3, 4, 5)
 
 #: Adrenaline Augment counts a marker in either player's spotlight zone (Game Park).
-ADRENALINE_COUNTS_BOTH_SIDES = True
+ADRENALINE_COUNTS_BOTH_SIDES: Final = True
 
 #: Tesla Impulse gives its 2 energy even when the rival has no keep card to discard.
 #: Game Park gives none then; the printed card makes no such condition.
-TESLA_ENERGY_WITHOUT_DISCARD = True
+TESLA_ENERGY_WITHOUT_DISCARD: Final = True
 
 #: Sweeping the market (2 energy) may be repeated in one turn while energy lasts: the
 #: seed sets no limit (Game Park allows one sweep a turn).
-SWEEPS_PER_TURN: int | None = None
+SWEEPS_PER_TURN: Final[int | None] = None
 
 #: Energy is unlimited: the seed says to use a substitute when the bank runs out (the
 #: count of 25 cubes has one source only).
-ENERGY_BANK: int | None = None
+ENERGY_BANK: Final[int | None] = None
 
 #: The other side of a monster board is unknown; only the superpower side is played.
-MONSTER_BOARD_SIDE = "superpower"
+MONSTER_BOARD_SIDE: Final = "superpower"
 
 #: A hype bonus is gained where a pull ends; a space the marker only passes over gives
 #: nothing. Seed 002: "У той момент, коли ви переміщуєте маркер ... на поділку з
@@ -40,21 +42,21 @@ MONSTER_BOARD_SIDE = "superpower"
 #: with a bonus): a pull is one move, onto the space where it ends. The King's tokens
 #: have their own text for a pull that "потрапляє на" (comes onto) one on its way, and
 #: a win is a state of the board, checked at every space ("в будь-який момент").
-BONUS_ON_SPACES_PASSED = False
+BONUS_ON_SPACES_PASSED: Final = False
 
 #: Operation Media ("for each claw you resolved in your roll this turn") counts every
 #: claw the roll counted: the faces, Acid Attack's extra claw ("your roll always counts
 #: one extra claw"), Adrenaline Augment's ("add one claw to your roll") and MekaDragon's
 #: multiple (seed 002: "Можете вважати [claws] у ваших результатах кидка як [claws] ×
 #: [power]", counted in the roll's result).
-OPERATION_MEDIA_COUNTS_EXTRA_CLAWS = True
+OPERATION_MEDIA_COUNTS_EXTRA_CLAWS: Final = True
 
 #: The second player's starting bonus (the seed's icon was lost; Game Park: 1 energy).
-SECOND_PLAYER_ENERGY = 1
+SECOND_PLAYER_ENERGY: Final = 1
 
 #: Both monsters at 0 health at once (Jets Scrambled, The Party Is Over!): nobody wins.
-BOTH_KNOCKED_OUT_IS_A_DRAW = True
+BOTH_KNOCKED_OUT_IS_A_DRAW: Final = True
 
 #: When the deck runs out, the cards out of play are shuffled into a new deck (the seed
 #: is silent; without it a long game ends with an empty market).
-RESHUFFLE_WHEN_DECK_RUNS_OUT = True
+RESHUFFLE_WHEN_DECK_RUNS_OUT: Final = True
