@@ -8,6 +8,7 @@ import gzip
 import json
 import re
 import sqlite3
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -181,33 +182,14 @@ def test_worker_processes_write_the_same_site(season_db, built_site, tmp_path):
 # games stored since, and writes the same site as a build from scratch.
 
 
-#: The 'duo' ladder of conftest.py, for another night of it.
-DUO = """
-name = "duo"
-game = "origins"
-players = 2
-games = 4
-seed = 9
-
-[[bots]]
-name = "random"
-label = "left"
-
-[[bots]]
-name = "random"
-label = "right"
-"""
-
-
 @pytest.fixture
 def growing_db(season_db, tmp_path):
     """A copy of the season's database, to add nights to, and the 'duo' ladder's file."""
     db = tmp_path / "growing.db"
     with sqlite3.connect(season_db) as source, sqlite3.connect(db) as copy:
         source.backup(copy)
-    ladder = tmp_path / "duo.toml"
-    ladder.write_text(DUO)
-    return str(db), ladder
+    # The 'duo' ladder's file, as the season fixture wrote it beside its database.
+    return str(db), Path(season_db).parent / "duo.toml"
 
 
 def played_again(monkeypatch) -> list[int]:
