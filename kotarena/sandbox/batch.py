@@ -47,12 +47,14 @@ class BatchSeat:
     The lockstep driver asks it for a decision (:meth:`ask`) or tells it how the game
     ended (:meth:`finish`); the answer comes back through :meth:`Link.collect`.
     ``cpu`` and ``decisions`` are the seat's share of its batches' CPU time and its
-    decisions, as a match stores them.
+    decisions, as a match stores them; ``package`` is the bot's distribution and version
+    as the referee knows them.
     """
 
     def __init__(self, link: Link, time_limit: float, *, game: str, seat: int, params: dict, seed: int,
-                 view: Any) -> None:
+                 view: Any, package: tuple[str, str] = ("?", "?")) -> None:
         self.link = link
+        self._package = package
         self.server = link.server
         self.time_limit = time_limit
         self.game = game
@@ -115,6 +117,9 @@ class BatchSeat:
     def leave(self) -> None:
         """The game is over for this seat (finished, or forfeited): the link forgets it."""
         self.link.leave(self)
+
+    def package(self) -> tuple[str, str]:
+        return self._package
 
 
 class Link:

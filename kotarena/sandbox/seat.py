@@ -60,14 +60,18 @@ def _proc_cpu(pid: int) -> float:
 
 
 class SandboxedSeat:
-    """One bot at one seat of one game, played by a process of its instance.
+    """One bot at one seat of one game, played by a process of its instance (a
+    :class:`~kotarena.tournament.hosts.SeatHost`).
 
     Whatever goes wrong while a seat is handled here (a message of any shape, a field
     of any type) is that seat's :class:`BotFailure`, never an error of the match.
+    ``package`` is the bot's distribution and version as the referee knows them.
     """
 
-    def __init__(self, server: ForkServer, time_limit: float, *, game: str, seat: int, params: dict) -> None:
+    def __init__(self, server: ForkServer, time_limit: float, *, game: str, seat: int, params: dict,
+                 package: tuple[str, str] = ("?", "?")) -> None:
         self.server = server
+        self._package = package
         self.time_limit = time_limit
         self.game = game
         self.seat = seat
@@ -89,6 +93,11 @@ class SandboxedSeat:
         self._clean = False  #: the bot said goodbye to this game: its connection may serve the next
 
     # ------------------------------------------------------------ the game
+
+    def request_seat(self) -> None:
+        """Ask the instance for the seat's process now (:meth:`start` collects it): a
+        match asks for all its seats first, so that they start at once."""
+        self.server.request_seat()
 
     def start(self, seed: int, view: Any) -> None:
         self._handled(self._start, seed, view)
@@ -173,6 +182,17 @@ class SandboxedSeat:
             self._due = "bye"
         except BotFailure:
             pass
+
+    def host_alive(self) -> bool:
+        """Whether the seat's instance still runs (one killed during the game leaves
+        the seat's answers unvouched for)."""
+        return self.server.server_alive()
+
+    def instances(self) -> tuple[ForkServer]:
+        return (self.server,)
+
+    def package(self) -> tuple[str, str]:
+        return self._package
 
     def close(self) -> None:
         """The seat's game is over: a player that said goodbye keeps its connection for

@@ -4,18 +4,17 @@ Facts are stored, conclusions derived: matches and seats are the record; ratings
 computed from them in a fixed order and can always be recomputed
 (``kotarena league rerate``).
 
-A played match's fields are declared once, in :class:`MatchBase` and :class:`SeatBase`:
-the :class:`Match` and :class:`Seat` tables store them (SQLModel's models with
-inheritance), with the keys and ratings only the database has, and a worker returns
-them as a :class:`MatchResult` with its :class:`SeatResult` seats, named tuples of the
-same fields (a league night makes and pickles one for every match it plays, which costs
-a model several times as much).
+A played match's columns are declared in :class:`MatchBase` and :class:`SeatBase`: the
+:class:`Match` and :class:`Seat` tables store them (SQLModel's models with inheritance),
+with the keys and ratings only the database has. A worker returns the same fields, in
+the same order, as plain named tuples (:mod:`kotarena.results`, which says why they are
+declared there too; a test checks that the two agree).
 """
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any, NamedTuple
+from typing import Any
 
 from sqlalchemy import JSON, BigInteger, UniqueConstraint
 from sqlmodel import Field, SQLModel
@@ -160,15 +159,3 @@ class Rating(SQLModel, table=True):
     games: int = 0
     wins: int = 0
     forfeits: int = 0
-
-
-def _fields(model: type[SQLModel]) -> list[tuple[str, Any]]:
-    return [(name, field.annotation) for name, field in model.model_fields.items()]
-
-
-#: A seat as the match's worker reports it: :class:`SeatBase`'s fields, then the bot
-#: that sat there (stored as a :class:`BotVersion`).
-SeatResult = NamedTuple("SeatResult", [*_fields(SeatBase), ("bot", str), ("package", str), ("version", str)])
-#: A match as its worker reports it: :class:`MatchBase`'s fields, then its
-#: :class:`SeatResult` seats in seat order.
-MatchResult = NamedTuple("MatchResult", [*_fields(MatchBase), ("seats", list)])

@@ -24,19 +24,21 @@ from typing import Any
 from kotarena.engine.outcome import IllegalActionError
 from kotarena.forfeits import CRASH, INVALID, BotFailure, as_action
 from kotarena.games import get_game
+from kotarena.results import MatchResult
 from kotarena.sandbox.batch import BatchSeat, Link, link_of, wait
 from kotarena.seeds import bot_seeds
-from kotarena.storage.models import MatchResult
+from kotarena.tournament.hosts import SeatHost
 from kotarena.tournament.matches import (
     MatchJob,
     _program,
     _seat_host,
-    _Unseated,
+    close_hosts,
     game_record,
     match_result,
     sandbox_server,
     seat_slots,
 )
+from kotarena.tournament.seats import Unseated, known_package
 
 
 class Table:
@@ -49,24 +51,25 @@ class Table:
         self.state = state = game.new_state(len(job.seats), seed=job.seed, deck=job.deck,
                                             first_player=job.first_player, record=False)
         self.failures: list[BotFailure | None] = [None] * state.n
-        self.hosts: list[Any] = []
+        #: Each seat's host: a :class:`BatchSeat` (asked through its instance's link, in
+        #: batches) or a seat host asked directly (:class:`~kotarena.tournament.hosts.SeatHost`).
+        self.hosts: list[BatchSeat | SeatHost] = []
         self.record: dict | None = None
         self.finishing = 0  #: seats told the game is over whose goodbye has not come back
         seeds = job.bot_seeds or bot_seeds(job.seed, state.n)
         slots = seat_slots(job.seats, job.slots)
         for seat, spec in enumerate(job.seats):
-            host: Any = None
+            host: BatchSeat | SeatHost | None = None
             try:
                 host = _batch_host(seat, spec, job, slots[seat], seeds[seat], state.view(seat))
                 if host is None:
                     host = _seat_host(seat, spec, job, slots[seat])
                     host.start(seeds[seat], state.view(seat))
-                    if hasattr(host, "settle"):
-                        host.settle()
+                    host.settle()
             except BotFailure as error:
                 self.failures[seat] = error
                 if host is None:  # (a host that failed to start is kept: it is closed with the table)
-                    host = _Unseated(spec)
+                    host = Unseated(spec)
             self.hosts.append(host)
 
     def advance(self) -> None:
@@ -134,8 +137,7 @@ class Table:
                 host.finish(state.view(seat))
             else:
                 host.finish(state.view(seat))
-                if hasattr(host, "settle"):
-                    host.settle()
+                host.settle()
 
     @property
     def done(self) -> bool:
@@ -146,14 +148,7 @@ class Table:
         for host in self.hosts:
             if type(host) is BatchSeat:
                 host.leave()
-            elif hasattr(host, "close"):
-                host.close()
-        servers = {id(host.server): host.server for host in self.hosts
-                   if hasattr(host, "server") and type(host) is not BatchSeat}.values()
-        for server in servers:
-            server.request_reset()
-        for server in servers:
-            server.reset()  # no process of this match's program bots lives on
+        close_hosts([host for host in self.hosts if type(host) is not BatchSeat])
 
 
 def _batch_host(seat: int, spec: Any, job: MatchJob, slot: int, seed: int, view: Any) -> BatchSeat | None:
@@ -167,7 +162,7 @@ def _batch_host(seat: int, spec: Any, job: MatchJob, slot: int, seed: int, view:
     if not server.player:
         return None
     return BatchSeat(link_of(server), job.time_limit, game=job.game, seat=seat, params=dict(spec.params), seed=seed,
-                     view=view)
+                     view=view, package=known_package(spec))
 
 
 def _start_instances(jobs: list[MatchJob]) -> None:

@@ -1,9 +1,10 @@
 """One match of a league night: what a worker is given, what it gives back, playing it.
 
 A :class:`MatchJob` is plain, picklable data; :func:`play_match` plays it to the end
-whatever its bots do and returns a :class:`~kotarena.storage.models.MatchResult`, the
-record the results database stores. A seat whose bot fails (see
-:mod:`kotarena.tournament.seats`) forfeits: the failure is recorded, the bot is ranked
+whatever its bots do and returns a :class:`~kotarena.results.MatchResult`, the record
+the results database stores (plain data: a worker imports no storage). Each seat is
+played through its host (:class:`~kotarena.tournament.hosts.SeatHost`), whichever host
+it is. A seat whose bot fails (see :mod:`kotarena.tournament.seats`) forfeits: the failure is recorded, the bot is ranked
 last, and a deterministic autopilot (always the first legal action: stop rolling,
 stay, stop buying) plays the seat out so the other bots' game stays valid.
 """
@@ -11,6 +12,7 @@ stay, stop buying) plays the seat out so the other bots' game stays valid.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,11 +24,12 @@ from kotarena.forfeits import BODY_LIMIT, REASON_LIMIT, clean_detail
 from kotarena.games import get_game
 from kotarena.ratings import ranks_for
 from kotarena.replay import actions_replay_text
-from kotarena.sandbox.instance import default_log_dir, seat_server
+from kotarena.results import MatchResult, SeatResult
+from kotarena.sandbox.instance import ForkServer, default_log_dir, seat_server
 from kotarena.sandbox.seat import SandboxedSeat
 from kotarena.sandbox.untrusted import find_bot
 from kotarena.seeds import bot_seeds
-from kotarena.storage.models import MatchResult, SeatResult
+from kotarena.tournament.hosts import SeatHost, SeatReport
 from kotarena.tournament.seats import (
     CRASH,
     DEFAULT_MEMORY_MB,
@@ -34,6 +37,8 @@ from kotarena.tournament.seats import (
     BotFailure,
     InProcessSeat,
     SeatSpec,
+    Unseated,
+    known_package,
     play_seated,
 )
 
@@ -69,16 +74,16 @@ class MatchJob:
     night: str = ""
 
 
-def _seat_host(seat: int, spec: SeatSpec, job: MatchJob, slot: int) -> Any:
+def _seat_host(seat: int, spec: SeatSpec, job: MatchJob, slot: int) -> SeatHost:
     """The host of ``seat``: the trusted bot itself, or its sandboxed instance ``slot``
     (always for a command-line bot: its program never runs in the referee's process)."""
     if spec.trusted and not job.isolate_all and not _program(spec.bot):
         return InProcessSeat(spec, job.time_limit)
     return SandboxedSeat(sandbox_server(spec, job, slot), job.time_limit, game=job.game, seat=seat,
-                         params=dict(spec.params))
+                         params=dict(spec.params), package=known_package(spec))
 
 
-def sandbox_server(spec: SeatSpec, job: MatchJob, slot: int, *, wait: bool = True) -> Any:
+def sandbox_server(spec: SeatSpec, job: MatchJob, slot: int, *, wait: bool = True) -> ForkServer:
     """The instance ``slot`` of the seat's bot (:func:`kotarena.sandbox.instance.seat_server`;
     with ``wait`` false, started and not waited for)."""
     log_dir = Path(job.log_dir) if job.log_dir else default_log_dir()
@@ -119,18 +124,6 @@ def _program(bot: str) -> bool:
         return False
 
 
-class _Unseated:
-    """A seat whose bot could not be seated: it forfeits before the first decision."""
-
-    def __init__(self, spec: SeatSpec) -> None:
-        self.spec = spec
-        self.cpu = 0.0
-        self.decisions = 0
-
-    def choose(self, view: Any) -> Any:
-        raise AssertionError("a forfeited seat is never asked")
-
-
 def final_ranks(outcome_ranks: tuple[int, ...], forfeits: list[str | None]) -> list[int]:
     """Finishing places with forfeited seats last (tied among themselves)."""
     return list(ranks_for(outcome_ranks, forfeits))
@@ -148,29 +141,30 @@ def play_match(job: MatchJob, *, keep_guard: bool = False) -> MatchResult:
     game = get_game(job.game)
     state = game.new_state(len(job.seats), seed=job.seed, deck=job.deck, first_player=job.first_player, record=False)
     failures: list[BotFailure | None] = [None] * state.n
-    hosts: list[Any] = []
+    hosts: list[SeatHost] = []
     slots = seat_slots(job.seats, job.slots)
     for seat, spec in enumerate(job.seats):
+        host: SeatHost
         try:
             host = _seat_host(seat, spec, job, slots[seat])
         except BotFailure as error:
-            failures[seat], host = error, _Unseated(spec)
+            failures[seat], host = error, Unseated(spec)
         hosts.append(host)
     seeds = job.bot_seeds or bot_seeds(job.seed, state.n)
     try:
-        for host in hosts:
-            if isinstance(host, SandboxedSeat):
-                host.server.request_seat()
+        # Every seat's process is asked for before any is started: the sandboxes set up
+        # their seats at the same time.
+        _each(hosts, failures, lambda host: host.request_seat())
         for seat, host in enumerate(hosts):
             if failures[seat] is None:
                 try:
                     host.start(seeds[seat], state.view(seat))
                 except BotFailure as error:
                     failures[seat] = error
-        _settle(hosts, failures)
+        _each(hosts, failures, lambda host: host.settle())
         play_seated(state, hosts, failures)
         for seat, host in enumerate(hosts):
-            if isinstance(host, SandboxedSeat) and failures[seat] is None and not host.server.server_alive():
+            if failures[seat] is None and not host.host_alive():
                 failures[seat] = BotFailure(CRASH, "its host process was killed during the game")
         # The record is taken from the engine before the bots see the final views: whatever
         # a bot's finish() does to what it is handed, what is stored is the engine's.
@@ -178,19 +172,24 @@ def play_match(job: MatchJob, *, keep_guard: bool = False) -> MatchResult:
         for seat, host in enumerate(hosts):
             if failures[seat] is None:
                 host.finish(state.view(seat))
-        _settle(hosts, failures)
+        _each(hosts, failures, lambda host: host.settle())
     finally:
         if not keep_guard:
             GUARD.disarm()
-        for host in hosts:
-            if isinstance(host, (InProcessSeat, SandboxedSeat)):
-                host.close()
-        servers = {id(host.server): host.server for host in hosts if isinstance(host, SandboxedSeat)}.values()
-        for server in servers:
-            server.request_reset()
-        for server in servers:
-            server.reset()  # no process of this match's bots lives on
+        close_hosts(hosts)
     return match_result(job, record, hosts, failures, time.perf_counter() - started)
+
+
+def close_hosts(hosts: list[SeatHost]) -> None:
+    """Let go of a match's seats, then reset the instances they played on (all asked
+    first, then all waited for): no process of the match's bots lives on."""
+    for host in hosts:
+        host.close()
+    instances = {id(instance): instance for host in hosts for instance in host.instances()}.values()
+    for instance in instances:
+        instance.request_reset()
+    for instance in instances:
+        instance.reset()
 
 
 def game_record(job: MatchJob, state: Any, failures: list[BotFailure | None]) -> dict:
@@ -206,21 +205,20 @@ def game_record(job: MatchJob, state: Any, failures: list[BotFailure | None]) ->
             "forfeits": forfeits, "ranks": final_ranks(outcome.ranks, forfeits)}
 
 
-def match_result(job: MatchJob, record: dict, hosts: list[Any], failures: list[BotFailure | None],
+def match_result(job: MatchJob, record: dict, hosts: Sequence[SeatReport], failures: list[BotFailure | None],
                  duration: float) -> MatchResult:
     """The match's result from its game's record and its seats' hosts (their CPU time
     and decisions, and how they failed)."""
     ranks, forfeits, facts, winner = record["ranks"], record["forfeits"], record["facts"], record["winner"]
     seats = []
     for seat, (spec, host, failed) in enumerate(zip(job.seats, hosts, failures)):
-        package, version = _package(spec, host)
+        package, version = host.package()
         seats.append(SeatResult(
             seat=seat, entrant=spec.entrant, bot=spec.bot, package=package, version=version,
             rank=ranks[seat], forfeit=forfeits[seat],
             forfeit_detail=clip_detail(failed.detail) if failed else None, decisions=host.decisions,
             cpu_seconds=round(host.cpu, 6), facts=facts[seat],
-            times=pack_times(getattr(host, "timing", "cpu"), getattr(host, "times", ())),
-            log=getattr(host, "log", None),
+            times=pack_times(host.timing, host.times), log=host.log,
         ))
     return MatchResult(
         index=job.index, key=job.key, game=job.game, seed=job.seed, first_player=job.first_player,
@@ -233,29 +231,14 @@ def match_result(job: MatchJob, record: dict, hosts: list[Any], failures: list[B
     )
 
 
-def _settle(hosts: list[Any], failures: list[BotFailure | None]) -> None:
-    """Collect the sandboxed seats' answers to what was sent to all of them."""
+def _each(hosts: list[SeatHost], failures: list[BotFailure | None], step: Callable[[SeatHost], None]) -> None:
+    """``step`` for each seat that has not forfeited; a seat whose bot fails in it forfeits."""
     for seat, host in enumerate(hosts):
-        if isinstance(host, SandboxedSeat) and failures[seat] is None:
+        if failures[seat] is None:
             try:
-                host.settle()
+                step(host)
             except BotFailure as error:
                 failures[seat] = error
-
-
-def _package(spec: SeatSpec, host: Any) -> tuple[str, str]:
-    """The distribution and version of the seat's bot as the referee knows them (the
-    job's, from the bot registry; never what a sandboxed bot says), never importing an
-    untrusted one here."""
-    if spec.package != "?" or not spec.trusted:
-        return spec.package, spec.version
-    info = host.info if isinstance(host, InProcessSeat) and host.info is not None else None
-    if info is None:
-        try:
-            info = get_bot(spec.bot)
-        except Exception:  # noqa: BLE001 - an unknown bot's seat still gets its record
-            return "?", "?"
-    return info.package, info.version
 
 
 #: The longest forfeit detail stored: its reason's line, then the rest's tail.

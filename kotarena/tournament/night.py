@@ -25,8 +25,9 @@ from pathlib import Path
 from sqlalchemy.engine import Engine
 
 from kotarena import ratings, seeds
+from kotarena.results import MatchResult
 from kotarena.storage import store
-from kotarena.storage.models import MatchResult, Night
+from kotarena.storage.models import Night
 from kotarena.tournament.runner import MatchJob, make_executor, run_jobs
 from kotarena.tournament.seats import SeatSpec
 

@@ -24,7 +24,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace
 
 from kotarena.games import new_game
-from kotarena.storage.models import MatchResult, SeatResult
+from kotarena.results import MatchResult, SeatResult
 from kotarena.tournament.lockstep import play_tables
 from kotarena.tournament.matches import MatchJob, final_ranks, play_match
 from kotarena.tournament.seats import GUARD

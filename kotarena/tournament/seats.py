@@ -227,10 +227,25 @@ def _failure(error: BaseException, start: float, cpu_limit: float) -> BaseExcept
     return BotFailure("memory" if isinstance(error, MemoryError) else ERROR, detail)
 
 
-class InProcessSeat:
-    """A trusted bot called directly in the match's process."""
+def known_package(spec: SeatSpec, info: Any = None) -> tuple[str, str]:
+    """The distribution and version of the seat's bot as the referee knows them: the
+    job's, else (for a trusted bot only: an untrusted one is never imported here) its
+    registry entry ``info``, looked up if not given; ``("?", "?")`` for an unknown bot."""
+    if spec.package != "?" or not spec.trusted:
+        return spec.package, spec.version
+    if info is None:
+        try:
+            info = get_bot(spec.bot)
+        except Exception:  # noqa: BLE001 - an unknown bot's seat still gets its record
+            return "?", "?"
+    return info.package, info.version
 
-    __slots__ = ("spec", "time_limit", "info", "bot", "_choose", "cpu", "decisions", "times", "timing")
+
+class InProcessSeat:
+    """A trusted bot called directly in the match's process (a
+    :class:`~kotarena.tournament.hosts.SeatHost`)."""
+
+    __slots__ = ("spec", "time_limit", "info", "bot", "_choose", "cpu", "decisions", "times", "timing", "log")
 
     def __init__(self, spec: SeatSpec, time_limit: float) -> None:
         self.spec = spec
@@ -244,6 +259,10 @@ class InProcessSeat:
         self.decisions = 0
         self.times: list[float] = []  #: each decision's CPU time, as measured for the limit
         self.timing = "cpu"  #: how (:mod:`kotarena.decision_times`): ``tick`` while the guard ticks
+        self.log: str | None = None  #: an in-process bot's output is not captured
+
+    def request_seat(self) -> None:
+        pass  # (the bot is made in :meth:`start`, in this process)
 
     def start(self, seed: int, view: View) -> None:
         try:
@@ -282,6 +301,9 @@ class InProcessSeat:
         self.times.append(used)
         return answer if type(answer) is Action else as_action(answer, view)
 
+    def settle(self) -> None:
+        pass  # (start and finish have been answered when they return)
+
     def finish(self, view: View) -> None:
         if self.bot is not None:
             try:
@@ -289,13 +311,63 @@ class InProcessSeat:
             except BotFailure:
                 pass  # the game is over; a bot failing to say goodbye changes nothing
 
+    def host_alive(self) -> bool:
+        return True  # (the match's own process)
+
     def close(self) -> None:
         self.bot = self._choose = None
 
+    def instances(self) -> tuple[()]:
+        return ()
+
+    def package(self) -> tuple[str, str]:
+        return known_package(self.spec, self.info)
+
+
+class Unseated:
+    """The host of a seat whose bot could not be seated (a
+    :class:`~kotarena.tournament.hosts.SeatHost`): the seat forfeits before its first
+    decision, so nothing but its record is ever asked of it."""
+
+    def __init__(self, spec: SeatSpec) -> None:
+        self.spec = spec
+        self.cpu = 0.0
+        self.decisions = 0
+        self.times: list[float] = []
+        self.timing = "cpu"
+        self.log: str | None = None
+
+    def request_seat(self) -> None:
+        pass
+
+    def start(self, seed: int, view: View) -> None:
+        raise AssertionError("a forfeited seat is never started")
+
+    def settle(self) -> None:
+        pass
+
+    def choose(self, view: View) -> Action:
+        raise AssertionError("a forfeited seat is never asked")
+
+    def finish(self, view: View) -> None:
+        pass
+
+    def host_alive(self) -> bool:
+        return True
+
+    def close(self) -> None:
+        pass
+
+    def instances(self) -> tuple[()]:
+        return ()
+
+    def package(self) -> tuple[str, str]:
+        return known_package(self.spec)
+
 
 def play_seated(state: GameState, hosts: list[Any], failures: list[BotFailure | None]) -> None:
-    """Play ``state`` to its end, asking each seat's host (:class:`InProcessSeat` or
-    :class:`~kotarena.sandbox.seat.SandboxedSeat`) for its decisions.
+    """Play ``state`` to its end, asking each seat's host
+    (:class:`~kotarena.tournament.hosts.SeatHost`) for its decisions.
 
     A seat whose bot fails (``failures[seat]`` set here, or already set when the game
     starts) is played out by the autopilot, which takes the first legal action, so
@@ -321,5 +393,5 @@ def play_seated(state: GameState, hosts: list[Any], failures: list[BotFailure | 
 
 __all__ = [
     "CRASH", "DEFAULT_MEMORY_MB", "ERROR", "GUARD", "INVALID", "MEMORY", "SANDBOX", "TIMEOUT", "BotFailure",
-    "InProcessSeat", "SeatSpec", "play_seated",
+    "InProcessSeat", "SeatSpec", "Unseated", "known_package", "play_seated",
 ]

@@ -216,17 +216,6 @@ def test_a_match_job_and_its_result_cross_processes_as_they_are():
     assert copy == result and copy.seats[1].decisions > 0 and copy.status == "done"
 
 
-def test_a_result_has_its_tables_fields_first_then_what_only_a_worker_knows():
-    """The records are declared once: a worker's MatchResult and SeatResult are the
-    fields of the match and seat tables' bases, in order, then the seats and the bot."""
-    from kotarena.storage.models import Match, MatchBase, MatchResult, Seat, SeatBase, SeatResult
-
-    assert MatchResult._fields == (*MatchBase.model_fields, "seats")
-    assert SeatResult._fields == (*SeatBase.model_fields, "bot", "package", "version")
-    assert set(MatchBase.model_fields) <= set(Match.__table__.c.keys())
-    assert set(SeatBase.model_fields) <= set(Seat.__table__.c.keys())
-
-
 def test_inline_executor_delivers_results_and_exceptions():
     executor = InlineExecutor()
     assert executor.submit(lambda: 3).result() == 3
