@@ -1,4 +1,4 @@
-"""TrueSkill ratings from finishing places: pure functions, no storage.
+"""TrueSkill ratings from finishing places: pure functions and a rating book, no storage.
 
 Every function takes an explicit :class:`trueskill.TrueSkill` environment (from
 :func:`make_env`); the package's global ``setup()`` is never used, so two ladders with
@@ -6,13 +6,16 @@ different settings can be rated in one process.
 
 A match is rated as a free-for-all: one "team" per seat, ranked by finishing place
 (see :func:`ranks_for`). The parameters are set for King of Tokyo's luck; how they were
-measured is in ``docs/ratings.md``.
+measured is in ``docs/ratings.md``. A :class:`RatingBook` keeps a ladder's ratings and
+counts as its matches are rated in order; the results store reads it from and writes it
+to its rows (:mod:`kotarena.storage.store`), and does no rating of its own.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, NamedTuple
 
 import trueskill
 from trueskill import Rating
@@ -20,8 +23,8 @@ from trueskill import Rating
 from kotarena.free_for_all import rate_free_for_all
 
 __all__ = [
-    "BETA", "DRAW_PROBABILITY", "MU", "SIGMA", "TAU", "Rating", "StoredRating", "conservative", "make_env",
-    "rank_key", "ranks_for", "rate_match", "recompute",
+    "BETA", "DRAW_PROBABILITY", "MU", "SIGMA", "TAU", "Rating", "RatingBook", "Standing", "StoredRating",
+    "conservative", "make_env", "rank_key", "ranks_for", "rate_match", "recompute",
 ]
 
 #: A new entrant's mean skill and its uncertainty (TrueSkill's usual scale).
@@ -176,3 +179,59 @@ def recompute(
     for seats, ranks in matches:
         ratings.update(rate_match(ratings, seats, ranks, env))
     return ratings
+
+
+class Standing(NamedTuple):
+    """An entrant's rating and counts in a ladder, as a :class:`RatingBook` has them."""
+
+    entrant: str
+    mu: float
+    sigma: float
+    games: int
+    wins: int
+    forfeits: int
+
+
+class RatingBook:
+    """A ladder's ratings while its matches are rated, one after another: each entrant's
+    rating as the matches go, and its games, wins and forfeits.
+
+    It starts from ``standings`` (anything with a :class:`Standing`'s fields, such as the
+    stored rows), whose ratings it reads back to the last bit (:class:`StoredRating`):
+    rating a ladder's matches in one book, or in books saved and read back in between,
+    gives the same floats.
+    """
+
+    __slots__ = ("env", "now", "counts")
+
+    def __init__(self, env: trueskill.TrueSkill, standings: Iterable[Any] = ()) -> None:
+        self.env = env
+        self.now: dict[str, Rating] = {}
+        self.counts: dict[str, list[int]] = {}
+        for row in standings:
+            self.now[row.entrant] = StoredRating(row.mu, row.sigma)
+            self.counts[row.entrant] = [row.games, row.wins, row.forfeits]
+
+    def rate(self, winner_seat: int | None, seats: Iterable[Any]) -> list[tuple[float, float]]:
+        """Rate one match (its winning seat and its seats in seat order: anything with
+        the ``seat``, ``entrant``, ``rank`` and ``forfeit`` of a seat); returns each
+        seat's entrant's ``(mu, sigma)`` right after it. A forfeited seat is no win for
+        its bot, even when the autopilot carried it to victory."""
+        labels, ranks = [], []
+        for seat in seats:
+            counts = self.counts.setdefault(seat.entrant, [0, 0, 0])
+            counts[0] += 1
+            if seat.forfeit:
+                counts[2] += 1
+            elif seat.seat == winner_seat:
+                counts[1] += 1
+            labels.append(seat.entrant)
+            ranks.append(seat.rank)
+        updated = rate_match(self.now, labels, ranks, self.env)
+        self.now.update(updated)
+        return [(updated[label].mu, updated[label].sigma) for label in labels]
+
+    def standings(self) -> list[Standing]:
+        """Every entrant that has played, with its rating and counts now."""
+        return [Standing(entrant, self.now[entrant].mu, self.now[entrant].sigma, games, wins, forfeits)
+                for entrant, (games, wins, forfeits) in self.counts.items()]

@@ -1,5 +1,7 @@
 """What a league night writes: its ladder and night, its matches with their seats, and
-the ratings they lead to, rated in schedule order; and ``league rerate``.
+the ratings they lead to, rated in schedule order; and ``league rerate``. The rating
+itself is :class:`kotarena.ratings.RatingBook`'s: the store reads a ladder's ratings into
+one, has it rate the matches in order, and writes back what it gives.
 
 Everything goes through SQLAlchemy Core statements on the models' tables, in the
 caller's transactions. Writers of one ladder take turns: a transaction that stores or
@@ -18,7 +20,7 @@ rated a page at a time, so memory does not grow with the night or the ladder.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import trueskill
@@ -26,20 +28,9 @@ from sqlalchemy import bindparam, delete, func, insert, select, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
-from kotarena import ratings as trueskill_ratings
-from kotarena.storage.models import (
-    BotVersion,
-    LadderRow,
-    Match,
-    MatchBase,
-    MatchResult,
-    Night,
-    Rating,
-    Seat,
-    SeatBase,
-    SeatResult,
-    utcnow,
-)
+from kotarena.ratings import RatingBook, make_env
+from kotarena.results import MatchResult, SeatResult
+from kotarena.storage.models import BotVersion, LadderRow, Match, MatchBase, Night, Rating, Seat, SeatBase, utcnow
 
 __all__ = [
     "PAGE", "NightResults", "UnknownLadderError", "bot_version_id", "finish_night", "ladder_row", "lock_ladder",
@@ -162,7 +153,7 @@ class NightResults:
                 Match.night_id == self.night_id, Match.index.in_(indexes)))) if indexes else set()
             fresh = sorted((result for result in results if result.index not in stored), key=lambda r: r.index)
             frontier = self._frontier(connection)
-            ratings = _Ratings.load(connection, self.ladder_id, self.env)
+            ratings, rows = _load_book(connection, self.ladder_id, self.env)
             # The fresh matches that follow the rated ones without a gap are rated before
             # they are stored; the others wait, stored, for the matches before them.
             after: dict[int, list[tuple[float, float]]] = {}
@@ -174,7 +165,7 @@ class NightResults:
             if fresh:
                 self._insert(connection, fresh, after, versions)
             frontier = _rate_stored(connection, self.night_id, frontier, ratings)
-            ratings.save(connection, self.ladder_id)
+            _save_book(connection, self.ladder_id, ratings, rows)
         self._versions.update(versions)  # (only once committed: a rolled back row has no id)
         self.rated_upto = frontier
         return len(fresh)
@@ -185,9 +176,9 @@ class NightResults:
         with self.engine.begin() as connection:
             lock_ladder(connection, self.ladder_id)
             first = self._frontier(connection)
-            ratings = _Ratings.load(connection, self.ladder_id, self.env)
+            ratings, rows = _load_book(connection, self.ladder_id, self.env)
             frontier = _rate_stored(connection, self.night_id, first, ratings)
-            ratings.save(connection, self.ladder_id)
+            _save_book(connection, self.ladder_id, ratings, rows)
         self.rated_upto = frontier
         return frontier - first
 
@@ -256,7 +247,7 @@ def rerate(engine: Engine, ladder_name: str, env: trueskill.TrueSkill | None = N
     Returns how many matches were rated. Memory holds a page of matches and the
     entrants' ratings, however many matches the ladder has.
     """
-    env = env or trueskill_ratings.make_env()
+    env = env or make_env()
     with engine.begin() as connection:
         ladder_id = connection.execute(select(LadderRow.id).where(LadderRow.name == ladder_name)).scalar()
         if ladder_id is None:
@@ -267,65 +258,37 @@ def rerate(engine: Engine, ladder_name: str, env: trueskill.TrueSkill | None = N
         connection.execute(update(Match).where(Match.night_id.in_(nights)).values(rated=False))
         connection.execute(update(Seat).where(Seat.match_id.in_(select(Match.id).where(Match.night_id.in_(nights))))
                            .values(mu=None, sigma=None))
-        ratings = _Ratings(env, {})
+        ratings = RatingBook(env)
         count = sum(_rate_stored(connection, night_id, 0, ratings)
                     for night_id in connection.scalars(nights.order_by(Night.number)).all())
-        ratings.save(connection, ladder_id)
+        _save_book(connection, ladder_id, ratings, set())
     return count
 
 
-class _Ratings:
-    """A ladder's ratings while matches are rated: each entrant's rating as the matches
-    go, its games, wins and forfeits, and whether it has a row yet."""
-
-    def __init__(self, env: trueskill.TrueSkill, rows: dict[str, Any]) -> None:
-        self.env = env
-        self.now = {entrant: trueskill_ratings.StoredRating(row.mu, row.sigma) for entrant, row in rows.items()}
-        self.counts = {entrant: [row.games, row.wins, row.forfeits] for entrant, row in rows.items()}
-        self.stored = set(rows)
-
-    @classmethod
-    def load(cls, connection: Connection, ladder_id: int, env: trueskill.TrueSkill) -> _Ratings:
-        # (A ladder has a few dozen entrants at most: all are read.)
-        rows = connection.execute(select(Rating).where(Rating.ladder_id == ladder_id)).all()
-        return cls(env, {row.entrant: row for row in rows})
-
-    def rate(self, winner_seat: int | None, seats: Iterable[Any]) -> list[tuple[float, float]]:
-        """Rate one match (its winning seat and its seats in seat order: anything with
-        the ``seat``, ``entrant``, ``rank`` and ``forfeit`` of a seat); returns each
-        seat's entrant's ``(mu, sigma)`` right after it. A forfeited seat is no win for
-        its bot, even when the autopilot carried it to victory."""
-        labels, ranks = [], []
-        for seat in seats:
-            counts = self.counts.setdefault(seat.entrant, [0, 0, 0])
-            counts[0] += 1
-            if seat.forfeit:
-                counts[2] += 1
-            elif seat.seat == winner_seat:
-                counts[1] += 1
-            labels.append(seat.entrant)
-            ranks.append(seat.rank)
-        updated = trueskill_ratings.rate_match(self.now, labels, ranks, self.env)
-        self.now.update(updated)
-        return [(updated[label].mu, updated[label].sigma) for label in labels]
-
-    def save(self, connection: Connection, ladder_id: int) -> None:
-        """Write every entrant's rating and counts: update the rows there are, add the others."""
-        rows = [{"b_entrant": entrant, "mu": self.now[entrant].mu, "sigma": self.now[entrant].sigma,
-                 "games": games, "wins": wins, "forfeits": forfeits}
-                for entrant, (games, wins, forfeits) in self.counts.items()]
-        known = [row for row in rows if row["b_entrant"] in self.stored]
-        if known:
-            connection.execute(update(Rating).where(Rating.ladder_id == ladder_id,
-                                                    Rating.entrant == bindparam("b_entrant")), known)
-        new = [{**row, "ladder_id": ladder_id, "entrant": row.pop("b_entrant")} for row in rows
-               if row["b_entrant"] not in self.stored]
-        if new:
-            connection.execute(insert(Rating), new)
-            self.stored.update(row["entrant"] for row in new)
+def _load_book(connection: Connection, ladder_id: int, env: trueskill.TrueSkill) -> tuple[RatingBook, set[str]]:
+    """The ladder's stored ratings as a book to rate on, and the entrants that have a row."""
+    # (A ladder has a few dozen entrants at most: all are read.)
+    rows = connection.execute(select(Rating).where(Rating.ladder_id == ladder_id)).all()
+    return RatingBook(env, rows), {row.entrant for row in rows}
 
 
-def _rate_stored(connection: Connection, night_id: int, start: int, ratings: _Ratings) -> int:
+def _save_book(connection: Connection, ladder_id: int, book: RatingBook, stored: set[str]) -> None:
+    """Write every entrant's rating and counts from ``book``: update the rows of the
+    entrants in ``stored``, add the others (who are then in ``stored``)."""
+    rows = [{"b_entrant": entrant, "mu": mu, "sigma": sigma, "games": games, "wins": wins, "forfeits": forfeits}
+            for entrant, mu, sigma, games, wins, forfeits in book.standings()]
+    known = [row for row in rows if row["b_entrant"] in stored]
+    if known:
+        connection.execute(update(Rating).where(Rating.ladder_id == ladder_id,
+                                                Rating.entrant == bindparam("b_entrant")), known)
+    new = [{**row, "ladder_id": ladder_id, "entrant": row.pop("b_entrant")} for row in rows
+           if row["b_entrant"] not in stored]
+    if new:
+        connection.execute(insert(Rating), new)
+        stored.update(row["entrant"] for row in new)
+
+
+def _rate_stored(connection: Connection, night_id: int, start: int, ratings: RatingBook) -> int:
     """Rate the night's stored matches from index ``start`` on, in index order, up to
     the first one not stored; returns the index of the first match left unrated.
     Every match from ``start`` on is unrated."""

@@ -127,3 +127,39 @@ def test_a_stored_rating_reads_back_its_own_floats():
         stored = ratings.StoredRating(a.mu, a.sigma)
         assert (stored.mu, stored.sigma) == (a.mu, a.sigma)
     assert drifted  # (else this test shows nothing)
+
+
+def test_a_rating_book_rates_a_night_as_the_store_does_with_no_database(tmp_path, played):
+    """The store only reads and writes the book: the pure book, kept whole or rebuilt
+    from its own standings after every match (as a store reads its rows back), ends with
+    the stored ratings and counts to the last bit."""
+    ladder, results = played
+    engine = store_in_batches(tmp_path, played, chunks(7), resume_each=False)
+    env = ratings.make_env()
+    whole, rebuilt = ratings.RatingBook(env), ratings.RatingBook(env)
+    for result in results:
+        after = whole.rate(result.winner_seat, result.seats)
+        assert rebuilt.rate(result.winner_seat, result.seats) == after
+        rebuilt = ratings.RatingBook(env, rebuilt.standings())
+    stored = exact_ratings(engine)
+    assert {row.entrant: tuple(row[1:]) for row in whole.standings()} == stored
+    assert {row.entrant: tuple(row[1:]) for row in rebuilt.standings()} == stored
+    assert sum(row.games for row in whole.standings()) == 3 * GAMES
+
+
+def test_a_rating_book_counts_games_wins_and_forfeits_and_a_forfeited_winner_wins_nothing():
+    from kotarena.results import SeatResult
+
+    def seat(number, entrant, rank, forfeit=None):
+        return SeatResult(seat=number, entrant=entrant, rank=rank, forfeit=forfeit, forfeit_detail=None,
+                          decisions=0, cpu_seconds=0.0, facts={}, times=None, log=None, bot="random",
+                          package="kotarena", version="1")
+
+    book = ratings.RatingBook(ratings.make_env())
+    book.rate(0, [seat(0, "a", 0), seat(1, "b", 1)])
+    # b's autopilot won after b timed out: the game's winner, but no win for b.
+    after = book.rate(1, [seat(0, "a", 0), seat(1, "b", 1, "timeout")])
+    counts = {row.entrant: (row.games, row.wins, row.forfeits) for row in book.standings()}
+    assert counts == {"a": (2, 1, 0), "b": (2, 0, 1)}
+    assert [(row.mu, row.sigma) for row in book.standings()] == after
+    assert after[0][0] > after[1][0]
