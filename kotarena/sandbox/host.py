@@ -42,7 +42,7 @@ import sys
 import threading
 import time
 import traceback
-from typing import Any
+from typing import Any, NoReturn
 
 from kotarena.engine.actions import Action
 from kotarena.sandbox.botlog import Book, install
@@ -254,6 +254,18 @@ def _limit_memory(memory_mb: int, file_mb: int) -> None:
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
 
+def exec_program(conn: socket.socket, argv: list[str], memory_mb: int, file_mb: int) -> NoReturn:
+    """Become the command-line bot's program ``argv``, its standard input and output on
+    ``conn`` (in a seat's freshly forked process): the program speaks the protocol
+    itself, in the seat's sandbox and cgroup, so its CPU time is counted from outside
+    like any sandboxed bot's."""
+    fd = conn.fileno()
+    os.dup2(fd, 0)
+    os.dup2(fd, 1)
+    _limit_memory(memory_mb, file_mb)
+    os.execv(argv[0], argv)  # (an OSError here: the seat ends, and forfeits as a crash)
+
+
 def _play_games(link: socket.socket, bot_name: str, memory_mb: int, file_mb: int, book: Book | None = None) -> None:
     """A player's life: the games its host hands it, one after the other, until the host
     goes. Each connection carries games until one does not end cleanly (the referee
@@ -366,8 +378,6 @@ class _Host:
                         return  # (the host is gone already)
                     _play_games(link, self.bot_name, self.memory_mb, self.file_mb, self.book)
                 else:
-                    from kotarena.sandbox.program import exec_program
-
                     os.setpgid(0, 0)  # (a program's processes are ended by its group)
                     with socket.socket(fileno=fd) as conn:
                         exec_program(conn, self.program, self.memory_mb, self.file_mb)  # type: ignore[arg-type]

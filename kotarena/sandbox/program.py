@@ -1,38 +1,18 @@
-"""Command-line bots in the sandbox: starting the program, and seating it outside ladders.
+"""Command-line bots seated outside ladders.
 
-Two sides of a :class:`~kotarena.bots.command.CommandBot`:
-
-* in the fork server (:mod:`kotarena.sandbox.host`), :func:`exec_program` turns a
-  seat's freshly forked process into the bot's program, its standard input and output
-  on the seat's connection: the program speaks the protocol itself, in the seat's
-  sandbox and cgroup, so its CPU time is counted from outside like any sandboxed bot's;
-* where a command-line bot's class itself is called (the Python API), a
-  :class:`ProgramSeat` seats the program through the same fork servers and relays the
-  bot object's calls to it (:mod:`kotarena.sandbox.relay`; ``play``, ``match``,
-  ``compare`` and ``bots check`` seat it with a relay of their own, without importing
-  its package).
+Where a :class:`~kotarena.bots.command.CommandBot`'s class itself is called (the Python
+API), a :class:`ProgramSeat` seats the program through the fork servers and relays the
+bot object's calls to it (:mod:`kotarena.sandbox.relay`; ``play``, ``match``,
+``compare`` and ``bots check`` seat it with a relay of their own, without importing its
+package). In the fork server, :func:`kotarena.sandbox.host.exec_program` turns a seat's
+freshly forked process into the program.
 """
 
 from __future__ import annotations
 
-import os
-import resource
-import socket
-from typing import Any, NoReturn
+from typing import Any
 
 from kotarena.sandbox.relay import Relay
-
-
-def exec_program(conn: socket.socket, argv: list[str], memory_mb: int, file_mb: int) -> NoReturn:
-    """Become the program ``argv``, speaking on ``conn`` (in a seat's forked process)."""
-    fd = conn.fileno()
-    os.dup2(fd, 0)
-    os.dup2(fd, 1)
-    size = memory_mb << 20
-    resource.setrlimit(resource.RLIMIT_AS, (size, size))
-    resource.setrlimit(resource.RLIMIT_FSIZE, (file_mb << 20, file_mb << 20))
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    os.execv(argv[0], argv)  # (an OSError here: the seat ends, and forfeits as a crash)
 
 
 class ProgramSeat(Relay):
@@ -61,4 +41,4 @@ class ProgramSeat(Relay):
                          dist=dist, why="is a program, which plays only in the sandbox", program=True)
 
 
-__all__ = ["ProgramSeat", "exec_program"]
+__all__ = ["ProgramSeat"]
