@@ -1,6 +1,7 @@
 """Seating bots under a time limit: trusted ones in the match's own process.
 
-A *seat host* asks one bot for decisions and turns every way a bot can fail into a
+A *seat host* (:class:`~kotarena.tournament.hosts.SeatHost`, the protocol every host
+keeps) asks one bot for decisions and turns every way a bot can fail into a
 :class:`~kotarena.forfeits.BotFailure` with a kind from the forfeit taxonomy
 (:mod:`kotarena.forfeits`). Time limits count the bot's CPU time, not wall-clock time,
 so a busy machine does not cost a bot its game; a wall-clock backstop (``WALL_FACTOR``
