@@ -1,6 +1,7 @@
 """The package's shape: kotarena's packages in a declared layer order that every import
-keeps (inside functions too), no import circle among its modules or its packages, the
-game-neutral core imports no game, and no module grows past about 600 lines."""
+keeps (inside functions too), no import circle among its modules or its packages nor
+inside a game package (imports inside functions counted), the game-neutral core imports
+no game, and no module grows past about 600 lines."""
 
 from __future__ import annotations
 
