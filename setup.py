@@ -44,13 +44,15 @@ NATIVE_MODULES = [
     "kotarena/games/kot/state.py",
     "kotarena/games/kot/view.py",
     "kotarena/games/kot/sample.py",
-    # Duel's turn machine: the state, the board, the steps, the cards' moments and the
-    # view (not its card table, monsters, rulings, position, events or invariants).
+    # Duel's turn machine: the state, the board, the steps, the cards' moments, the view
+    # and the sampled copy (not its card table, monsters, rulings, position, events or
+    # invariants).
     "kotarena/games/duel/track.py",
     "kotarena/games/duel/effects.py",
     "kotarena/games/duel/turn.py",
     "kotarena/games/duel/state.py",
     "kotarena/games/duel/view.py",
+    "kotarena/games/duel/sample.py",
     # TrueSkill's update, run for every match a league night rates. The rest of the
     # league (runner, seat hosts, storage) is glue and stays Python.
     "kotarena/free_for_all.py",

@@ -62,7 +62,7 @@ def test_every_event_of_random_duels_with_every_card_and_monster_reads_as_a_sent
         monsters |= {monster.id for monster in state.monsters}
     assert bought == {card.id for card in CARDS}
     assert monsters == {monster.id for monster in MONSTERS}
-    # Every kind the game logs was seen but the roll-off, which is not logged (game.roll_off).
+    # Every kind the game logs was seen but the roll-off, which is not logged (start.roll_off).
     assert kinds == set(KINDS) - {"roll_off"}
     assert chosen == 30
 

@@ -1,12 +1,15 @@
 """The package's shape: kotarena's packages in a declared layer order that every import
-keeps (inside functions too), no import circle among its modules or its packages, the
-game-neutral core imports no game, and no module grows past about 600 lines."""
+keeps (inside functions too), no import circle among its modules or its packages nor
+inside a game package (imports inside functions counted), the game-neutral core imports
+no game, and no module grows past about 600 lines."""
 
 from __future__ import annotations
 
 import ast
 import re
 from pathlib import Path
+
+import pytest
 
 import kotarena
 
@@ -255,6 +258,62 @@ def test_imports_in_methods_under_type_checking_and_by_name_count_too(tmp_path):
 def test_no_import_circle_among_kotarenas_modules():
     cycles = _cycles(import_graph())
     assert not cycles, "modules that import each other in a circle: " + "; ".join(" -> ".join(c) for c in cycles)
+
+
+def _type_checking_blocks(tree: ast.Module) -> set[int]:
+    """The ids of the import statements under ``if TYPE_CHECKING:``."""
+    return {id(inner) for node in ast.walk(tree) if isinstance(node, ast.If) and _is_type_checking(node.test)
+            for statement in node.body for inner in ast.walk(statement)}
+
+
+def running_graph(package: str, modules=MODULES) -> dict[str, set[str]]:
+    """Each module of ``package`` and the modules of the same package it imports in code
+    that runs: at its top level and inside functions, not under ``if TYPE_CHECKING:`` (a
+    name for the type checker, as the step modules name the state they are handed)."""
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        if name != package and not name.startswith(package + "."):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        typing_only = _type_checking_blocks(tree)
+        graph[name] = {module for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom))
+                       and id(node) not in typing_only for module in _imported(name, node, modules)
+                       if module.startswith(package + ".")} - {name}
+    return graph
+
+
+GAME_PACKAGES = sorted(name for name, path in MODULES.items()
+                       if name.count(".") == 2 and name.startswith("kotarena.games.") and path.name == "__init__.py")
+
+
+def test_the_built_in_game_packages_are_checked():
+    assert {"kotarena.games.duel", "kotarena.games.kot"} <= set(GAME_PACKAGES)
+
+
+@pytest.mark.parametrize("package", GAME_PACKAGES)
+def test_no_import_circle_inside_a_game_package_even_inside_functions(package):
+    # docs/games.md, "A game package": the state calls the turn's steps, which reach it
+    # through the state they are handed; what goes "upward" goes through a table.
+    cycles = _cycles(running_graph(package))
+    assert not cycles, "modules that import each other in a circle: " + "; ".join(" -> ".join(c) for c in cycles)
+
+
+def test_a_function_level_import_closes_a_circle_and_a_type_checking_one_does_not(tmp_path):
+    modules = _tree(tmp_path, {
+        "__init__.py": "",
+        "games/__init__.py": "",
+        "games/g/__init__.py": "",
+        "games/g/state.py": "from kotarena.games.g import turn\n",
+        "games/g/turn.py": ("from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n"
+                            "    from kotarena.games.g.state import State\n\n"
+                            "def begin():\n    from kotarena.games.g import game\n    return game\n"),
+        "games/g/game.py": "from kotarena.games.g.state import turn\n",
+    })
+    assert _cycles(running_graph("kotarena.games.g", modules)) == [["kotarena.games.g.game", "kotarena.games.g.state",
+                                                                      "kotarena.games.g.turn"]]
+    (tmp_path / "kotarena" / "games" / "g" / "turn.py").write_text(
+        "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    from kotarena.games.g.state import State\n")
+    assert _cycles(running_graph("kotarena.games.g", modules)) == []
 
 
 def test_the_circle_finder_finds_a_circle():

@@ -45,9 +45,10 @@ from kotarena.engine.actions import (
 )
 from kotarena.games.duel.cards import CARDS, KEEP
 from kotarena.games.duel.faces import ADDABLE, FACE_NAMES
-from kotarena.games.duel.game import DECISION_KINDS, Duel
+from kotarena.games.duel.game import Duel
+from kotarena.games.duel.kinds import DECISION_KINDS
 from kotarena.games.duel.monsters import MONSTERS
-from kotarena.games.duel.state import MARKET_SIZE, MAX_DICE, MAX_TOKENS
+from kotarena.games.duel.rules import MARKET_SIZE, MAX_DICE, MAX_TOKENS
 from kotarena.games.duel.track import (
     CELLS,
     DICE,
@@ -63,7 +64,7 @@ from kotarena.games.duel.track import (
 )
 from kotarena.games.duel.turn import PART_WORDS
 from kotarena.games.duel.verbs import BLOCK, HYPE, PICK, POWER, RESOLVE, SPEND
-from kotarena.games.duel.view import DuelView
+from kotarena.games.duel.view import View
 from kotarena.pettingzoo.encoder import Encoder, Layout
 
 #: The most spaces a track can have: 15 printed, one more for each of the two
@@ -231,7 +232,7 @@ class DuelEncoder(Encoder):
         super().__init__(action_table(self.with_cards), layout(self.with_cards))
         self._slots = {field.name: self.layout.slot(field.name) for field in self.layout.fields}
 
-    def encode(self, view: DuelView) -> np.ndarray:
+    def encode(self, view: View) -> np.ndarray:
         me = view.player
         order = (me, 1 - me)
         out = np.zeros(self.layout.size, dtype=np.float32)
@@ -265,7 +266,7 @@ class DuelEncoder(Encoder):
             self._encode_cards(view, order, out)
         return out
 
-    def _encode_tracks(self, view: DuelView, out: np.ndarray) -> None:
+    def _encode_tracks(self, view: View, out: np.ndarray) -> None:
         slots, me = self._slots, view.player
         width = len(_SPACE_FEATURES)
         for track, name in enumerate(TRACK_NAMES):
@@ -284,7 +285,7 @@ class DuelEncoder(Encoder):
             first = low if me == 0 else -(low + HYPE_TOKENS[token].covers - 1)
             out[at_start + i] = first + HALF + 1
 
-    def _encode_cards(self, view: DuelView, order: tuple[int, int], out: np.ndarray) -> None:
+    def _encode_cards(self, view: View, order: tuple[int, int], out: np.ndarray) -> None:
         slots, at, width = self._slots, self._card_at, len(self.card_ids)
         out[slots["deck_size"]] = view.deck_size
         market = slots["market"].start

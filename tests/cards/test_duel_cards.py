@@ -3,6 +3,12 @@
 from __future__ import annotations
 
 from kotarena.games.duel.position import build_position, duel_dice
+from kotarena.games.duel.rulings import (
+    ADRENALINE_COUNTS_BOTH_SIDES,
+    BOTH_KNOCKED_OUT_IS_A_DRAW,
+    OPERATION_MEDIA_COUNTS_EXTRA_CLAWS,
+    TESLA_ENERGY_WITHOUT_DISCARD,
+)
 
 DECK = "duel"
 #: Six hearts at full health: a roll that does nothing.
@@ -85,6 +91,7 @@ def test_jets_scrambled_hurts_both_monsters_five():
 
 
 def test_jets_scrambled_knocking_both_out_is_a_draw():
+    assert BOTH_KNOCKED_OUT_IS_A_DRAW is True
     state = buy("jets_scrambled", hype="fame 5 6", health=(5, 5), dice=(QUIET,))
     assert state.outcome.winner is None and state.outcome.ranks == (0, 0)
 
@@ -115,7 +122,8 @@ def test_operation_media_pulls_fame_one_per_claw_resolved():
 
 
 def test_operation_media_counts_acid_attacks_extra_claw():
-    # Acid Attack: "your roll always counts one extra claw" (rulings.OPERATION_MEDIA_COUNTS_EXTRA_CLAWS)
+    # Acid Attack: "your roll always counts one extra claw"
+    assert OPERATION_MEDIA_COUNTS_EXTRA_CLAWS is True
     state = buy("operation_media", dice=("claw heart heart heart heart heart",), hype="destruction 5 6",
                 cards=(["acid_attack"], []))
     assert state.health[1] == 12 and state.board.markers[0] == ("", -2)
@@ -149,6 +157,7 @@ def test_tesla_impulse_discards_a_rival_keep_card_of_your_choice_and_gains_two_e
 
 
 def test_tesla_impulse_without_rival_keep_cards_still_gains_two_energy():
+    assert TESLA_ENERGY_WITHOUT_DISCARD is True
     state = buy("tesla_impulse", hype="fame 5 6")
     assert state.energy[0] == 2
 
@@ -176,6 +185,7 @@ def test_acid_attack_adds_a_claw_on_your_turns():
 
 
 def test_adrenaline_augment_adds_a_claw_per_marker_in_a_spotlight_zone():
+    assert ADRENALINE_COUNTS_BOTH_SIDES is True
     state = play(duel(["claw heart heart heart heart heart"], markers=(-3, 4), cards=(["adrenaline_augment"], [])),
                  "stop")
     assert state.health[1] == 14 - 3  # the marker in the rival's zone counts too (rulings)

@@ -37,6 +37,21 @@ def test_sweeping_costs_two_and_reveals_three_new_cards(duel, play):
     assert state.market == ["seismic_test", "kaijutsu", "frenzy"] and state.energy[0] == 0
 
 
+def test_the_market_may_be_swept_again_and_again_in_one_turn_while_energy_lasts(duel, play):
+    # The seed sets no limit on sweeps (Game Park allows one a turn).
+    from kotarena.games.duel.rulings import SWEEPS_PER_TURN
+
+    assert SWEEPS_PER_TURN is None
+    state = duel(dice=[BLANK], energy=(6, 0), market=["snack_time", "too_cute", "photoshoot"],
+                 deck=["seismic_test", "kaijutsu", "frenzy", "energize", "monumental", "cannonball",
+                       "dominate", "monster_coaster", "jets_scrambled"])
+    play(state, "stop", "sweep", "sweep")
+    assert "sweep" in {a.text for a in state.legal}
+    play(state, "sweep")
+    assert state.energy[0] == 0 and "sweep" not in {a.text for a in state.legal}
+    assert state.market == ["dominate", "monster_coaster", "jets_scrambled"]
+
+
 def test_sweeping_is_not_buying_so_one_energy_is_gained(duel, play):
     state = duel(dice=[BLANK], energy=(2, 0), market=["snack_time", "too_cute", "photoshoot"],
                  deck=["seismic_test", "kaijutsu", "frenzy"])
@@ -96,7 +111,7 @@ def test_a_two_space_token_may_lie_either_way_round(duel, play):
 def test_when_the_deck_runs_out_the_cards_out_of_play_are_shuffled_into_a_new_one(duel, play):
     from kotarena.games.duel.rulings import RESHUFFLE_WHEN_DECK_RUNS_OUT
 
-    assert RESHUFFLE_WHEN_DECK_RUNS_OUT
+    assert RESHUFFLE_WHEN_DECK_RUNS_OUT is True
     state = duel(dice=[BLANK], energy=(4, 0), market=["snack_time", "too_cute", "frenzy"])
     state.deck, state.gone = [], ["kaijutsu", "seismic_test", "energize"]
     play(state, "stop", "sweep")  # the deck is empty: the three cards out of play come back

@@ -162,3 +162,13 @@ def test_hearts_are_offered_when_the_rivals_unstable_dna_may_take_regeneration_f
     state = duel(dice=roll, health=(10, 14), cards=(["regeneration"], ["unstable_dna"]))
     play(state, "stop", "resolve heart")
     assert state.health[0] == 14
+
+
+def test_natural_selections_damage_lands_before_the_roll_resolves_so_the_hearts_heal_after_it(duel, play):
+    # The only card that hurts the roller on its own turn before the buy step: its 10
+    # damage comes "before resolving your dice", so no hearts can be taken back by it
+    # whatever their place (docs/duel.md, "Resolve order": hearts are not offered).
+    state = duel(dice=["heart heart heart heart claw claw fame"], cards=(["natural_selection"], []))
+    play(state, "stop")
+    assert state.kind == "buy"  # hearts and claws: only the claws' place matters, nothing asked
+    assert state.health == [14 - 10 + 4, 14 - 2]

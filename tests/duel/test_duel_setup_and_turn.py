@@ -8,7 +8,7 @@ from kotarena.engine.outcome import IllegalActionError, PositionError, Terminati
 from kotarena.games import new_game
 from kotarena.games.duel.monsters import MONSTERS
 from kotarena.games.duel.position import duel_dice
-from kotarena.games.duel.rulings import SECOND_PLAYER_ENERGY
+from kotarena.games.duel.rulings import SECOND_PLAYER_ENERGY, SPOTLIGHT_DISTANCES
 from kotarena.games.duel.track import CENTRE
 
 SIX_BLANKS = "heart heart heart energy energy power"
@@ -33,7 +33,8 @@ def test_first_player_rolls_most_claws_ties_roll_again_and_second_takes_one_ener
                      "claw claw claw claw claw")  # the first player's very first roll: 5 dice
     state = new_game("duel", ["Gigazaur", "Xenoid"], seed=1, dice=dice)
     assert state.first_player == 1 and state.active == 1
-    assert state.energy == [SECOND_PLAYER_ENERGY, 0]
+    assert SECOND_PLAYER_ENERGY == 1  # the seed's icon was lost; Game Park: 1 energy
+    assert state.energy == [1, 0]
     assert len(state.dice) == 5 and state.kind == "roll"
 
 
@@ -107,6 +108,7 @@ def test_both_markers_in_your_spotlight_zone_win(duel, play):
 
 def test_only_spaces_entirely_inside_the_spotlight_zone_count(duel, play):
     # The extension's middle space straddles printed spaces -3 and -2: not inside.
+    assert SPOTLIGHT_DISTANCES == (3, 4, 5)
     state = duel(dice=["destruction destruction destruction destruction claw claw"], markers=(-4, -1),
                  hype={"phantom_extend_heal": "destruction -3 -2"})
     play(state, "stop", "resolve destruction")

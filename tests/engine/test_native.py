@@ -9,6 +9,7 @@ import random
 
 from kotarena import free_for_all, match
 from kotarena.engine import NATIVE, dice
+from kotarena.games.duel import sample as duel_sample
 from kotarena.games.duel import state as duel_state
 from kotarena.games.duel import view as duel_view
 from kotarena.games.kot import state, view
@@ -16,7 +17,7 @@ from kotarena.games.kot import state, view
 
 def test_the_hot_modules_are_compiled_all_together_or_not_at_all():
     # Each compiled module needs the shared runtime: a half-compiled engine cannot load.
-    modules = (state, view, dice, match, free_for_all, duel_state, duel_view)
+    modules = (state, view, dice, match, free_for_all, duel_state, duel_view, duel_sample)
     compiled = {module.__name__: not module.__file__.endswith(".py") for module in modules}
     assert set(compiled.values()) == {NATIVE}
 

@@ -1,8 +1,8 @@
-"""The house style of King of Tokyo's rulings (docs/games.md, "House style"): every
-constant of ``kotarena/games/kot/rulings.py`` is ``Final``, is read where the engine
-decides, has one row in a rulings table of the docs that cites its source and names
-tests that exist, and is asserted by a test; every test the rulings sections name
-exists.
+"""The house style of every built-in game's rulings (docs/games.md, "House style"): every
+constant of a game's ``rulings.py`` (King of Tokyo's, Duel's) is ``Final``, is read where
+the engine decides, has one row in a rulings table of the game's docs that cites its
+source and names tests that exist, and is asserted by a test; every test the rulings
+sections name exists.
 """
 
 from __future__ import annotations
@@ -10,15 +10,21 @@ from __future__ import annotations
 import ast
 import re
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
 from kotarena.games.duel import rulings as duel_rulings
-from kotarena.games.kot import rulings
+from kotarena.games.kot import rulings as kot_rulings
 
 ROOT = Path(__file__).resolve().parents[2]
-PAGES = ("rules.md", "origins.md", "cards.md")
-CONSTANTS = sorted(name for name in vars(rulings) if name.isupper())
+#: Each game package: its rulings module and the pages whose "Rulings" sections hold its table.
+GAMES: dict[str, tuple[ModuleType, tuple[str, ...]]] = {
+    "kot": (kot_rulings, ("rules.md", "origins.md", "cards.md")),
+    "duel": (duel_rulings, ("duel.md",)),
+}
+RULINGS = [(game, name) for game, (module, _) in GAMES.items() for name in sorted(vars(module)) if name.isupper()]
+PAGES = sorted({page for _, pages in GAMES.values() for page in pages})
 
 
 def rulings_section(page: str) -> str:
@@ -28,31 +34,38 @@ def rulings_section(page: str) -> str:
     return section[:following.start() + 3] if following else section
 
 
-def table_rows(name: str) -> list[tuple[str, str]]:
+def table_rows(game: str, name: str) -> list[tuple[str, str]]:
     """The rulings-table rows of ``name``, as ``(page, row)``."""
-    return [(page, line) for page in PAGES for line in rulings_section(page).splitlines()
+    return [(page, line) for page in GAMES[game][1] for line in rulings_section(page).splitlines()
             if line.startswith(f"| `{name}`")]
 
 
-def test_there_are_rulings_to_check():
-    assert len(CONSTANTS) >= 10
+def asserted(name: str, value: object) -> str:
+    """How a test asserts the constant's value: ``is`` for a switch (True, False, None),
+    ``==`` for a number or a tuple."""
+    return f"assert {name} is {value}" if value is None or isinstance(value, bool) else f"assert {name} == {value!r}"
 
 
-@pytest.mark.parametrize("name", CONSTANTS)
-def test_a_ruling_is_a_final_constant(name):
-    assert "Final" in str(rulings.__annotations__[name])
+@pytest.mark.parametrize("game", GAMES)
+def test_there_are_rulings_to_check(game):
+    assert len([name for g, name in RULINGS if g == game]) >= 8
 
 
-@pytest.mark.parametrize("name", CONSTANTS)
-def test_a_ruling_is_read_where_the_engine_decides(name):
-    sources = [path for path in (ROOT / "kotarena" / "games" / "kot").rglob("*.py") if path.name != "rulings.py"]
+@pytest.mark.parametrize(("game", "name"), RULINGS)
+def test_a_ruling_is_a_final_constant(game, name):
+    assert "Final" in str(GAMES[game][0].__annotations__[name])
+
+
+@pytest.mark.parametrize(("game", "name"), RULINGS)
+def test_a_ruling_is_read_where_the_engine_decides(game, name):
+    sources = [path for path in (ROOT / "kotarena" / "games" / game).rglob("*.py") if path.name != "rulings.py"]
     assert any(re.search(rf"\b{name}\b", path.read_text(encoding="utf-8")) for path in sources)
 
 
-@pytest.mark.parametrize("name", CONSTANTS)
-def test_a_ruling_has_one_row_citing_its_source_and_its_tests(name):
+@pytest.mark.parametrize(("game", "name"), RULINGS)
+def test_a_ruling_has_one_row_citing_its_source_and_its_tests(game, name):
     # One row on each page whose game it decides (the roll-off's: classic and Origins).
-    rows = table_rows(name)
+    rows = table_rows(game, name)
     pages = [page for page, _ in rows]
     assert rows and len(pages) == len(set(pages)), rows
     for _, row in rows:
@@ -60,11 +73,16 @@ def test_a_ruling_has_one_row_citing_its_source_and_its_tests(name):
         assert ruling and source and re.search(r"test_\w+\.py::test_\w+", tests)
 
 
-@pytest.mark.parametrize("name", CONSTANTS)
-def test_a_ruling_is_asserted_by_a_test(name):
-    value = getattr(rulings, name)
-    wanted = f"assert {name} is {value}"
-    assert any(wanted in path.read_text(encoding="utf-8") for path in (ROOT / "tests").rglob("test_*.py"))
+@pytest.mark.parametrize(("game", "name"), RULINGS)
+def test_a_ruling_is_asserted_by_a_test(game, name):
+    wanted = asserted(name, getattr(GAMES[game][0], name))
+    assert any(wanted in path.read_text(encoding="utf-8") for path in (ROOT / "tests").rglob("test_*.py")), wanted
+
+
+def test_the_assertion_a_ruling_needs_fits_its_value():
+    assert asserted("SWITCH", True) == "assert SWITCH is True"
+    assert asserted("LIMIT", None) == "assert LIMIT is None"
+    assert asserted("DISTANCES", (3, 4, 5)) == "assert DISTANCES == (3, 4, 5)"
 
 
 def defined_tests(file_name: str) -> set[str]:
@@ -79,12 +97,3 @@ def test_every_test_a_rulings_section_names_exists(page):
     assert named
     missing = [f"{file}::{test}" for file, test in named if test not in defined_tests(file)]
     assert not missing
-
-
-DUEL_CONSTANTS = sorted(name for name in vars(duel_rulings) if name.isupper())
-
-
-@pytest.mark.parametrize("name", DUEL_CONSTANTS)
-def test_a_duel_ruling_is_a_final_constant_with_a_row_in_duels_table(name):
-    assert "Final" in str(duel_rulings.__annotations__[name])
-    assert f"| `{name}` |" in (ROOT / "docs" / "duel.md").read_text(encoding="utf-8")

@@ -1,6 +1,6 @@
 """The heuristic's Duel: rules of thumb that know the fame and destruction tracks.
 
-Every function reads only what a :class:`~kotarena.games.duel.view.DuelView` and a
+Every function reads only what a :class:`~kotarena.games.duel.view.View` and a
 Duel state share (``health``, ``energy``, ``tokens``, ``dice``, ``market``, ``board``,
 ``monsters`` ...), so the search bot's rollouts use them on raw states.
 

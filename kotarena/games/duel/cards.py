@@ -11,7 +11,7 @@ from typing import NamedTuple
 KEEP, DISCARD = "keep", "discard"
 
 
-class DuelCard(NamedTuple):
+class CardInfo(NamedTuple):
     """One card: id, printed name, cost in energy, keep or discard, its hype token (or
     ``None``) and its effect in words."""
 
@@ -23,136 +23,136 @@ class DuelCard(NamedTuple):
     text: str
 
 
-CARDS: tuple[DuelCard, ...] = (
-    DuelCard('acid_attack', 'Acid Attack', 6, KEEP, 'tiger_energy',
+CARDS: tuple[CardInfo, ...] = (
+    CardInfo('acid_attack', 'Acid Attack', 6, KEEP, 'tiger_energy',
              'On your turns your roll always counts one extra claw.'),
-    DuelCard('adrenaline_augment', 'Adrenaline Augment', 5, KEEP, None,
+    CardInfo('adrenaline_augment', 'Adrenaline Augment', 5, KEEP, None,
              'On your turns add one claw to your roll for each of the two markers that is currently '
              'inside a spotlight zone.'),
-    DuelCard('alien_metabolism', 'Alien Metabolism', 2, KEEP, 'anubis_energy_heal',
+    CardInfo('alien_metabolism', 'Alien Metabolism', 2, KEEP, 'anubis_energy_heal',
              'Once per turn (on your turn) you may discard one of the face-up Power cards on the '
              'board; the row then slides and refills as usual.'),
-    DuelCard('antimatter_pellets', 'Antimatter Pellets', 5, KEEP, None,
+    CardInfo('antimatter_pellets', 'Antimatter Pellets', 5, KEEP, None,
              'If your roll contains 5 or more of the same face, your rival takes 4 damage and you pull '
              'the destruction marker 2.'),
-    DuelCard('armor_plating', 'Armor Plating', 6, KEEP, 'cat_smash',
+    CardInfo('armor_plating', 'Armor Plating', 6, KEEP, 'cat_smash',
              "During each of your rival's turns, ignore the first point of damage you would take."),
-    DuelCard('breaking_news', 'Breaking News', 6, KEEP, 'dragon_energy_smash_heal',
+    CardInfo('breaking_news', 'Breaking News', 6, KEEP, 'dragon_energy_smash_heal',
              'Each time you buy a Power card, pull the fame marker 1.'),
-    DuelCard('camouflage', 'Camouflage', 4, KEEP, None,
+    CardInfo('camouflage', 'Camouflage', 4, KEEP, None,
              'Whenever you would take damage you may roll one die per damage point; each heart face '
              'cancels 1 damage.'),
-    DuelCard('cannonball', 'Cannonball!', 7, DISCARD, 'anubis_energy_heal',
+    CardInfo('cannonball', 'Cannonball!', 7, DISCARD, 'anubis_energy_heal',
              'Pull the fame marker 1; your rival takes 1 damage; gain 4 energy.'),
-    DuelCard('dominate', 'Dominate', 3, DISCARD, 'pumpkin_heal_smash2_heal',
+    CardInfo('dominate', 'Dominate', 3, DISCARD, 'pumpkin_heal_smash2_heal',
              'On its next turn your rival rolls 1 fewer die for each keep card it owns; before this is '
              'applied the rival may discard keep cards to reduce the penalty.'),
-    DuelCard('electrical_aura', 'Electrical Aura', 4, KEEP, 'lizard_smash_dice',
+    CardInfo('electrical_aura', 'Electrical Aura', 4, KEEP, 'lizard_smash_dice',
              'At the end of your turn pull the destruction marker 1 for every full 7 energy you hold '
              '(energy is kept).'),
-    DuelCard('energize', 'Energize', 10, DISCARD, 'lizard_smash_dice',
+    CardInfo('energize', 'Energize', 10, DISCARD, 'lizard_smash_dice',
              'Gain 8 energy and 2 dice tokens (you can never hold more than 2 dice tokens).'),
-    DuelCard('extra_head', 'Extra Head', 7, KEEP, None,
+    CardInfo('extra_head', 'Extra Head', 7, KEEP, None,
              'You roll 1 additional die each turn (never more than 8 dice).'),
-    DuelCard('eye_of_the_storm', 'Eye of the Storm', 2, KEEP, 'dragon_energy_smash_heal',
+    CardInfo('eye_of_the_storm', 'Eye of the Storm', 2, KEEP, 'dragon_energy_smash_heal',
              'Each turn, gain 1 energy for each roll you were entitled to but did not use (e.g. '
              'stopping after the first roll of 3 gives 2 energy).'),
-    DuelCard('frenzy', 'Frenzy', 6, DISCARD, None,
+    CardInfo('frenzy', 'Frenzy', 6, DISCARD, None,
              'Take another turn right after this one.'),
-    DuelCard('gentle_giant', 'Gentle Giant', 5, KEEP, 'fish_heal',
+    CardInfo('gentle_giant', 'Gentle Giant', 5, KEEP, 'fish_heal',
              'After you resolve your dice, if your roll had no claw, pull the fame marker 1.'),
-    DuelCard('giant_brain', 'Giant Brain', 4, KEEP, None,
+    CardInfo('giant_brain', 'Giant Brain', 4, KEEP, None,
              'You may roll one extra time each turn (4 rolls).'),
-    DuelCard('hibernation', 'Hibernation', 5, KEEP, None,
+    CardInfo('hibernation', 'Hibernation', 5, KEEP, None,
              'You take no damage at all. At the start of each of your turns you may discard this card '
              '(then play normally); if you keep it, gain 6 health (up to your maximum) and your turn '
              'ends at once.'),
-    DuelCard('hors_doeuvre', "Hors d'Oeuvre", 3, DISCARD, 'cat_smash',
+    CardInfo('hors_doeuvre', "Hors d'Oeuvre", 3, DISCARD, 'cat_smash',
              'You take 3 damage; pull the destruction marker 2.'),
-    DuelCard('in_shape', 'In Shape', 4, KEEP, None,
+    CardInfo('in_shape', 'In Shape', 4, KEEP, None,
              'Each turn, for every damage point beyond the 3rd that your rival takes, you may pay 1 '
              'energy to pull the fame marker 1.'),
-    DuelCard('in_the_shadows', 'In the Shadows', 5, KEEP, 'alien_shortcut',
+    CardInfo('in_the_shadows', 'In the Shadows', 5, KEEP, 'alien_shortcut',
              'You may always reroll dice showing fame, even after your normal rolls are used up.'),
-    DuelCard('jets_scrambled', 'Jets Scrambled', 5, DISCARD, 'penguin_extend_smash',
+    CardInfo('jets_scrambled', 'Jets Scrambled', 5, DISCARD, 'penguin_extend_smash',
              'Both monsters (you and your rival) take 5 damage.'),
-    DuelCard('kaijutsu', 'Kaijutsu', 5, DISCARD, 'pumpkin_heal_smash2_heal',
+    CardInfo('kaijutsu', 'Kaijutsu', 5, DISCARD, 'pumpkin_heal_smash2_heal',
              'Pull the destruction marker 1; your rival takes 2 damage.'),
-    DuelCard('lightning_speed', 'Lightning Speed', 4, KEEP, 'alien_shortcut',
+    CardInfo('lightning_speed', 'Lightning Speed', 4, KEEP, 'alien_shortcut',
              'When you pull a marker onto an empty (bonus-less) space of a hype token, you may treat '
              'it as a smash bonus: your rival takes 1 damage.'),
-    DuelCard('made_in_a_lab', 'Made in a Lab', 3, KEEP, 'tiger_energy',
+    CardInfo('made_in_a_lab', 'Made in a Lab', 3, KEEP, 'tiger_energy',
              'At the start of your turn you may buy one face-up Power card for 1 energy less (minimum '
              '1).'),
-    DuelCard('moment_of_respite', 'Moment of Respite', 4, DISCARD, 'alien_shortcut',
+    CardInfo('moment_of_respite', 'Moment of Respite', 4, DISCARD, 'alien_shortcut',
              'Gain 2 health and 1 dice token.'),
-    DuelCard('monster_coaster', 'Monster Coaster', 7, DISCARD, None,
+    CardInfo('monster_coaster', 'Monster Coaster', 7, DISCARD, None,
              'Pull the destruction marker 3.'),
-    DuelCard('monumental', 'Monumental', 5, DISCARD, 'panda_dice',
+    CardInfo('monumental', 'Monumental', 5, DISCARD, 'panda_dice',
              'Pull the destruction marker 1 and the fame marker 1.'),
-    DuelCard('natural_selection', 'Natural Selection', 4, KEEP, None,
+    CardInfo('natural_selection', 'Natural Selection', 4, KEEP, None,
              'When bought, gain 4 energy and 4 health. You roll 1 additional die each turn. If your '
              'roll contains 4 or more of one face, take 10 damage before resolving your dice.'),
-    DuelCard('operation_media', 'Operation Media', 6, DISCARD, 'anubis_energy_heal',
+    CardInfo('operation_media', 'Operation Media', 6, DISCARD, 'anubis_energy_heal',
              'Pull the fame marker 1 for each claw you resolved in your roll this turn.'),
-    DuelCard('photoshoot', 'Photoshoot', 2, DISCARD, 'fish_heal',
+    CardInfo('photoshoot', 'Photoshoot', 2, DISCARD, 'fish_heal',
              'Pull the fame marker 1.'),
-    DuelCard('rebooting', 'Rebooting', 3, KEEP, 'cat_smash',
+    CardInfo('rebooting', 'Rebooting', 3, KEEP, 'cat_smash',
              'You may skip your Resolve Dice phase; if you do, gain 2 dice tokens (max 2 held) and 2 '
              'energy, then discard this card.'),
-    DuelCard('regeneration', 'Regeneration', 4, KEEP, None,
+    CardInfo('regeneration', 'Regeneration', 4, KEEP, None,
              'Once per turn, when you gain health, gain 1 extra.'),
-    DuelCard('sack_the_stadium', 'Sack the Stadium', 8, DISCARD, 'phantom_extend_heal',
+    CardInfo('sack_the_stadium', 'Sack the Stadium', 8, DISCARD, 'phantom_extend_heal',
              'Pull the destruction marker 2 and the fame marker 2.'),
-    DuelCard('scrappy', 'Scrappy', 2, KEEP, 'lizard_smash_dice',
+    CardInfo('scrappy', 'Scrappy', 2, KEEP, 'lizard_smash_dice',
              'Gain 1 dice token each time you pull a marker off a hype token (max 2 held).'),
-    DuelCard('seismic_test', 'Seismic Test', 5, DISCARD, None,
+    CardInfo('seismic_test', 'Seismic Test', 5, DISCARD, None,
              'Pull the destruction marker 2.'),
-    DuelCard('signature_move', 'Signature Move', 6, KEEP, 'phantom_extend_heal',
+    CardInfo('signature_move', 'Signature Move', 6, KEEP, 'phantom_extend_heal',
              'Each time your roll contains 3 power (!) faces, pull the fame marker 1.'),
-    DuelCard('snack_time', 'Snack Time', 3, DISCARD, None,
+    CardInfo('snack_time', 'Snack Time', 3, DISCARD, None,
              'Gain 3 health.'),
-    DuelCard('spiked_tail', 'Spiked Tail', 4, KEEP, None,
+    CardInfo('spiked_tail', 'Spiked Tail', 4, KEEP, None,
              'Whenever you pull the destruction marker, your rival takes 1 damage per space the marker '
              'moves.'),
-    DuelCard('superconductor', 'Superconductor', 2, KEEP, None,
+    CardInfo('superconductor', 'Superconductor', 2, KEEP, None,
              'When your rival gains energy while resolving its dice, you may discard this card to gain '
              'the same amount of energy at once.'),
-    DuelCard('tesla_impulse', 'Tesla Impulse', 6, DISCARD, 'penguin_extend_smash',
+    CardInfo('tesla_impulse', 'Tesla Impulse', 6, DISCARD, 'penguin_extend_smash',
              'Your rival discards one of its keep cards, chosen by you; you gain 2 energy.'),
-    DuelCard('the_party_is_over', 'The Party Is Over!', 4, DISCARD, 'phantom_extend_heal',
+    CardInfo('the_party_is_over', 'The Party Is Over!', 4, DISCARD, 'phantom_extend_heal',
              "For each monster: if either marker is in a spotlight zone on that monster's side, that "
              'monster takes 4 damage (this can hit you, your rival, or both).'),
-    DuelCard('thermonuclear_cooking', 'Thermonuclear Cooking', 7, DISCARD, 'panda_dice',
+    CardInfo('thermonuclear_cooking', 'Thermonuclear Cooking', 7, DISCARD, 'panda_dice',
              'Pull the destruction marker 1; gain 2 health and 2 energy.'),
-    DuelCard('thunder_stomp', 'Thunder Stomp', 4, KEEP, None,
+    CardInfo('thunder_stomp', 'Thunder Stomp', 4, KEEP, None,
              'If you pull the destruction marker while resolving your dice, your rival rolls 1 fewer '
              'die on its next turn.'),
-    DuelCard('titanic_batteries', 'Titanic Batteries', 4, KEEP, 'pumpkin_heal_smash2_heal',
+    CardInfo('titanic_batteries', 'Titanic Batteries', 4, KEEP, 'pumpkin_heal_smash2_heal',
              'At the start of your Resolve Dice phase you may set aside 2 of your dice without '
              'resolving them to gain 1 dice token.'),
-    DuelCard('too_cute', 'Too Cute', 3, DISCARD, 'fish_heal',
+    CardInfo('too_cute', 'Too Cute', 3, DISCARD, 'fish_heal',
              'Your rival takes 2 damage.'),
-    DuelCard('trend_setter', 'Trend Setter', 3, KEEP, 'dragon_energy_smash_heal',
+    CardInfo('trend_setter', 'Trend Setter', 3, KEEP, 'dragon_energy_smash_heal',
              'While the fame marker sits on a hype token, ignore the first point of damage you would '
              "take during each of your rival's turns."),
-    DuelCard('unchained', 'Unchained', 3, KEEP, 'penguin_extend_smash',
+    CardInfo('unchained', 'Unchained', 3, KEEP, 'penguin_extend_smash',
              'Whenever you would receive a hype bonus you may take a smash bonus (rival takes 1 '
              'damage) instead.'),
-    DuelCard('unstable_dna', 'Unstable DNA', 3, KEEP, 'tiger_energy',
+    CardInfo('unstable_dna', 'Unstable DNA', 3, KEEP, 'tiger_energy',
              "If you take 3 or more damage at once, you may swap this card for one of your rival's "
              'keep cards.'),
-    DuelCard('unstoppable', 'Unstoppable!', 3, KEEP, None,
+    CardInfo('unstoppable', 'Unstoppable!', 3, KEEP, None,
              'When you would reach 0 health, stay at 1 instead and take no more damage this turn; then '
              'discard this card.'),
-    DuelCard('utter_destruction', 'Utter Destruction', 4, KEEP, 'panda_dice',
+    CardInfo('utter_destruction', 'Utter Destruction', 4, KEEP, 'panda_dice',
              'If your roll contains all six faces (fame, destruction, energy, claw, heart, power), '
              'pull the destruction marker 2 and the fame marker 2, and your rival takes 2 damage.'),
 )
-BY_ID: dict[str, DuelCard] = {card.id: card for card in CARDS}
+BY_ID: dict[str, CardInfo] = {card.id: card for card in CARDS}
 
 
-def card_named(text: str) -> DuelCard:
+def card_named(text: str) -> CardInfo:
     """The card whose id or name is ``text`` (any case); ``KeyError`` if none."""
     key = text.strip().lower()
     for card in CARDS:

@@ -12,7 +12,7 @@ from kotarena.games.duel.faces import format_faces
 from kotarena.games.duel.track import HYPE_TOKENS, TRACK_NAMES, Board, in_zone
 
 if TYPE_CHECKING:
-    from kotarena.games.duel.state import DuelState
+    from kotarena.games.duel.state import State
 
 _BONUS_MARK = {"smash": "x", "smash2": "X", "heal": "h", "energy": "e", "dice": "d", None: "o"}
 #: What the marks of a drawn track mean (``kotarena play`` prints it under the tracks too).
@@ -48,7 +48,7 @@ def marker_words(board: Board, track: int, names: Sequence[str]) -> str:
     return f"{where} from {names[0]}'s victory space, {last - where} from {names[1]}'s"
 
 
-def snapshot(state: DuelState) -> dict[str, Any]:
+def snapshot(state: State) -> dict[str, Any]:
     """Each monster's health, energy, dice tokens and cards; both tracks drawn with their
     marker and hype tokens, where each marker stands, the dice as last rolled and the
     market (see ``Game.snapshot``)."""

@@ -18,7 +18,7 @@ from kotarena.games.duel.rulings import ADRENALINE_COUNTS_BOTH_SIDES, TESLA_ENER
 from kotarena.games.duel.track import DESTRUCTION_TRACK, FAME_TRACK, HYPE_TOKENS, SMASH, SMASH2
 
 if TYPE_CHECKING:
-    from kotarena.games.duel.state import DuelState
+    from kotarena.games.duel.state import State
 
 HIBERNATION_HEAL: Final = 6
 
@@ -32,13 +32,13 @@ _CAMOUFLAGE_ROLL: Final[tuple[str, str]] = ("camouflage_roll:0", "camouflage_rol
 _CAMOUFLAGE: Final[tuple[str, str]] = ("camouflage:0", "camouflage:1")
 
 
-def _queue(state: DuelState, *step: object) -> None:
+def _queue(state: State, *step: object) -> None:
     """Queue a step to come next, before the rest of the queue."""
     state.todo.insert(0, ("effect", *step))
     state.deferred += 1
 
 
-def later(state: DuelState, *step: object) -> None:
+def later(state: State, *step: object) -> None:
     """Queue a step to come once the running step is done, after the steps it queued
     so far: what an effect sets off (a damage Camouflage may reduce, a card's choice)
     keeps the order of the events that set it off."""
@@ -46,7 +46,7 @@ def later(state: DuelState, *step: object) -> None:
     state.deferred += 1
 
 
-def _ask(state: DuelState, seat: int, card: str, options: list[Action], *args: object) -> None:
+def _ask(state: State, seat: int, card: str, options: list[Action], *args: object) -> None:
     state.ask(seat, "card", [PASS_ACTION, *options], ("card", card, *args))
 
 
@@ -66,7 +66,7 @@ _USED: Final[dict[tuple, Action]] = {}
 
 # ------------------------------------------------------------------ the turn's moments
 
-def start_of_turn(state: DuelState, seat: int) -> None:
+def start_of_turn(state: State, seat: int) -> None:
     keeps = state.keeps[seat]
     if keeps and state.owns(seat, "hibernation"):
         _queue(state, "hibernation", seat)
@@ -77,25 +77,25 @@ def start_of_turn(state: DuelState, seat: int) -> None:
         _queue(state, "made_in_a_lab", seat)
 
 
-def extra_dice(state: DuelState, seat: int) -> int:
+def extra_dice(state: State, seat: int) -> int:
     if not state.keeps[seat]:  # (most turns: no card to look for)
         return 0
     return state.owns(seat, "extra_head") + state.owns(seat, "natural_selection")
 
 
-def extra_rolls(state: DuelState, seat: int) -> int:
+def extra_rolls(state: State, seat: int) -> int:
     if not state.keeps[seat]:  # (most turns: no card to look for)
         return 0
     return int(state.owns(seat, "giant_brain"))
 
 
-def stopped_rolling(state: DuelState, seat: int) -> None:
+def stopped_rolling(state: State, seat: int) -> None:
     if state.keeps[seat] and state.owns(seat, "eye_of_the_storm") and state.rolls_left > 0:
         state.gain_energy(seat, state.rolls_left, "Eye of the Storm")
     state.rolls_left = 0
 
 
-def before_resolving(state: DuelState, seat: int) -> None:
+def before_resolving(state: State, seat: int) -> None:
     """Natural Selection's risk, then the choices to set dice aside or skip resolving."""
     if not state.keeps[seat]:
         return
@@ -108,7 +108,7 @@ def before_resolving(state: DuelState, seat: int) -> None:
         later(state, "titanic_batteries", seat)
 
 
-def roll_cards_act(state: DuelState, seat: int, counts: list[int]) -> bool:
+def roll_cards_act(state: State, seat: int, counts: list[int]) -> bool:
     """Whether a card of ``seat`` reads this roll (``roll_cards`` has work to do)."""
     return bool(state.keeps[seat]) and (
         (state.owns(seat, "antimatter_pellets") and max(counts) >= 5)
@@ -116,7 +116,7 @@ def roll_cards_act(state: DuelState, seat: int, counts: list[int]) -> bool:
         or (state.owns(seat, "signature_move") and counts[POWER] >= 3))
 
 
-def roll_cards(state: DuelState, seat: int, counts: list[int]) -> None:
+def roll_cards(state: State, seat: int, counts: list[int]) -> None:
     """The cards that read the roll's result: each effect a queued step, so that a
     damage Camouflage's owner may reduce comes before what follows it."""
     rival = 1 - seat
@@ -131,7 +131,7 @@ def roll_cards(state: DuelState, seat: int, counts: list[int]) -> None:
         later(state, "pull", seat, FAME_TRACK, counts[POWER] // 3, "Signature Move")
 
 
-def may_add_claws(state: DuelState, seat: int) -> bool:
+def may_add_claws(state: State, seat: int) -> bool:
     """Whether a card of ``seat`` may add claws to its roll (so the claws resolve even
     without a claw face)."""
     if not state.keeps[seat]:  # (most turns: no card to look for)
@@ -139,7 +139,7 @@ def may_add_claws(state: DuelState, seat: int) -> bool:
     return state.owns(seat, "acid_attack") or state.owns(seat, "adrenaline_augment")
 
 
-def extra_claws(state: DuelState, seat: int, counts: list[int]) -> int:
+def extra_claws(state: State, seat: int, counts: list[int]) -> int:
     if not state.keeps[seat]:
         return 0
     extra = int(state.owns(seat, "acid_attack"))
@@ -150,14 +150,14 @@ def extra_claws(state: DuelState, seat: int, counts: list[int]) -> int:
     return extra
 
 
-def after_resolving(state: DuelState, seat: int) -> None:
+def after_resolving(state: State, seat: int) -> None:
     if not state.keeps[seat]:  # (most turns: no card to look for)
         return
     if state.owns(seat, "gentle_giant") and state.counts()[CLAW] == 0:
         state.pull(seat, FAME_TRACK, 1, "Gentle Giant")
 
 
-def buy_step_actions(state: DuelState, seat: int) -> list[Action]:
+def buy_step_actions(state: State, seat: int) -> list[Action]:
     if not state.keeps[seat]:  # (most turns: no card to look for)
         return []
     if state.owns(seat, "alien_metabolism") and "alien_metabolism" not in state.flags:
@@ -165,7 +165,7 @@ def buy_step_actions(state: DuelState, seat: int) -> list[Action]:
     return []
 
 
-def use_in_buy_step(state: DuelState, seat: int, action: Action) -> None:
+def use_in_buy_step(state: State, seat: int, action: Action) -> None:
     # Alien Metabolism: discard a face-up card; the row slides and refills
     state.flags.add("alien_metabolism")
     card = state.take_from_market(action.args[1])
@@ -178,7 +178,7 @@ def use_in_buy_step(state: DuelState, seat: int, action: Action) -> None:
 END_OF_TURN_CARDS: Final[tuple[str, ...]] = ("electrical_aura", "in_shape")
 
 
-def end_of_turn(state: DuelState, seat: int) -> None:
+def end_of_turn(state: State, seat: int) -> None:
     """The end-of-turn cards, each a queued step: the active monster's in the order it
     chooses (an ``order`` decision when both act), then the rival's In Shape."""
     rival = 1 - seat
@@ -199,13 +199,13 @@ def end_of_turn(state: DuelState, seat: int) -> None:
 
 # ------------------------------------------------------------------ watched changes
 
-def energy_gained(state: DuelState, seat: int, amount: int, why: str) -> None:
+def energy_gained(state: State, seat: int, amount: int, why: str) -> None:
     rival = 1 - seat
     if "resolving" in state.flags and seat == state.active and state.owns(rival, "superconductor"):
         later(state, "superconductor", rival, amount)
 
 
-def heal_bonus(state: DuelState, seat: int) -> int:
+def heal_bonus(state: State, seat: int) -> int:
     if not state.keeps[seat]:  # (most turns: no card to look for)
         return 0
     if state.owns(seat, "regeneration") and _REGENERATED[seat] not in state.flags:
@@ -214,7 +214,7 @@ def heal_bonus(state: DuelState, seat: int) -> int:
     return 0
 
 
-def prevent_damage(state: DuelState, seat: int, amount: int) -> int:
+def prevent_damage(state: State, seat: int, amount: int) -> int:
     """What is left of ``amount`` once the cards guarding ``seat`` took their share."""
     if _UNSTOPPABLE[seat] in state.flags or not state.keeps[seat]:
         return 0 if _UNSTOPPABLE[seat] in state.flags else amount
@@ -239,7 +239,7 @@ def prevent_damage(state: DuelState, seat: int, amount: int) -> int:
     return amount
 
 
-def camouflage_asks(state: DuelState, amounts: dict[int, int], why: str) -> bool:
+def camouflage_asks(state: State, amounts: dict[int, int], why: str) -> bool:
     """Whether the damage waits for Camouflage's owner to choose to roll ("may"): the
     choice is queued and the damage dealt once it is made (``decided``)."""
     for seat, amount in amounts.items():
@@ -250,12 +250,12 @@ def camouflage_asks(state: DuelState, amounts: dict[int, int], why: str) -> bool
     return False
 
 
-def damage_taken(state: DuelState, seat: int, amount: int) -> None:
+def damage_taken(state: State, seat: int, amount: int) -> None:
     if amount >= 3 and state.keeps[seat] and state.owns(seat, "unstable_dna") and state.keeps[1 - seat]:
         later(state, "unstable_dna", seat)
 
 
-def pulled(state: DuelState, seat: int, track: int, moved: int, left: int, why: str) -> None:
+def pulled(state: State, seat: int, track: int, moved: int, left: int, why: str) -> None:
     """After ``seat`` pulled a marker ``moved`` spaces, coming off a hype token ``left``
     times (before the bonus of the space it reached)."""
     if not state.keeps[seat]:  # (most turns: no card to look for)
@@ -273,12 +273,12 @@ def pulled(state: DuelState, seat: int, track: int, moved: int, left: int, why: 
         state.gain_tokens(seat, left, "Scrappy")
 
 
-def empty_hype_space(state: DuelState, seat: int, space: tuple[str, int]) -> None:
+def empty_hype_space(state: State, seat: int, space: tuple[str, int]) -> None:
     if state.owns(seat, "lightning_speed") and not HYPE_TOKENS[space[0]].blocks:
         later(state, "lightning_speed", seat)  # "may": its owner chooses
 
 
-def replace_bonus(state: DuelState, seat: int, kind: str) -> str | None:
+def replace_bonus(state: State, seat: int, kind: str) -> str | None:
     """The bonus ``seat`` gains instead of ``kind``; ``None`` when Unchained's owner
     chooses first (a queued decision)."""
     if kind not in (SMASH, SMASH2) and state.keeps[seat] and state.owns(seat, "unchained"):
@@ -289,7 +289,7 @@ def replace_bonus(state: DuelState, seat: int, kind: str) -> str | None:
 
 # ------------------------------------------------------------------ buying
 
-def bought(state: DuelState, seat: int, card: str) -> None:
+def bought(state: State, seat: int, card: str) -> None:
     """A bought card acts (after its hype token is placed)."""
     rival = 1 - seat
     if state.owns(seat, "breaking_news"):
@@ -357,14 +357,14 @@ def bought(state: DuelState, seat: int, card: str) -> None:
         state.damage(rival, 2, "Too Cute")
 
 
-def claws_resolved(state: DuelState) -> int:
+def claws_resolved(state: State) -> int:
     """The claws the roll counted this turn (``rulings.OPERATION_MEDIA_COUNTS_EXTRA_CLAWS``)."""
     return state.claws_rolled
 
 
 # ------------------------------------------------------------------ card decisions
 
-def step(state: DuelState, card: str, seat: int, *args: object) -> None:
+def step(state: State, card: str, seat: int, *args: object) -> None:
     """A queued card moment that offers ``seat`` a choice (or acts at once), or a queued
     effect (``pull``, ``damage``)."""
     if card == "pull":
@@ -423,7 +423,7 @@ def step(state: DuelState, card: str, seat: int, *args: object) -> None:
             _ask(state, seat, card, options, seat)
 
 
-def decided(state: DuelState, card: str, action: Action, args: tuple) -> None:
+def decided(state: State, card: str, action: Action, args: tuple) -> None:
     """The answer to a card decision."""
     seat = args[0]
     chosen = action is not PASS_ACTION
@@ -441,10 +441,8 @@ def decided(state: DuelState, card: str, action: Action, args: tuple) -> None:
             state.penalty[seat] += len(state.keeps[seat])
             state.say("dominated", seat, len(state.keeps[seat]))
     elif card == "made_in_a_lab" and chosen:
-        from kotarena.games.duel.turn import buy_card
-
         slot = action.args[1]
-        buy_card(state, seat, slot, max(1, state.cost(slot) - 1))
+        state.buy_card(seat, slot, max(1, state.cost(slot) - 1))
         state.bought = True  # a purchase of the turn: no "bought nothing" energy
     elif card == "camouflage":
         state.flags.add(_CAMOUFLAGE[seat])

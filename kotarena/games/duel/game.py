@@ -10,36 +10,26 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from kotarena.engine.actions import Action
 from kotarena.engine.game import Game, GameOption, GameSpec, UnknownDeckError, configured_name
 from kotarena.engine.outcome import PositionError
 from kotarena.games.duel import display as _display
 from kotarena.games.duel import events as _events
 from kotarena.games.duel import invariants as _invariants
 from kotarena.games.duel.cards import CARDS
-from kotarena.games.duel.faces import CLAW
+from kotarena.games.duel.kinds import DECISION_KINDS
 from kotarena.games.duel.monsters import MONSTERS, NAMES, Monster, find_monster
-from kotarena.games.duel.rulings import SECOND_PLAYER_ENERGY
-from kotarena.games.duel.state import MARKET_SIZE, STANDARD_DICE, DuelState, shuffle
+from kotarena.games.duel.rules import MARKET_SIZE
+from kotarena.games.duel.sample import sample_state
+from kotarena.games.duel.start import begin
+from kotarena.games.duel.state import State, shuffle
+from kotarena.games.duel.tokens import PACKED_TOKENS
 from kotarena.games.duel.turn import advance
-from kotarena.games.duel.verbs import PICK, VERBS
-from kotarena.games.duel.view import DuelView, sample_state
+from kotarena.games.duel.verbs import VERBS
+from kotarena.games.duel.view import View
 from kotarena.games.duel.words import ENDINGS, DuelWords
 
 SPEC = GameSpec("duel", "King of Tokyo: Duel", 2, 2, "duel", rules_version=3,
                 aliases=("kot-duel", "king-of-tokyo-duel"), decks=("duel",))
-
-DECISION_KINDS = {
-    "tokens": "spend dice tokens for special dice before the first roll (spend N)",
-    "roll": "keep the dice (stop) or reroll some (reroll 1 4)",
-    "power": "activate the superpower (power fame, power claw claw, block 1 fame 3, power token, power energy, "
-             "power multiply) or stop (pass)",
-    "order": "which part of the roll to resolve next (resolve power, resolve fame, resolve claw)",
-    "hype": "put the bought card's hype token on a track (hype fame 3 4), or leave it (pass)",
-    "buy": "buy a card (buy 3), sweep the market (sweep), or end the buy step (done: +1 energy if nothing bought)",
-    "card": "use a card's choice (use <card id> ...) or decline it (pass)",
-    "monster": "choose your monster (pick the_king), when the table lets the seats choose",
-}
 
 #: The deck before shuffling.
 CARD_IDS = tuple(card.id for card in CARDS)
@@ -53,58 +43,10 @@ MONSTERS_OPTION = GameOption(
     "seat 1 first), or fixed as FIRST/SECOND (gigazaur/the_king)",
     shown=f"{DRAWN}|{CHOICE}|FIRST/SECOND (two of {', '.join(m.id for m in MONSTERS)})")
 
-#: Packed replay tokens (a token's meaning never changes).
-PACKED_TOKENS = {"s": "stop", "d": "done", "p": "pass", "w": "sweep", "0": "spend 0", "1": "spend 1",
-                 "2": "spend 2", "F": "power fame", "D": "power destruction"}
-
-
-def roll_off(state: DuelState) -> int:
-    """Each monster rolls six dice; most claws goes first, ties roll again.
-
-    The roll-off has dice of its own (scripted dice excepted) and is not logged: a
-    replay records the first player and sets the table up without it, to the same game."""
-    rng = _random_module.Random(f"duel-roll-off:{state.seed}")
-    while True:
-        claws = [(state.scripted.roll(STANDARD_DICE) if state.scripted is not None
-                  else [int(rng.random() * 6) for _ in range(STANDARD_DICE)]).count(CLAW) for _ in (0, 1)]
-        if claws[0] != claws[1]:
-            return 0 if claws[0] > claws[1] else 1
-
-
-def begin(state: DuelState, first: int) -> None:
-    """The first player (``-1``: by the roll-off) and the other seat's energy."""
-    if first < 0:
-        first = roll_off(state)
-    state.first_player = state.active = first
-    state.energy[1 - first] += SECOND_PLAYER_ENERGY
-
-
-def ask_pick(state: DuelState, seat: int, named: str = "") -> None:
-    """Ask ``seat`` for its monster: any the other seat has not taken, or only ``named``
-    (the monster a table given by names seats there, so that a replay, which names the
-    monsters the seats picked, asks the same decisions again)."""
-    taken = state.monsters[0].id if seat == 1 else None
-    offered = [named] if named else [m.id for m in MONSTERS if m.id != taken]
-    state.ask(seat, "monster", [Action.of(PICK, monster) for monster in offered], ("pick", seat, named))
-
-
-def pick(state: DuelState, action: Action, seat: int, named: str = "") -> None:
-    """A seat's monster: its name and health follow."""
-    monster = find_monster(action.args[0])
-    monsters = list(state.monsters)
-    monsters[seat] = monster
-    state.monsters = tuple(monsters)
-    names = list(state.names)
-    names[seat] = monster.name
-    state.names = tuple(names)
-    state.health[seat] = monster.health
-    state.say("pick", seat, monster.id)
-
-
 class Duel(Game):
     """King of Tokyo: Duel, for exactly two monsters (seed 002; docs/duel.md)."""
 
-    view_type = DuelView
+    view_type = View
     decision_kinds = DECISION_KINDS
     verbs = VERBS
     endings = ENDINGS
@@ -150,7 +92,7 @@ class Duel(Game):
             self.check_deck(deck)
         names, monsters = self.monsters_for(players, seed)
         cards = list(CARD_IDS) if deck is not None else None
-        state = DuelState(names, monsters, seed=seed, deck=cards, dice=dice, record=record, game=self.spec.name)
+        state = State(names, monsters, seed=seed, deck=cards, dice=dice, record=record, game=self.spec.name)
         if cards is not None:
             shuffle(state.rng, state.deck)
             state.market = [state.deck.pop(0) for _ in range(MARKET_SIZE)]
@@ -166,9 +108,9 @@ class Duel(Game):
         advance(state)
         return state
 
-    def sample(self, view: DuelView, seed: int | None = None) -> DuelState:
-        """A playable state consistent with ``view`` (``DuelView.sample_game``)."""
-        return sample_state(self, view, seed)
+    def sample(self, view: View, seed: int | None = None) -> State:
+        """A playable state consistent with ``view`` (``View.sample_game``)."""
+        return sample_state(view, seed)
 
     def check_deck(self, deck: str) -> None:
         if deck not in ("duel", "default"):
@@ -192,7 +134,7 @@ class Duel(Game):
         return PACKED_TOKENS
 
     def invariants(self, state) -> list[str]:
-        return _invariants.problems(state)
+        return _invariants.invariants(state)
 
     def event_text(self, event: tuple, names: Sequence[str]) -> str:
         return _events.event_text(event, names)
@@ -210,9 +152,9 @@ class Duel(Game):
         return _display.purchases(events)
 
     def scenario_format(self):
-        from kotarena.games.duel.scenario import DUEL_SCENARIOS
+        from kotarena.games.duel.scenario import SCENARIOS  # (scenario files: only when one is read)
 
-        return DUEL_SCENARIOS
+        return SCENARIOS
 
 
 DUEL_GAME = Duel()

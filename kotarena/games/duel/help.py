@@ -8,16 +8,15 @@ from kotarena.engine.actions import Action
 from kotarena.games.duel.cards import BY_ID
 from kotarena.games.duel.events import token_words
 from kotarena.games.duel.faces import FACE_NAMES
+from kotarena.games.duel.kinds import DECISION_KINDS
 from kotarena.games.duel.monsters import BY_ID as MONSTERS
 from kotarena.games.duel.track import HYPE_TOKENS, TRACK_NAMES
 from kotarena.games.duel.verbs import VERBS
-from kotarena.games.duel.view import DuelView
+from kotarena.games.duel.view import View
 
 
-def question(view: DuelView) -> str:
+def question(view: View) -> str:
     """What the pending decision asks; at the roll, what stopping now would do."""
-    from kotarena.games.duel.game import DECISION_KINDS
-
     text = DECISION_KINDS.get(view.kind or "", f"{view.kind} decision")
     if view.kind == "roll" and view.dice:
         text += f"; stopping now: {roll_preview(view)}"
@@ -28,7 +27,7 @@ def question(view: DuelView) -> str:
 _TRACK_FACES = 3
 
 
-def roll_preview(view: DuelView) -> str:
+def roll_preview(view: View) -> str:
     """What the dice as they stand would do on the tracks, and the rest in a word each:
     ``2 destruction: 1 short of pulling the destruction marker; 2 claws``."""
     counts = [0] * len(FACE_NAMES)
@@ -49,7 +48,7 @@ def roll_preview(view: DuelView) -> str:
     return "; ".join(parts) or "nothing"
 
 
-def action_note(action: Action, view: DuelView) -> str:
+def action_note(action: Action, view: View) -> str:
     """What one of Duel's own actions (``pass``, ``spend``, ``power``, ``hype``,
     ``block``, ``pick``, ``use``, ``sweep``) does at this decision."""
     kind, args = action.kind, action.args

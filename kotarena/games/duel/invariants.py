@@ -3,11 +3,11 @@
 
 from __future__ import annotations
 
-from kotarena.games.duel.state import MARKET_SIZE, MAX_DICE, MAX_TOKENS
+from kotarena.games.duel.rules import MARKET_SIZE, MAX_DICE, MAX_TOKENS
 from kotarena.games.duel.track import CELLS, HYPE_TOKENS, TRACK_NAMES
 
 
-def problems(state) -> list[str]:
+def invariants(state) -> list[str]:
     found: list[str] = []
     for seat in (0, 1):
         name = state.names[seat]

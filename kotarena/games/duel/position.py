@@ -15,9 +15,10 @@ from kotarena.engine.dice import ScriptedDice
 from kotarena.engine.outcome import PositionError
 from kotarena.games.duel.cards import BY_ID, CARDS
 from kotarena.games.duel.faces import parse_faces
-from kotarena.games.duel.invariants import problems
+from kotarena.games.duel.invariants import invariants
 from kotarena.games.duel.monsters import find_monster
-from kotarena.games.duel.state import MARKET_SIZE, DuelState
+from kotarena.games.duel.rules import MARKET_SIZE
+from kotarena.games.duel.state import State
 from kotarena.games.duel.track import CELLS, HYPE_TOKENS, KING_TOKENS, TRACK_NAMES, Space, action_placement
 from kotarena.games.duel.turn import advance
 
@@ -27,7 +28,7 @@ def duel_dice(*groups: str | Sequence[str]) -> ScriptedDice:
     return ScriptedDice([parse_faces(group) for group in groups])
 
 
-def marker_space(state: DuelState, track: int, where: int | str) -> Space:
+def marker_space(state: State, track: int, where: int | str) -> Space:
     """A marker's space from a scenario's words: a printed space (``-3``) or a hype
     token's space (``"fish_heal"``, ``"phantom_extend_heal:1"``)."""
     if isinstance(where, int):
@@ -61,7 +62,7 @@ def build_position(
     game: str = "duel",
     pause_between_turns: bool = False,
     record: bool = True,
-) -> DuelState:
+) -> State:
     """A Duel table at the start of ``active``'s turn number ``turn`` (turn 1 is the
     first player's very first, with 5 dice). ``hype`` maps a token to its placement in
     the action's words (``{"fish_heal": "fame -2"}``); ``market`` lists the face-up cards
@@ -78,7 +79,7 @@ def build_position(
             raise PositionError(f"no Duel card is called {card!r}")
     if len(market) > MARKET_SIZE:
         raise PositionError(f"the market has {MARKET_SIZE} slots, not {len(market)}")
-    state = DuelState([m.name for m in chosen], chosen, seed=0, deck=list(deck or ()), dice=dice or ScriptedDice(),
+    state = State([m.name for m in chosen], chosen, seed=0, deck=list(deck or ()), dice=dice or ScriptedDice(),
                       record=record, game=game)
     state.deck_name = "duel" if market or deck or any(cards) else None
     state.market = list(market) + [""] * (MARKET_SIZE - len(market))
@@ -107,7 +108,7 @@ def build_position(
     state.first_player = active if turn % 2 == 1 else 1 - active
     state.turn = turn - 1
     state.pause_between_turns = pause_between_turns
-    found = problems(state)
+    found = invariants(state)
     if found:
         raise PositionError(found[0])
     advance(state)

@@ -1,16 +1,16 @@
-"""Every fact of Duel the sources leave uncertain, each one named constant, in one place.
+"""Every choice the sources leave open in Duel that the engine makes at one place, each
+one named constant, in one place.
 
-``docs/duel.md`` (section "Rulings") gives the reason for each; the sources are the seed
-rulebook (002) and ``duel_components.md`` section 6. Change a ruling here and only here.
+Each constant has its row in the rulings table of ``docs/duel.md`` (section "Rulings"),
+with its source (the seed rulebook, 002, and ``duel_components.md`` section 6) and the
+tests that pin it. Change a ruling here and only here. Uncertain facts with nothing to
+switch (the special dice's faces, the energy bank, the monster boards' other side) are
+written in that section, not here: a constant no code reads would switch nothing.
 """
 
 from __future__ import annotations
 
 from typing import Final
-
-#: Special dice show the same six faces as the standard dice (Game Park and iello's
-#: "all dice identical"; no scan of a physical special die).
-SPECIAL_DICE_SAME_FACES: Final = True
 
 #: A track space counts as inside a spotlight zone only if every printed space it
 #: touches lies in the zone (the seed's "entirely inside"). A space of a token that
@@ -28,13 +28,6 @@ TESLA_ENERGY_WITHOUT_DISCARD: Final = True
 #: Sweeping the market (2 energy) may be repeated in one turn while energy lasts: the
 #: seed sets no limit (Game Park allows one sweep a turn).
 SWEEPS_PER_TURN: Final[int | None] = None
-
-#: Energy is unlimited: the seed says to use a substitute when the bank runs out (the
-#: count of 25 cubes has one source only).
-ENERGY_BANK: Final[int | None] = None
-
-#: The other side of a monster board is unknown; only the superpower side is played.
-MONSTER_BOARD_SIDE: Final = "superpower"
 
 #: A hype bonus is gained where a pull ends; a space the marker only passes over gives
 #: nothing. Seed 002: "У той момент, коли ви переміщуєте маркер ... на поділку з

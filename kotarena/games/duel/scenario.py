@@ -27,6 +27,7 @@ from kotarena.engine.scenario import (
     unknown_keys,
 )
 from kotarena.games.duel.cards import card_named
+from kotarena.games.duel.events import event_text
 from kotarena.games.duel.faces import parse_faces
 from kotarena.games.duel.monsters import find_monster
 from kotarena.games.duel.position import build_position
@@ -42,7 +43,7 @@ TABLE_FACTS = ("fame", "destruction", "winner", "termination", "market")
 
 
 @dataclass(frozen=True)
-class DuelScenario:
+class Scenario:
     path: Path
     name: str
     description: str
@@ -136,10 +137,10 @@ def _read_turn(raw: object, number: int, names: tuple[str, ...]) -> TurnScript:
     return TurnScript(number, monster, dice, tuple(actions), _read_checks(table.get("expect", {}), where, names))
 
 
-class DuelScenarios:
+class Scenarios:
     """Duel's :class:`~kotarena.scenario.ScenarioFormat`."""
 
-    def read(self, data: Mapping, path: Path, name: str) -> DuelScenario:
+    def read(self, data: Mapping, path: Path, name: str) -> Scenario:
         unknown_keys(data, _TOP_KEYS, "the file")
         monsters = tuple(_read_monster(raw, i) for i, raw in enumerate(data.get("monster", []), start=1))
         if len(monsters) != 2:
@@ -154,7 +155,7 @@ class DuelScenarios:
         turns = tuple(_read_turn(raw, i, names) for i, raw in enumerate(data.get("turn", []), start=1))
         if not turns:
             raise Problem("a scenario needs at least one [[turn]]")
-        scenario = DuelScenario(
+        scenario = Scenario(
             path, name, str(data.get("description", "")), str(data.get("game", "duel")), monsters, names.index(first),
             int(data.get("turn_number", 2)),
             tuple(_card(c, "market") for c in string_list(data.get("market", []), "market")),
@@ -169,7 +170,7 @@ class DuelScenarios:
             raise Problem(str(error)) from None
         return scenario
 
-    def start(self, scenario: DuelScenario, dice: ScriptedDice):
+    def start(self, scenario: Scenario, dice: ScriptedDice):
         monsters = scenario.monsters
         return build_position(
             [m["name"] for m in monsters], active=scenario.first, turn=scenario.turn_number,
@@ -178,9 +179,7 @@ class DuelScenarios:
             cards=[m["cards"] for m in monsters], market=scenario.market, deck=scenario.deck_top,
             markers=scenario.track, hype=scenario.hype, dice=dice, game=scenario.game, pause_between_turns=True)
 
-    def run(self, scenario: DuelScenario) -> ScenarioResult:
-        from kotarena.games.duel.events import event_text
-
+    def run(self, scenario: Scenario) -> ScenarioResult:
         dice = ScriptedDice([parse_faces(group) for turn in scenario.turns for group in turn.dice])
         result = ScenarioResult(scenario)
         names = tuple(m["name"] for m in scenario.monsters)
@@ -241,4 +240,4 @@ def _failures(state, checks, turn: int | None) -> list[Failure]:
     return found
 
 
-DUEL_SCENARIOS = DuelScenarios()
+SCENARIOS = Scenarios()

@@ -1,4 +1,4 @@
-"""DuelState: one game of Duel in progress; the seam's methods and the effect API.
+"""State: one game of Duel in progress; the seam's methods and the effect API.
 
 The turn is a queue of steps (``todo``, played by ``turn.advance``): a step either does
 its work and goes on, or asks a decision and waits. Everything that changes health,
@@ -21,8 +21,8 @@ from kotarena.engine.outcome import GameOverError, IllegalActionError, Outcome, 
 from kotarena.games.duel import effects, turn
 from kotarena.games.duel.cards import BY_ID
 from kotarena.games.duel.faces import FACE_NAMES
-from kotarena.games.duel.limits import MARKET_SIZE, MAX_DICE, MAX_TOKENS, ROLLS, STANDARD_DICE, SWEEP_COST
 from kotarena.games.duel.monsters import Monster
+from kotarena.games.duel.rules import MARKET_SIZE, MAX_TOKENS
 from kotarena.games.duel.rulings import (
     BONUS_ON_SPACES_PASSED,
     BOTH_KNOCKED_OUT_IS_A_DRAW,
@@ -39,20 +39,20 @@ from kotarena.games.duel.track import (
     Board,
     toward,
 )
-from kotarena.games.duel.view import DuelView, view_of
+from kotarena.games.duel.view import View, view_of
 
 if TYPE_CHECKING:
     from mypy_extensions import i64  # a machine integer when compiled, int from source
 
-__all__ = ["MARKET_SIZE", "MAX_DICE", "MAX_TOKENS", "ROLLS", "STANDARD_DICE", "SWEEP_COST", "DuelState", "shuffle"]
+__all__ = ["State", "shuffle"]
 
 
-class DuelState:
+class State:
     """A game of Duel: two monsters, seat 0 owning the tracks' negative end."""
 
     def __init__(self, names: Sequence[str], monsters: Sequence[Monster], *, seed: int, deck: list[str] | None,
                  dice: ScriptedDice | None = None, record: bool = True, game: str = "duel",
-                 source: DuelState | None = None) -> None:
+                 source: State | None = None) -> None:
         c = source
         self.game: str = game
         self.n: int = 2
@@ -171,14 +171,14 @@ class DuelState:
         self.between_turns = False
         turn.advance(self)
 
-    def view(self, player: int) -> DuelView:
+    def view(self, player: int) -> View:
         return view_of(self, player)
 
-    def clone(self, *, record: bool = False) -> DuelState:
-        return DuelState(self.names, self.monsters, seed=self.seed or 0, deck=None, record=record, game=self.game,
+    def clone(self, *, record: bool = False) -> State:
+        return State(self.names, self.monsters, seed=self.seed or 0, deck=None, record=record, game=self.game,
                          source=self)
 
-    def child(self, action: Action | str) -> DuelState:
+    def child(self, action: Action | str) -> State:
         copy = self.clone()
         copy.apply(action)
         return copy
@@ -394,6 +394,17 @@ class DuelState:
         self.keeps[seat].remove(card)
         self.gone.append(card)
         self.say("discard", seat, card)
+
+    def buy_card(self, seat: int, slot: int, price: int) -> None:
+        """Pay ``price`` for the card of ``slot`` and take it; its hype token is placed
+        (a queued step) before its effect."""
+        self.pay(seat, price)
+        card = self.take_from_market(slot)
+        self.say("buy", seat, card, price)
+        steps: list[tuple] = [("card", seat, card)]
+        if BY_ID[card].hype is not None:
+            steps.insert(0, ("hype", seat, BY_ID[card].hype))
+        self.todo[0:0] = steps  # next, before the rest of the queue (as ``turn.then``)
 
     def take_from_market(self, slot: int) -> str:
         """Take the card of ``slot`` (from 1); the cards to its left slide right and the

@@ -18,17 +18,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from kotarena.engine.words import table_text
-from kotarena.games.duel.cards import BY_ID
+from kotarena.games.duel.cards import BY_ID, card_named
 from kotarena.games.duel.display import LEGEND, space_marks
 from kotarena.games.duel.events import token_words
 from kotarena.games.duel.faces import FACE_NAMES
 from kotarena.games.duel.help import action_note, explain, question, roll_preview
 from kotarena.games.duel.monsters import BY_ID as MONSTERS
 from kotarena.games.duel.track import TRACK_NAMES
-from kotarena.games.duel.view import DuelView
+from kotarena.games.duel.view import View
 
 
-def track_lines(view: DuelView) -> list[str]:
+def track_lines(view: View) -> list[str]:
     """Both tracks, two lines each (the spaces, then where they lie)."""
     board = view.board
     lines = [f"tracks: {view.names[0]}'s end on the left, {view.names[1]}'s on the right"]
@@ -46,7 +46,7 @@ def track_lines(view: DuelView) -> list[str]:
     return lines
 
 
-def render_duel(view: DuelView, me: int | None = None) -> str:
+def render_table(view: View, me: int | None = None) -> str:
     """The whole Duel table as text."""
     rows = []
     for seat in (0, 1):
@@ -84,7 +84,7 @@ POWER_NOTES = {"token": "take a dice token for each 'token' (Space Penguin)",
                "multiply": "count the claws times the power faces (MekaDragon)"}
 
 
-def duel_help(view: DuelView) -> str:
+def legal_help(view: View) -> str:
     """The legal actions of a Duel decision, rerolls summarised."""
     lines = ["Legal actions:"]
     rerolls = [a for a in view.legal if a.kind == "reroll"]
@@ -115,25 +115,21 @@ def duel_help(view: DuelView) -> str:
     return "\n".join(lines)
 
 
-def duel_card_help(name: str) -> str:
+def card_help(name: str) -> str:
     """What the Duel card called ``name`` (its name or id) does: cost, type, hype token,
     effect; for any other name, what :func:`~kotarena.games.duel.help.explain` says."""
-    from kotarena.games.duel.cards import card_named
-
     try:
         card = card_named(name)
     except KeyError:
         return explain(name)
-    from kotarena.games.duel.events import token_words
-
     hype = f", with {token_words(card.hype)}" if card.hype else ""
     return f"{card.name} ({card.cost} energy, {card.type}{hype}): {card.text}"
 
 
-def duel_standings(state) -> str:
+def standings(state) -> str:
     rows = [(state.outcome.ranks[seat] + 1, state.names[seat], state.health[seat], state.energy[seat])
             for seat in sorted((0, 1), key=lambda s: state.outcome.ranks[s])]
     return table_text(("place", "monster", "health", "energy"), rows)
 
 
-__all__: Sequence[str] = ("duel_card_help", "duel_help", "duel_standings", "render_duel", "track_lines")
+__all__: Sequence[str] = ("card_help", "legal_help", "standings", "render_table", "track_lines")

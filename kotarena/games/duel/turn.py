@@ -19,11 +19,10 @@ from kotarena.engine.actions import (
     SWEEP_ACTION,
     Action,
 )
-from kotarena.games.duel import effects
-from kotarena.games.duel.cards import BY_ID
+from kotarena.games.duel import effects, start
 from kotarena.games.duel.faces import CLAW, DESTRUCTION, ENERGY, FACE_NAMES, FAME, HEART
 from kotarena.games.duel.faces import POWER as POWER_FACE
-from kotarena.games.duel.limits import MARKET_SIZE, MAX_DICE, MAX_TOKENS, ROLLS, STANDARD_DICE, SWEEP_COST
+from kotarena.games.duel.rules import MARKET_SIZE, MAX_DICE, MAX_TOKENS, ROLLS, STANDARD_DICE, SWEEP_COST
 from kotarena.games.duel.rulings import OPERATION_MEDIA_COUNTS_EXTRA_CLAWS, SWEEPS_PER_TURN
 from kotarena.games.duel.track import (
     DESTRUCTION_TRACK,
@@ -36,10 +35,10 @@ from kotarena.games.duel.track import (
 from kotarena.games.duel.verbs import BLOCK, BUY_ACTIONS, POWER_ACTIONS, RESOLVE, SPEND_ACTIONS
 
 if TYPE_CHECKING:  # (the state calls the steps: importing it here would close a circle)
-    from kotarena.games.duel.state import DuelState
+    from kotarena.games.duel.state import State
 
 
-def advance(state: DuelState) -> None:
+def advance(state: State) -> None:
     """Play queued steps until a decision is pending, the game is over, or (when asked)
     the table pauses between turns."""
     while state.outcome is None and state.to_move < 0 and not state.between_turns:
@@ -84,7 +83,7 @@ def advance(state: DuelState) -> None:
             STEPS[name](state)
 
 
-def answer(state: DuelState, step: tuple, action: Action) -> None:
+def answer(state: State, step: tuple, action: Action) -> None:
     state.deferred = 0
     name: str = step[0]
     if len(step) > 1:
@@ -97,7 +96,7 @@ def answer(state: DuelState, step: tuple, action: Action) -> None:
         ANSWERS[name](state, action)
 
 
-def then(state: DuelState, *steps: tuple) -> None:
+def then(state: State, *steps: tuple) -> None:
     """Queue ``steps`` to come next, before the rest of the queue. A step queues what
     follows it this way before acting, so that what its effects set off
     (``effects.later``) comes first."""
@@ -109,7 +108,7 @@ def then(state: DuelState, *steps: tuple) -> None:
 
 # ------------------------------------------------------------------ start of turn
 
-def start_turn(state: DuelState) -> None:
+def start_turn(state: State) -> None:
     state.turn += 1
     seat = state.active
     state.dice, state.aside, state.added = [], [], []
@@ -131,11 +130,11 @@ _TURN_STEPS: Final[tuple[tuple[str], ...]] = (
     ("after_resolve",), ("buy",), ("end",))
 
 
-def start_cards(state: DuelState) -> None:
+def start_cards(state: State) -> None:
     effects.start_of_turn(state, state.active)
 
 
-def dice_count(state: DuelState) -> int:
+def dice_count(state: State) -> int:
     """The dice the active monster rolls before spending tokens: 6 (5 on the first
     player's very first turn), more with cards, fewer after Thunder Stomp or Dominate."""
     seat = state.active
@@ -143,14 +142,14 @@ def dice_count(state: DuelState) -> int:
     return max(1, min(MAX_DICE, count - state.penalty[seat]))
 
 
-def ask_tokens(state: DuelState) -> None:
+def ask_tokens(state: State) -> None:
     seat = state.active
     spendable = min(state.tokens[seat], MAX_DICE - dice_count(state))
     if spendable > 0:
         state.ask(seat, "tokens", SPEND_ACTIONS[:spendable + 1], ("tokens",))
 
 
-def spend_tokens(state: DuelState, action: Action) -> None:
+def spend_tokens(state: State, action: Action) -> None:
     count = action.args[0]
     if count:
         state.tokens[state.active] -= count
@@ -158,7 +157,7 @@ def spend_tokens(state: DuelState, action: Action) -> None:
         state.say("spend", state.active, count)
 
 
-def first_roll(state: DuelState) -> None:
+def first_roll(state: State) -> None:
     seat = state.active
     count = min(MAX_DICE, dice_count(state) + state.spent)
     state.penalty[seat] = 0
@@ -178,7 +177,7 @@ def _subsets(positions: list[int]) -> list[Action]:
             for combo in combinations(positions, size)]
 
 
-def ask_reroll(state: DuelState) -> None:
+def ask_reroll(state: State) -> None:
     seat = state.active
     if state.rolls_left > 0:
         legal = _REROLLS.get(len(state.dice))
@@ -192,7 +191,7 @@ def ask_reroll(state: DuelState) -> None:
             state.ask(seat, "roll", [STOP_ACTION, *_subsets(fame)], ("reroll",))
 
 
-def reroll(state: DuelState, action: Action) -> None:
+def reroll(state: State, action: Action) -> None:
     seat = state.active
     if action is STOP_ACTION:
         effects.stopped_rolling(state, seat)
@@ -228,11 +227,11 @@ PART_WORDS = ("power", "cards", "fame", "destruction", "energy", "heart", "claw"
 POWER_IN_ORDER = ("gigazaur", "the_king")
 
 
-def resolve_start(state: DuelState) -> None:
+def resolve_start(state: State) -> None:
     effects.before_resolving(state, state.active)
 
 
-def power(state: DuelState) -> None:
+def power(state: State) -> None:
     """The start of resolving: the power faces to activate the superpower with, and
     the superpowers that act before the rest of the roll."""
     seat = state.active
@@ -255,7 +254,7 @@ def power(state: DuelState) -> None:
         then(state, ("power_choice",))
 
 
-def ask_power(state: DuelState) -> None:
+def ask_power(state: State) -> None:
     seat = state.active
     monster = state.monster_ids[seat]
     if state.power_left < (1 if monster == "space_penguin" else 2):
@@ -279,7 +278,7 @@ def ask_power(state: DuelState) -> None:
         state.ask(seat, "power", legal, ("power_choice",))
 
 
-def king_moves(state: DuelState) -> list[Action]:
+def king_moves(state: State) -> list[Action]:
     """Where The King may put a blocking token: the first one not yet placed anywhere
     free, or one on the board (no marker on it) anywhere else free."""
     board = state.board
@@ -287,7 +286,7 @@ def king_moves(state: DuelState) -> list[Action]:
             for track, low, _ in board.placements(token)]
 
 
-def use_power(state: DuelState, action: Action) -> None:
+def use_power(state: State, action: Action) -> None:
     seat = state.active
     monster = state.monster_ids[seat]
     if action is PASS_ACTION:
@@ -326,7 +325,7 @@ def use_power(state: DuelState, action: Action) -> None:
         state.say("add", seat, tuple(action.args))
 
 
-def resolve(state: DuelState) -> None:
+def resolve(state: State) -> None:
     """Queue the parts of the roll left to resolve, in the default order, behind the
     ``order`` step that lets the player choose."""
     seat = state.active
@@ -357,7 +356,7 @@ def resolve(state: DuelState) -> None:
 _FACE_STEPS: Final[tuple[tuple[str, int], ...]] = tuple([("face", face) for face in range(len(FACE_NAMES))])
 
 
-def part_word(state: DuelState, step: tuple) -> str | None:
+def part_word(state: State, step: tuple) -> str | None:
     """The word ``resolve WORD`` names a queued step by, if it is a part whose order
     the player chooses: a part of the roll or one of its end-of-turn cards."""
     name: str = step[0]
@@ -372,7 +371,7 @@ def part_word(state: DuelState, step: tuple) -> str | None:
     return None
 
 
-def order_matters(state: DuelState, step: tuple) -> bool:
+def order_matters(state: State, step: tuple) -> bool:
     """Whether resolving this part before or after another can change the game: every
     part but energy (only the buy step spends it; Superconductor gives the rival the
     same amount whenever it is gained) and hearts (except when the rival's Unstable DNA
@@ -392,7 +391,7 @@ def order_matters(state: DuelState, step: tuple) -> bool:
     return True
 
 
-def ask_order(state: DuelState) -> None:
+def ask_order(state: State) -> None:
     """Ask which part to resolve next, while two that matter are left."""
     todo = state.todo
     words: list[str] = []
@@ -410,7 +409,7 @@ def ask_order(state: DuelState) -> None:
 _RESOLVE_ACTIONS: Final[dict[str, Action]] = {word: Action.of(RESOLVE, word) for word in PART_WORDS}
 
 
-def choose_part(state: DuelState, action: Action) -> None:
+def choose_part(state: State, action: Action) -> None:
     word = action.args[0]
     for i, step in enumerate(state.todo):
         if part_word(state, step) == word:
@@ -420,11 +419,11 @@ def choose_part(state: DuelState, action: Action) -> None:
     raise AssertionError(f"no part {word!r} left to resolve")  # the legal actions name only queued parts
 
 
-def roll_cards(state: DuelState) -> None:
+def roll_cards(state: State) -> None:
     effects.roll_cards(state, state.active, state.counts())
 
 
-def resolve_face(state: DuelState, face: int) -> None:
+def resolve_face(state: State, face: int) -> None:
     """One face of the roll: three fame (destruction) faces pull the fame (destruction)
     marker 1, each more 1 further (``count - 2``); energy, hearts; claws hurt the rival."""
     seat = state.active
@@ -446,7 +445,7 @@ def resolve_face(state: DuelState, face: int) -> None:
             state.damage(1 - seat, claws, "claws")
 
 
-def after_resolve(state: DuelState) -> None:
+def after_resolve(state: State) -> None:
     state.flags.discard("resolving")
     if "skip_resolve" not in state.flags:
         effects.after_resolving(state, state.active)
@@ -454,7 +453,7 @@ def after_resolve(state: DuelState) -> None:
 
 # ------------------------------------------------------------------ buying
 
-def ask_buy(state: DuelState) -> None:
+def ask_buy(state: State) -> None:
     seat = state.active
     legal = [DONE_ACTION]
     for slot in range(1, MARKET_SIZE + 1):
@@ -467,7 +466,7 @@ def ask_buy(state: DuelState) -> None:
     state.ask(seat, "buy", legal, ("buy",))
 
 
-def buy(state: DuelState, action: Action) -> None:
+def buy(state: State, action: Action) -> None:
     seat = state.active
     if action is DONE_ACTION:
         if not state.bought:
@@ -484,25 +483,13 @@ def buy(state: DuelState, action: Action) -> None:
         state.say("market", tuple(state.market))
     elif action.kind == BUY:
         slot = action.args[0]
-        buy_card(state, seat, slot, state.cost(slot))
+        state.buy_card(seat, slot, state.cost(slot))
         state.bought = True
     else:
         effects.use_in_buy_step(state, seat, action)
 
 
-def buy_card(state: DuelState, seat: int, slot: int, price: int) -> None:
-    """Pay for the card of ``slot`` and take it; its hype token is placed before its effect."""
-    state.pay(seat, price)
-    card = state.take_from_market(slot)
-    state.say("buy", seat, card, price)
-    steps: list[tuple] = []
-    if BY_ID[card].hype is not None:
-        steps.append(("hype", seat, BY_ID[card].hype))
-    steps.append(("card", seat, card))
-    then(state, *steps)
-
-
-def ask_hype(state: DuelState, seat: int, token: str) -> None:
+def ask_hype(state: State, seat: int, token: str) -> None:
     board = state.board
     if token in board.placed and not board.movable(token):
         return
@@ -513,55 +500,37 @@ def ask_hype(state: DuelState, seat: int, token: str) -> None:
         state.ask(seat, "hype", legal, ("hype", token))
 
 
-def place_hype(state: DuelState, action: Action, token: str) -> None:
+def place_hype(state: State, action: Action, token: str) -> None:
     if action is not PASS_ACTION:
         state.board.place(token, action_placement(action))
         state.say("hype", state.to_move if state.to_move >= 0 else state.active, token, action.text)
 
 
-def play_card(state: DuelState, seat: int, card: str) -> None:
+def play_card(state: State, seat: int, card: str) -> None:
     effects.bought(state, seat, card)
 
 
 # ------------------------------------------------------------------ the end of a turn
 
-def end_turn(state: DuelState) -> None:
+def end_turn(state: State) -> None:
     then(state, ("pass_dice",))  # first: end-of-turn choices come before it
     effects.end_of_turn(state, state.active)
 
 
-def pass_dice(state: DuelState) -> None:
+def pass_dice(state: State) -> None:
     if not state.extra_turn:
         state.active = 1 - state.active
     if state.pause_between_turns:
         state.between_turns = True
 
 
-def card_decision(state: DuelState, action: Action, card: str, *args: object) -> None:
+def card_decision(state: State, action: Action, card: str, *args: object) -> None:
     effects.decided(state, card, action, args)
 
 
-def _begin(state: DuelState, first: int) -> None:
-    from kotarena.games.duel.game import begin
-
-    begin(state, first)
-
-
-def _ask_pick(state: DuelState, seat: int, named: str = "") -> None:
-    from kotarena.games.duel.game import ask_pick
-
-    ask_pick(state, seat, named)
-
-
-def _pick(state: DuelState, action: Action, seat: int, named: str = "") -> None:
-    from kotarena.games.duel.game import pick
-
-    pick(state, action, seat, named)
-
-
 STEPS: Final[dict[str, Callable[..., None]]] = {
-    "pick": _ask_pick,
-    "begin": _begin,
+    "pick": start.ask_pick,
+    "begin": start.begin,
     "turn": start_turn,
     "start_cards": start_cards,
     "tokens": ask_tokens,
@@ -584,7 +553,7 @@ STEPS: Final[dict[str, Callable[..., None]]] = {
 }
 
 ANSWERS: Final[dict[str, Callable[..., None]]] = {
-    "pick": _pick,
+    "pick": start.pick,
     "tokens": spend_tokens,
     "reroll": reroll,
     "power_choice": use_power,

@@ -12,7 +12,7 @@ from typing import Final
 
 from kotarena.engine.actions import BUY, PASS_ACTION, SHARED_VERBS, Action, ActionError, Verb
 from kotarena.games.duel.faces import ADDABLE, FACE_NAMES
-from kotarena.games.duel.limits import MARKET_SIZE, MAX_DICE, MAX_TOKENS
+from kotarena.games.duel.rules import MARKET_SIZE, MAX_DICE, MAX_TOKENS
 
 SPEND: Final = "spend"
 POWER: Final = "power"

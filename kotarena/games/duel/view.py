@@ -1,25 +1,24 @@
-"""DuelView: what one seat sees of a Duel table, and the sampled game a search bot plays.
+"""View: what one seat sees of a Duel table.
 
 Everything on a Duel table is public but the order of the deck (and the dice to come),
 so a view holds the whole table but those; the turn's queue of steps is part of it (it
 is the rules' procedure, not a secret), which is what lets ``sample_game`` rebuild a
-playable game from a view alone.
+playable game from a view alone (``sample.py``).
 """
 
 from __future__ import annotations
 
-import random
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from kotarena.engine.actions import Action
 from kotarena.engine.outcome import Outcome
+from kotarena.games.duel.track import Board
 
-if TYPE_CHECKING:
-    from kotarena.games.duel.state import DuelState
-    from kotarena.games.duel.track import Board
+if TYPE_CHECKING:  # (the state makes views: importing it here would close a circle)
+    from kotarena.games.duel.state import State
 
 
-class DuelView(NamedTuple):
+class View(NamedTuple):
     """One seat's view of a Duel game (seat 0 owns the tracks' negative end)."""
 
     player: int
@@ -77,14 +76,12 @@ class DuelView(NamedTuple):
     def board(self) -> Board:
         """The tracks as a :class:`~kotarena.games.duel.track.Board` (a state has the same
         attribute), for bots that ask where spaces, bonuses and zones are."""
-        from kotarena.games.duel.track import Board
-
         board = Board()
         board.markers = list(self.markers)
         board.placed = {token: (track, low, flipped) for token, track, low, flipped in self.hype}
         return board
 
-    def sample_game(self, seed: int | None = None) -> DuelState:
+    def sample_game(self, seed: int | None = None) -> State:
         """A playable game consistent with this view: the unseen cards dealt into the
         deck in an order drawn from ``seed``, and fresh dice."""
         from kotarena.games import get_game
@@ -93,14 +90,14 @@ class DuelView(NamedTuple):
         return game.sample(self, seed)
 
 
-def view_of(state: DuelState, player: int) -> DuelView:
+def view_of(state: State, player: int) -> View:
     """Snapshot what seat ``player`` sees of ``state`` (everything but the deck's order)."""
     s = state
     board = s.board
-    # The tuple is built directly (``DuelView.__new__`` takes its 40 fields as keyword
+    # The tuple is built directly (``View.__new__`` takes its 40 fields as keyword
     # arguments, a quarter of a view's time); the sorted parts are sorted only when
     # there is something to sort.
-    return _new_view(DuelView, (
+    return _new_view(View, (
         player, s.game, s.names, s.monster_ids, tuple(s.health), s.max_health, tuple(s.energy), tuple(s.tokens),
         (tuple(s.keeps[0]), tuple(s.keeps[1])) if s.keeps[0] or s.keeps[1] else _NO_KEEPS, tuple(s.market),
         len(s.deck), tuple(s.gone),
@@ -115,45 +112,3 @@ def view_of(state: DuelState, player: int) -> DuelView:
 
 _new_view: Final = tuple.__new__
 _NO_KEEPS: Final[tuple[tuple[str, ...], ...]] = ((), ())
-
-
-def sample_state(game, view: DuelView, seed: int | None):
-    """The state ``view`` shows, with the deck dealt from the unseen cards by ``seed``."""
-    from kotarena.games.duel.cards import CARDS
-    from kotarena.games.duel.monsters import BY_ID
-    from kotarena.games.duel.state import DuelState, shuffle
-
-    rng = random.Random(seed)
-    seen = [card for card in view.market if card] + list(view.gone) + [c for kept in view.keeps for c in kept]
-    unseen = [card.id for card in CARDS if card.id not in seen] if view.deck_size else []
-    shuffle(rng, unseen)
-    state = DuelState(view.names, [BY_ID[m] for m in view.monsters], seed=rng.randrange(2**63),
-                      deck=unseen[:view.deck_size], record=False, game=view.game)
-    state.deck_name = "duel"
-    state.health, state.energy, state.tokens = list(view.health), list(view.energy), list(view.tokens)
-    state.keeps = [list(view.keeps[0]), list(view.keeps[1])]
-    state.market, state.gone = list(view.market), list(view.gone)
-    state.board = view.board
-    state.turn, state.active, state.first_player = view.turn, view.active, view.first_player
-    state.dice, state.aside, state.added = list(view.dice), list(view.aside), list(view.added)
-    state.rolls_left, state.rolls_used, state.power_left = view.rolls_left, view.rolls_used, view.power_left
-    state.claws_times, state.penalty = view.claws_times, list(view.penalty)
-    state.flags, state.marks, state.taken = set(view.flags), set(view.marks), list(view.taken)
-    state.spent, state.claws_rolled, state.sweeps = view.spent, view.claws_rolled, view.sweeps
-    state.bought, state.extra_turn = view.bought, view.extra_turn
-    state.todo, state.answer = list(view.todo), view.answer
-    state.outcome = view.outcome
-    if view.outcome is None and view.to_move >= 0:
-        from kotarena.games.duel import turn
-
-        # The pending decision is asked again from the step that asked it.
-        state.todo.insert(0, _asking_step(view.answer, view.to_move))
-        turn.advance(state)
-    return state
-
-
-def _asking_step(answer: tuple, seat: int) -> tuple:
-    """The step that asks the decision ``answer`` reads."""
-    name = answer[0]
-    return {"tokens": ("tokens",), "reroll": ("reroll",), "power_choice": ("power_choice",),
-            "order": ("order",), "buy": ("buy",), "pick": ("pick", *answer[1:])}.get(name) or (("hype", seat, answer[1]) if name == "hype" else ("effect", *answer[1:]))

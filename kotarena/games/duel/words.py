@@ -11,8 +11,9 @@ from typing import TYPE_CHECKING, Any
 
 from kotarena.engine.actions import Action
 from kotarena.engine.words import CardList, Words, read_answer
+from kotarena.games.duel.cards import card_named
 from kotarena.games.duel.help import question
-from kotarena.games.duel.table import duel_card_help, duel_help, duel_standings, render_duel
+from kotarena.games.duel.table import card_help, legal_help, render_table, standings
 from kotarena.games.duel.verbs import VERBS
 
 if TYPE_CHECKING:
@@ -34,7 +35,7 @@ class DuelWords(Words):
 
     def table(self, seen: Any, me: int | None = None) -> str:
         view: Any = seen if isinstance(seen, self.game.view_type) else seen.view(max(seen.to_move, 0))
-        text = render_duel(view, me)
+        text = render_table(view, me)
         if view.outcome is not None:
             text += f"\nGame over: {self.ending(view.outcome, view.names)}"
         return text
@@ -43,16 +44,14 @@ class DuelWords(Words):
         return question(view)
 
     def help(self, view: Any, topic: str = "") -> str:
-        return duel_card_help(topic) if topic.strip() else duel_help(view)
+        return card_help(topic) if topic.strip() else legal_help(view)
 
     def explain(self, topic: str, view: Any = None) -> str:
-        return duel_card_help(topic)
+        return card_help(topic)
 
     def read(self, text: str, view: Any) -> Action:
         words = text.strip().split()
         if len(words) > 1 and words[0].lower() == "use":  # a card named as printed: its id
-            from kotarena.games.duel.cards import card_named
-
             for end in range(len(words), 1, -1):
                 try:
                     card = card_named(" ".join(words[1:end]))
@@ -67,7 +66,7 @@ class DuelWords(Words):
         return f"this is the {view.kind} decision ({offered})"
 
     def standings(self, state: Any) -> str:
-        return duel_standings(state)
+        return standings(state)
 
     def cards(self, deck: str | None) -> CardList:
         """Duel's own deck: name, cost, type, hype token, effect."""

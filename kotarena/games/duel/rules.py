@@ -1,4 +1,4 @@
-"""Duel's counts: dice, rolls, dice tokens, the market's slots and the sweep's price.
+"""Duel's numbers: dice, rolls, dice tokens, the market's slots and the sweep's price.
 
 A module of their own so that the turn's steps (``turn.py``) can read them without
 importing the state, which calls the steps directly.
