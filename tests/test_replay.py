@@ -14,10 +14,10 @@ from hypothesis import strategies as st
 
 from kotarena.bots.random_bot import RandomBot
 from kotarena.cli import cli
-from kotarena.engine import ScriptedDice
 from kotarena.engine.events import EventTextError, event_from_text, event_to_text
 from kotarena.games import get_spec, new_game
 from kotarena.games.kot.events import format_event
+from kotarena.games.kot.faces import scripted_dice
 from kotarena.match import bot_seed, play
 from kotarena.replay import (
     Replay,
@@ -239,7 +239,7 @@ def test_only_a_recorded_game_from_its_seed_can_be_written():
     with pytest.raises(ValueError, match="record=True"):
         replay_text(new_game("kot", 2, seed=1, record=False))
     with pytest.raises(ValueError, match="scripted dice"):
-        replay_text(new_game("kot", 2, seed=1, first_player=0, dice=ScriptedDice(["1 1 1 2 2 2"])))
+        replay_text(new_game("kot", 2, seed=1, first_player=0, dice=scripted_dice(["1 1 1 2 2 2"])))
     with pytest.raises(ValueError, match="bot names"):
         replay_text(new_game("kot", 2, seed=1), bots=["random"])
 

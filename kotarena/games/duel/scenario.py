@@ -27,7 +27,7 @@ from kotarena.engine.scenario import (
     unknown_keys,
 )
 from kotarena.games.duel.cards import card_named
-from kotarena.games.duel.faces import parse_faces
+from kotarena.games.duel.faces import FACE_NAMES, parse_faces
 from kotarena.games.duel.monsters import find_monster
 from kotarena.games.duel.position import build_position
 from kotarena.games.duel.track import TRACK_NAMES
@@ -181,7 +181,7 @@ class DuelScenarios:
     def run(self, scenario: DuelScenario) -> ScenarioResult:
         from kotarena.games.duel.events import event_text
 
-        dice = ScriptedDice([parse_faces(group) for turn in scenario.turns for group in turn.dice])
+        dice = ScriptedDice([parse_faces(group) for turn in scenario.turns for group in turn.dice], names=FACE_NAMES)
         result = ScenarioResult(scenario)
         names = tuple(m["name"] for m in scenario.monsters)
         try:
