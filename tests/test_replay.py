@@ -449,6 +449,19 @@ def test_the_golden_replays_are_there():
     assert len(GOLDEN_FILES) >= 3
 
 
+def test_a_first_player_the_game_chose_is_written_chosen_and_the_old_word_rolloff_still_reads():
+    game = new_game("kot", 3, seed=12, deck=None)  # no first player given: the roll-off decides
+    while not game.is_over:
+        game.apply(game.legal[0])
+    written = replay_text(game)
+    assert "first chosen" in written.splitlines()
+    assert read_replay(io.StringIO(written)).first_player is None
+    old = written.replace("\nfirst chosen\n", "\nfirst rolloff\n")  # as the golden files, written before
+    assert old != written and reproduce(replay_from_text(old)).outcome == game.outcome
+    with pytest.raises(ReplayError, match="a seat number \\(from 0\\) or 'chosen'"):
+        replay_from_text(written.replace("\nfirst chosen\n", "\nfirst dice\n"))
+
+
 @pytest.mark.parametrize("path", GOLDEN_FILES, ids=lambda path: path.name)
 def test_a_golden_replay_still_plays_out_as_recorded(path):
     # If this fails after a rules change, bump rules_version and regenerate the files
