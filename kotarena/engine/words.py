@@ -66,7 +66,7 @@ def read_answer(text: str, verbs: Any, view: Any) -> Action:
         raise
 
 
-class Told(Protocol):
+class Described(Protocol):
     """What the default words read of a game: every :class:`~kotarena.engine.game.Game`
     has it. (Named by what it offers, not by its class: ``kotarena.engine.game`` imports
     this module, which therefore imports nothing of it.)"""
@@ -94,7 +94,7 @@ class CardList:
 class Words:
     """Everything a person reads of one game (see the module docstring)."""
 
-    def __init__(self, game: Told) -> None:
+    def __init__(self, game: Described) -> None:
         self.game = game
 
     # ------------------------------------------------------------------ the table
@@ -235,4 +235,4 @@ class Words:
         raise UnknownDeckError(f"{self.game.spec.title} is played without cards")
 
 
-__all__ = ["CardList", "Told", "Words", "help_row", "read_answer", "table_text"]
+__all__ = ["CardList", "Described", "Words", "help_row", "read_answer", "table_text"]
