@@ -25,7 +25,8 @@ from setuptools.command.build_ext import build_ext
 from setuptools.command.build_py import build_py
 
 NATIVE_MODULES = [
-    # The game-neutral core on the hot path: seeded dice, the match loop.
+    # The game-neutral core on the hot path: scripted dice (kotarena.engine.NATIVE tells
+    # the build by this module), the match loop.
     "kotarena/engine/dice.py",
     "kotarena/match.py",
     # King of Tokyo's turn machine: the state, its rules and tables, each step, the

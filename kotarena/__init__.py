@@ -1,6 +1,11 @@
 """kotarena: an arena for King of Tokyo bots.
 
 The public API for bot authors: the engine's vocabulary and the :class:`Bot` base.
+:class:`State` and :class:`View` are King of Tokyo's (and Origins'): one game in
+progress and what one seat sees of it (:mod:`kotarena.games.kot`); another game's are in
+its own package (Duel's in :mod:`kotarena.games.duel`), and any game's view arrives in
+``Bot.choose``. ``Action``, ``parse_action``, ``Outcome`` and ``Termination`` belong to
+no game.
 
 Each name is imported when it is first used (:pep:`562`): the league's database
 commands import ``kotarena.storage`` without loading the game engine and its cards,

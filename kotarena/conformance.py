@@ -50,7 +50,8 @@ from kotarena.bots.command import is_program
 from kotarena.bots.random_bot import RandomBot
 from kotarena.bots.registry import describe, get_bots
 from kotarena.decision_positions import find_positions
-from kotarena.engine.actions import Action, ActionError, parse_action
+from kotarena.engine.actions import Action
+from kotarena.forfeits import BotFailure, as_action
 from kotarena.games import games, get_game, get_spec, new_game, supported_games
 from kotarena.match import bot_seed
 from kotarena.sandbox.relay import SandboxedBot, sandboxed_class
@@ -278,15 +279,13 @@ def _fingerprint(view: Any) -> tuple:
 
 
 def _legal_answer(answer: object, view: Any) -> Action | None:
-    """The legal action the answer names, or ``None``."""
-    if isinstance(answer, str):
-        try:
-            answer = parse_action(answer)
-        except ActionError:
-            return None
-    if isinstance(answer, Action) and answer in view.legal:
-        return answer
-    return None
+    """The legal action the answer names (read as the league reads it: text with the
+    game's verbs), or ``None``."""
+    try:
+        action = as_action(answer, view)
+    except BotFailure:
+        return None
+    return action if action in view.legal else None
 
 
 def _shown(answer: object) -> str:

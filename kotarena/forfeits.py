@@ -148,8 +148,9 @@ def as_action(answer: object, view: Any) -> Action:
     if type(answer) is str:
         try:
             action = action_of(answer)
-            if action.kind not in _verbs(getattr(view, "game", "")) and action not in view.legal:
-                parse_action(answer, _verbs(view.game))  # a verb the game has not: say so, as for text
+            if action not in view.legal:  # read with the game's verbs: its grammar (King of Tokyo
+                # reads "reroll 4 1" as "reroll 1 4"), or a verb it has not, said so
+                action = parse_action(answer, _verbs(getattr(view, "game", "")))
             return action
         except ActionError as error:
             raise BotFailure(INVALID, f"answered {answer[:200]!r}, which is not an action: {str(error)[:200]}") from None
@@ -158,21 +159,12 @@ def as_action(answer: object, view: Any) -> Action:
 
 @functools.lru_cache(maxsize=64)
 def _verbs(game: str) -> Mapping[str, Any]:
-    """The verbs of the game called ``game`` (any verb, for a game this kotarena does
-    not know): any ``verb arg ...`` parses, and the game's verbs tell an answer in
-    another game's words from an action."""
+    """The verbs of the game called ``game`` (none, for a game this kotarena does not
+    know: any ``verb arg ...`` parses then)."""
     try:
         return get_game(game).verbs
     except EngineError:
-        return _ANY_VERB
-
-
-class _AnyVerb(dict):
-    def __contains__(self, key: object) -> bool:
-        return True
-
-
-_ANY_VERB = _AnyVerb()
+        return {}
 
 
 def _safe_repr(answer: object) -> str:

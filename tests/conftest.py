@@ -13,8 +13,8 @@ from collections.abc import Iterable, Sequence
 
 import pytest
 
-from kotarena.engine import ScriptedDice
 from kotarena.games.kot import State
+from kotarena.games.kot.faces import scripted_dice
 from kotarena.games.kot.position import MonsterSetup, build_position
 
 
@@ -91,7 +91,7 @@ def build_table(
         setups,
         first=setups[0].name if first is None else first,
         deck=deck,
-        dice=ScriptedDice(list(dice)),
+        dice=scripted_dice(list(dice)),
         pause_between_turns=pause_between_turns,
         **options,
     )

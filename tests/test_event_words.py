@@ -8,11 +8,11 @@ import re
 import pytest
 
 from kotarena.engine.actions import parse_action
-from kotarena.engine.dice import ENERGY
 from kotarena.games import get_game
 from kotarena.games.kot.action_words import USE_PHRASES, action_phrase, card_name
 from kotarena.games.kot.cards import BASE_DECKS, DECKS, get_deck
 from kotarena.games.kot.events import KINDS, describe_event, event_data, event_lines, format_event
+from kotarena.games.kot.faces import ENERGY
 from kotarena.testing import random_game
 
 NAMES = ["Alienoid", "Cyber Bunny", "Giga Zaur"]

@@ -329,6 +329,16 @@ def test_the_core_imports_no_game():
         assert not {m for m in graph[name] if m.startswith("kotarena.games")}, name
 
 
+def test_the_core_has_no_import_circle_even_counting_imports_inside_functions():
+    # The core is the bottom layer every game builds on: its modules are ordered too, by
+    # every import (in functions, for type hints and by name), not only those that run.
+    core = {name: path for name, path in MODULES.items() if name.startswith("kotarena.engine")}
+    graph = {name: {module for _, module in every_import(name, ast.parse(path.read_text(encoding="utf-8")), MODULES)
+                    if module in core} - {name} for name, path in core.items()}
+    cycles = _cycles(graph)
+    assert not cycles, "core modules that import each other in a circle: " + "; ".join(" -> ".join(c) for c in cycles)
+
+
 def test_no_module_is_longer_than_about_600_lines():
     long = {name: n for name, path in MODULES.items() if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
     assert not long, f"modules over {MAX_LINES} lines: {long}"

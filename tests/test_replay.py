@@ -14,10 +14,10 @@ from hypothesis import strategies as st
 
 from kotarena.bots.random_bot import RandomBot
 from kotarena.cli import cli
-from kotarena.engine import ScriptedDice
 from kotarena.engine.events import EventTextError, event_from_text, event_to_text
 from kotarena.games import get_spec, new_game
 from kotarena.games.kot.events import format_event
+from kotarena.games.kot.faces import scripted_dice
 from kotarena.match import bot_seed, play
 from kotarena.replay import (
     Replay,
@@ -239,7 +239,7 @@ def test_only_a_recorded_game_from_its_seed_can_be_written():
     with pytest.raises(ValueError, match="record=True"):
         replay_text(new_game("kot", 2, seed=1, record=False))
     with pytest.raises(ValueError, match="scripted dice"):
-        replay_text(new_game("kot", 2, seed=1, first_player=0, dice=ScriptedDice(["1 1 1 2 2 2"])))
+        replay_text(new_game("kot", 2, seed=1, first_player=0, dice=scripted_dice(["1 1 1 2 2 2"])))
     with pytest.raises(ValueError, match="bot names"):
         replay_text(new_game("kot", 2, seed=1), bots=["random"])
 
@@ -447,6 +447,19 @@ GOLDEN_FILES = sorted(GOLDEN.glob("*.replay"))
 
 def test_the_golden_replays_are_there():
     assert len(GOLDEN_FILES) >= 3
+
+
+def test_a_first_player_the_game_chose_is_written_chosen_and_the_old_word_rolloff_still_reads():
+    game = new_game("kot", 3, seed=12, deck=None)  # no first player given: the roll-off decides
+    while not game.is_over:
+        game.apply(game.legal[0])
+    written = replay_text(game)
+    assert "first chosen" in written.splitlines()
+    assert read_replay(io.StringIO(written)).first_player is None
+    old = written.replace("\nfirst chosen\n", "\nfirst rolloff\n")  # as the golden files, written before
+    assert old != written and reproduce(replay_from_text(old)).outcome == game.outcome
+    with pytest.raises(ReplayError, match="a seat number \\(from 0\\) or 'chosen'"):
+        replay_from_text(written.replace("\nfirst chosen\n", "\nfirst dice\n"))
 
 
 @pytest.mark.parametrize("path", GOLDEN_FILES, ids=lambda path: path.name)

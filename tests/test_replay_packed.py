@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from kotarena.bots.random_bot import RandomBot
 from kotarena.cli import cli
-from kotarena.engine.actions import parse_action
+from kotarena.engine.actions import Action, parse_action
 from kotarena.games import new_game
 from kotarena.games.kot.tokens import PACKED_TOKENS
 from kotarena.match import bot_seed, play
@@ -76,7 +76,7 @@ def test_any_other_action_is_its_text_in_braces(text):
 
 def test_an_action_holding_a_brace_is_refused_rather_than_packed_wrongly():
     with pytest.raises(ValueError, match=r"cannot be packed: it holds a brace"):
-        packed_token("kot", parse_action("use some_card a}b"))
+        packed_token("kot", Action.of("use", "some_card", "a}b"))  # (a card may build any arguments)
 
 
 def test_a_history_packs_into_one_token_per_action():

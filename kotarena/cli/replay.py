@@ -36,7 +36,7 @@ def turns_text(replay: Replay) -> Iterator[str]:
 def header_text(replay: Replay, source: str) -> Iterator[str]:
     yield f"Replay {source}: {replay.game} (rules version {replay.rules_version}), seed {replay.seed}, " \
           f"{'cards: ' + replay.deck if replay.deck else 'no cards'}, " \
-          f"first player: {'roll-off' if replay.first_player is None else replay.players[replay.first_player]}"
+          f"first player: {'chosen by the game' if replay.first_player is None else replay.players[replay.first_player]}"
     yield "Seats:"
     for seat, name in enumerate(replay.players):
         bot = f" ({replay.bots[seat]})" if replay.bots and replay.bots[seat] is not None else ""

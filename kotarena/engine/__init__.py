@@ -1,7 +1,9 @@
 """The game-neutral core: pure, deterministic, no I/O.
 
-The game seam (:mod:`kotarena.engine.game`), actions, decisions, dice, outcomes and the
-text form of logged events are shared by every game. Games themselves live in
+The game seam (:mod:`kotarena.engine.game`), actions (any ``verb arg ...``), decisions,
+scripted dice, outcomes and the text form of logged events are shared by every game; no
+game's words are here (King of Tokyo's faces, verbs and endings are in its package and
+the family's :mod:`kotarena.games.vocabulary`). Games themselves live in
 :mod:`kotarena.games`, which also starts them (``kotarena.games.new_game``); King of
 Tokyo's state and view are :class:`kotarena.games.kot.State` and
 :class:`kotarena.games.kot.View` (also ``kotarena.State`` and ``kotarena.View``).
@@ -13,7 +15,7 @@ from __future__ import annotations
 from kotarena.engine import dice as _dice_module
 from kotarena.engine.actions import Action, ActionError, parse_action
 from kotarena.engine.decisions import Decision
-from kotarena.engine.dice import FACE_NAMES, DiceError, ScriptedDice, format_faces, parse_faces
+from kotarena.engine.dice import DiceError, ScriptedDice
 from kotarena.engine.game import Game, GameSpec, GameState, UnknownDeckError, UnknownGameError
 from kotarena.engine.outcome import (
     EngineError,
@@ -32,7 +34,7 @@ NATIVE: bool = not _dice_module.__file__.endswith(".py")
 
 __all__ = [
     "Action", "ActionError", "Decision", "DiceError", "EngineError",
-    "FACE_NAMES", "Game", "GameOverError", "GameSpec", "GameState", "IllegalActionError", "NATIVE",
+    "Game", "GameOverError", "GameSpec", "GameState", "IllegalActionError", "NATIVE",
     "Outcome", "PositionError", "ScriptedDice", "Termination",
-    "UnknownDeckError", "UnknownGameError", "format_faces", "parse_action", "parse_faces",
+    "UnknownDeckError", "UnknownGameError", "parse_action",
 ]

@@ -22,19 +22,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from kotarena.engine.actions import SHARED_VERBS, Action, Verb
+from kotarena.engine.actions import Action, Verb
 from kotarena.engine.decisions import Decision
 from kotarena.engine.dice import ScriptedDice
 from kotarena.engine.events import event_to_text
-from kotarena.engine.outcome import EngineError, Outcome, PositionError
+from kotarena.engine.outcome import Outcome, PositionError, UnknownDeckError, UnknownGameError
 from kotarena.engine.words import Words
 
 #: In a bot's ``games``: the bot plays every game (it reads nothing but the legal actions).
 ANY_GAME = "*"
-
-
-class UnknownGameError(EngineError):
-    """A game name that no game answers to (or a game option it does not take)."""
 
 
 #: Between a game's name and its options in a configured game's name:
@@ -81,11 +77,6 @@ def configured_name(name: str, options: Mapping[str, str]) -> str:
     if not options:
         return name
     return name + OPTIONS_MARK + ",".join(f"{key}={options[key]}" for key in sorted(options))
-
-
-class UnknownDeckError(EngineError):
-    """A deck name (or deck specification) that a game cannot play, or a card name its
-    deck does not hold."""
 
 
 @dataclass(frozen=True)
@@ -192,11 +183,12 @@ class Game(abc.ABC):
     #: The options the game takes, by name (none by default); see :meth:`configured`.
     options: Mapping[str, GameOption] = {}
     #: The verbs of the game's actions, by word (:class:`~kotarena.engine.actions.Verb`:
-    #: usage, what it does, how its arguments read). The default is the shared
-    #: vocabulary (``stop``, ``reroll``, ``buy``, ...); a game with verbs of its own
-    #: (Duel's ``power``, a plugin's ``bet``) lists them all. A person's answers are
-    #: read with them; the core parses any game's actions without them.
-    verbs: Mapping[str, Verb] = SHARED_VERBS
+    #: usage, what it does, how its arguments read): King of Tokyo's ``stop``,
+    #: ``reroll``, ``buy``, ... (the family's, :mod:`kotarena.games.vocabulary`), Duel's
+    #: ``power``, a plugin's ``bet``. A person's answers are read with them; the core
+    #: parses any game's actions without them. None declared (the default): any ``verb
+    #: arg ...`` reads as :func:`~kotarena.engine.actions.parse_action` reads it.
+    verbs: Mapping[str, Verb] = {}
     #: The ways the game ends: each termination word (its :class:`Outcome`'s
     #: ``termination``, any word the game chooses) and how the winner won, in words that
     #: follow "X wins" ("by reaching 20 stars").

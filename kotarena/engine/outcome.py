@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import ClassVar, NamedTuple
+from typing import NamedTuple
 
 _WORD = re.compile(r"[a-z][a-z0-9_]*\Z")
 
@@ -16,7 +16,9 @@ class Termination(str):
     Any word makes a termination (lowercase letters, digits and underscores, a letter
     first), so the core knows no game's endings. A termination is its text (it compares,
     hashes and writes as the word) and is interned: ``Termination("stars") is
-    Termination("stars")``. ``value`` is the word, as an enum member's was.
+    Termination("stars")``. ``value`` is the word, as an enum member's was. A game names
+    its own as constants where it ends (King of Tokyo's ``STARS`` in
+    ``games/kot/end.py``, Duel's in ``games/duel/endings.py``).
     """
 
     __slots__ = ()
@@ -42,30 +44,17 @@ class Termination(str):
     def __reduce__(self):
         return (Termination, (self.value,))
 
-    # The built-in games' endings by name, for their modules (King of Tokyo's and Duel's
-    # own words are declared with their games, in ``Game.endings``).
-    STARS: ClassVar[Termination]
-    LAST_STANDING: ClassVar[Termination]
-    ALL_ELIMINATED: ClassVar[Termination]
-    VICTORY_SPACE: ClassVar[Termination]
-    SPOTLIGHT: ClassVar[Termination]
-
 
 _TERMINATIONS: dict[str, Termination] = {}
-Termination.STARS = Termination("stars")
-Termination.LAST_STANDING = Termination("last_standing")
-Termination.ALL_ELIMINATED = Termination("all_eliminated")
-Termination.VICTORY_SPACE = Termination("victory_space")
-Termination.SPOTLIGHT = Termination("spotlight")
 
 
 class Outcome(NamedTuple):
     """The result of a finished game.
 
     ``ranks[p]`` is player ``p``'s finishing place, 0 for the best; equal numbers are
-    ties. The winner (if any) is alone in place 0; the other survivors follow by
-    stars (equal stars tie); then the eliminated, the last eliminated first
-    (monsters eliminated by the same damage tie).
+    ties. The winner (if any) is alone in place 0; the game ranks the others (King of
+    Tokyo: the other survivors by stars, then the eliminated, the last eliminated
+    first).
 
     A named tuple of immutable values: every seat's final view holds the game's own
     outcome, and nothing a bot does to it (not even ``object.__setattr__``, which gets
@@ -105,3 +94,12 @@ class GameOverError(EngineError):
 
 class PositionError(EngineError):
     """A described position that cannot exist (two monsters in Tokyo City, ...)."""
+
+
+class UnknownGameError(EngineError):
+    """A game name that no game answers to (or a game option it does not take)."""
+
+
+class UnknownDeckError(EngineError):
+    """A deck name (or deck specification) that a game cannot play, or a card name its
+    deck does not hold."""

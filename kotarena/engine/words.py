@@ -19,14 +19,11 @@ a test. Seats are shown counting from 1, as players type them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
 
-from kotarena.engine.actions import Action, ActionError, parse_action
-from kotarena.engine.outcome import Outcome
-
-if TYPE_CHECKING:
-    from kotarena.engine.game import Game, GameState
+from kotarena.engine.actions import Action, ActionError, Verb, parse_action
+from kotarena.engine.outcome import Outcome, UnknownDeckError
 
 #: View fields every view has, which the default table does not show as facts.
 _VIEW_FIELDS = frozenset({"player", "game", "names", "legal", "outcome", "kind", "to_move", "deck", "seed"})
@@ -69,6 +66,21 @@ def read_answer(text: str, verbs: Any, view: Any) -> Action:
         raise
 
 
+class Described(Protocol):
+    """What the default words read of a game: every :class:`~kotarena.engine.game.Game`
+    has it. (Named by what it offers, not by its class: ``kotarena.engine.game`` imports
+    this module, which therefore imports nothing of it.)"""
+
+    spec: Any  # the game's GameSpec: its title
+    view_type: type
+    decision_kinds: Mapping[str, str]
+    seat_fact_names: tuple[str, ...]
+    verbs: Mapping[str, Verb]
+    endings: Mapping[str, str]
+
+    def seat_facts(self, state: Any, seat: int) -> dict[str, object]: ...
+
+
 class CardList:
     """A deck's cards as ``kotarena cards`` prints them: the table's columns and rows,
     and the same cards as JSON-ready dicts."""
@@ -82,7 +94,7 @@ class CardList:
 class Words:
     """Everything a person reads of one game (see the module docstring)."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Described) -> None:
         self.game = game
 
     # ------------------------------------------------------------------ the table
@@ -194,8 +206,8 @@ class Words:
             return f"nobody wins ({termination.replace('_', ' ')}), after {outcome.turns} turns"
         return f"{names[outcome.winner]} wins {how} after {outcome.turns} turns".replace("  ", " ")
 
-    def standings(self, state: GameState) -> str:
-        """The final places (1 = best) with each seat's facts, once the game is over."""
+    def standings(self, state: Any) -> str:
+        """The final places (1 = best) with each seat's facts, once the game (a ``GameState``) is over."""
         outcome = state.outcome
         assert outcome is not None, "standings are for a game that is over"
         order = sorted(range(state.n), key=lambda seat: (outcome.ranks[seat], seat))
@@ -206,8 +218,8 @@ class Words:
             rows.append((outcome.ranks[seat] + 1, state.names[seat], *(_shown(facts.get(key)) for key in columns)))
         return table_text(("place", "seat", *columns), rows)
 
-    def picture(self, state: GameState) -> str:
-        """A state as the PettingZoo environment renders it: the table, and once the game
+    def picture(self, state: Any) -> str:
+        """A state (a ``GameState``) as the PettingZoo environment renders it: the table, and once the game
         is over how it ended and the standings."""
         table = self.table(state)
         if state.outcome is None:
@@ -220,9 +232,7 @@ class Words:
         """The cards of ``deck`` (the game's default deck for ``None``) as ``kotarena
         cards`` lists them; :class:`ValueError` in one line for a game without cards or
         a deck it cannot play."""
-        from kotarena.engine.game import UnknownDeckError
-
         raise UnknownDeckError(f"{self.game.spec.title} is played without cards")
 
 
-__all__ = ["CardList", "Words", "help_row", "read_answer", "table_text"]
+__all__ = ["CardList", "Described", "Words", "help_row", "read_answer", "table_text"]

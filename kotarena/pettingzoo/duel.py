@@ -34,15 +34,7 @@ import functools
 
 import numpy as np
 
-from kotarena.engine.actions import (
-    BUY,
-    DONE_ACTION,
-    PASS_ACTION,
-    SWEEP_ACTION,
-    USE,
-    Action,
-    reroll_table,
-)
+from kotarena.engine.actions import Action
 from kotarena.games.duel.cards import CARDS, KEEP
 from kotarena.games.duel.faces import ADDABLE, FACE_NAMES
 from kotarena.games.duel.game import Duel
@@ -65,6 +57,7 @@ from kotarena.games.duel.track import (
 from kotarena.games.duel.turn import PART_WORDS
 from kotarena.games.duel.verbs import BLOCK, HYPE, PICK, POWER, RESOLVE, SPEND
 from kotarena.games.duel.view import View
+from kotarena.games.vocabulary import BUY, DONE_ACTION, PASS_ACTION, SWEEP_ACTION, USE, reroll_table
 from kotarena.pettingzoo.encoder import Encoder, Layout
 
 #: The most spaces a track can have: 15 printed, one more for each of the two

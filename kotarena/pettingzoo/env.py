@@ -80,7 +80,7 @@ class KotarenaEnv(AECEnv):
 
     def action_index(self, action: Action | str) -> int:
         """The index of an action (or its text) in the table."""
-        chosen = parse_action(action) if isinstance(action, str) else action
+        chosen = parse_action(action, self.game.verbs) if isinstance(action, str) else action
         try:
             return self.encoder.index[chosen]
         except KeyError:
@@ -143,7 +143,7 @@ class KotarenaEnv(AECEnv):
         if isinstance(action, Action):
             return action
         if isinstance(action, str):
-            return parse_action(action)
+            return parse_action(action, self.game.verbs)
         if action is None or not 0 <= int(action) < len(self.encoder.actions):
             raise IllegalActionError(f"action {action!r} is not an index of the action table "
                                      f"(0 to {len(self.encoder.actions) - 1})")

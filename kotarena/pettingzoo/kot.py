@@ -27,7 +27,13 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from kotarena.engine.actions import (
+from kotarena.engine.actions import Action
+from kotarena.games.kot.faces import FACE_NAMES
+from kotarena.games.kot.game import KingOfTokyo
+from kotarena.games.kot.kinds import DECISION_KINDS
+from kotarena.games.kot.rules import Rules
+from kotarena.games.kot.view import View
+from kotarena.games.vocabulary import (
     BUY,
     CURE,
     DONE_ACTION,
@@ -35,14 +41,8 @@ from kotarena.engine.actions import (
     STAY_ACTION,
     SWEEP_ACTION,
     YIELD_ACTION,
-    Action,
     reroll_table,
 )
-from kotarena.engine.dice import FACE_NAMES
-from kotarena.games.kot.game import KingOfTokyo
-from kotarena.games.kot.kinds import DECISION_KINDS
-from kotarena.games.kot.rules import Rules
-from kotarena.games.kot.view import View
 from kotarena.pettingzoo.encoder import Encoder, EncoderError, Layout
 
 #: The most energy an action of the table puts on a card (``use monster_batteries N``).

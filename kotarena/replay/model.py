@@ -23,6 +23,11 @@ MAGIC = "kotarena-replay"
 #: Header keys in the order they are written; the informational ones may be missing.
 HEADER_KEYS = ("game", "rules-version", "players", "bots", "seed", "deck", "first", "created-with")
 OPTIONAL_KEYS = frozenset({"bots", "created-with"})
+#: The ``first`` header's word for a first player the game chose itself (by its own
+#: means, from the seed: King of Tokyo's roll-off). Files written before it say
+#: ``rolloff`` (:data:`FIRST_BY_ROLLOFF`), which reads the same.
+FIRST_CHOSEN = "chosen"
+FIRST_BY_ROLLOFF = "rolloff"
 
 
 class ReplayError(ValueError):
@@ -60,7 +65,7 @@ class Replay:
     players: tuple[str, ...]
     seed: int
     deck: str | None
-    first_player: int | None  #: ``None``: the first player was found by the roll-off
+    first_player: int | None  #: ``None``: the game chose its first player (King of Tokyo's roll-off)
     bots: tuple[str | None, ...] | None = None
     created_with: str | None = None
     log: tuple[tuple, ...] = ()
@@ -86,9 +91,9 @@ class Replay:
         start = next((index for index, event in enumerate(log) if event[0] == "turn"), None)
         if start is not None and log[start][2] != 1:
             raise ValueError("this game's log does not start at turn 1; only a game from new_game() can be replayed")
-        # The market is dealt before the roll-off, so its events come first. A game whose
-        # log has no turn events (a plugin's) chose its first player from the seed: the
-        # replay lets it choose again, as a roll-off's.
+        # The market is dealt before King of Tokyo's roll-off, so its events come first. A
+        # game whose log has no turn events (a plugin's) chose its first player from the
+        # seed: the replay lets it choose again, as a roll-off's.
         rolloff = start is None or any(event[0] == "rolloff" for event in log[:start])
         first_player = None if start is None or rolloff else log[start][1]
         if bots is not None and len(bots) != state.n:
@@ -202,7 +207,7 @@ class Replay:
             "bots": None if self.bots is None else _header_text(tuple(self.bots)),
             "seed": str(self.seed),
             "deck": _header_text((self.deck,)),
-            "first": "rolloff" if self.first_player is None else str(self.first_player),
+            "first": FIRST_CHOSEN if self.first_player is None else str(self.first_player),
             "created-with": self.created_with,
         }
         for key in HEADER_KEYS:

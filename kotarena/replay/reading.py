@@ -11,7 +11,17 @@ from kotarena.engine.actions import ActionError, parse_action
 from kotarena.engine.events import EventTextError, event_from_text
 from kotarena.engine.outcome import EngineError, Outcome, Termination
 from kotarena.games import get_game
-from kotarena.replay.model import FORMAT_VERSION, HEADER_KEYS, MAGIC, OPTIONAL_KEYS, READ_VERSIONS, Replay, ReplayError
+from kotarena.replay.model import (
+    FIRST_BY_ROLLOFF,
+    FIRST_CHOSEN,
+    FORMAT_VERSION,
+    HEADER_KEYS,
+    MAGIC,
+    OPTIONAL_KEYS,
+    READ_VERSIONS,
+    Replay,
+    ReplayError,
+)
 from kotarena.replay.packed import unpacked_texts
 
 _KEYWORD = re.compile(r"(\S+)\s*(.*)")
@@ -207,9 +217,9 @@ def _header_value(key: str, rest: str, fail, number: int):
             return None
         return one(str, "a deck name such as 'kot', or 'none'")
     if key == "first":
-        if values == ("rolloff",):
+        if values in ((FIRST_CHOSEN,), (FIRST_BY_ROLLOFF,)):
             return None
-        return one(int, "a seat number (from 0) or 'rolloff'")
+        return one(int, f"a seat number (from 0) or {FIRST_CHOSEN!r}")
     # players, bots: one name per seat
     if not values or not all(isinstance(v, str) or (key == "bots" and v is None) for v in values):
         raise fail(f"bad {key!r} value {rest!r}: expected one name per seat (quote names with spaces)", number)

@@ -71,6 +71,8 @@ def test_a_full_pig_replay_is_written_by_match_and_read_where_pig_is_not_install
     invoke("match", "--game", "pig", "--bot", "pig-greedy", "--bot", "random", "--seed", "5", "--replay", str(saved))
     replay = read_replay(saved)
     assert replay.has_events and replay.first_player is None  # Pig's log has no turn events: it chooses again
+    # The header says so in no game's words (not King of Tokyo's "rolloff").
+    assert "first chosen" in saved.read_text().splitlines()
     assert ("act", 0, "roll") in replay.log and any(event[0] == "roll" for event in replay.log)
     assert "reproduced: yes" in invoke("replay", str(saved))
     # A fresh interpreter without the plugin still reads Pig's actions and ending.

@@ -147,13 +147,13 @@ def test_a_league_night_of_origins_is_stored_and_replays(tmp_path):
 
 
 def test_the_hearts_question_offers_only_what_the_table_allows():
-    from kotarena.engine.dice import ScriptedDice
+    from kotarena.games.kot.faces import scripted_dice
     from kotarena.games.kot.position import MonsterSetup, build_position
 
     def hearts_decision(**alienoid):
         state = build_position([MonsterSetup("Alienoid", cards=["biofuel"], **alienoid), MonsterSetup("Kraken")],
                                game="origins", deck="origins", first="Alienoid",
-                               dice=ScriptedDice(["heart heart 1 2 3 1"]))
+                               dice=scripted_dice(["heart heart 1 2 3 1"]))
         state.apply("stop")
         assert state.kind == "hearts"
         return get_game("origins").words.table(state.view(0), me=0).splitlines()[-1]

@@ -11,9 +11,9 @@ from click.testing import CliRunner
 from kotarena.bots.human import HumanBot, NoTerminalError, require_terminal
 from kotarena.bots.random_bot import RandomBot
 from kotarena.cli import cli
-from kotarena.engine import ScriptedDice
 from kotarena.games import get_game, new_game
 from kotarena.games.kot.events import event_lines
+from kotarena.games.kot.faces import scripted_dice
 from kotarena.games.kot.position import MonsterSetup, build_position
 from kotarena.games.kot.table import dice_line
 from kotarena.match import bot_seed, play
@@ -173,7 +173,7 @@ def buy_decision():
         [MonsterSetup("Kraken", energy=2), MonsterSetup("Meka Dragon")],
         first="Kraken",
         market=["energize", "heal", "jets"],
-        dice=ScriptedDice(["1 2 3 1 2 3"]),
+        dice=scripted_dice(["1 2 3 1 2 3"]),
     )
     state.apply("stop")
     assert state.kind == "buy"
@@ -233,7 +233,7 @@ def test_table_shows_tokyo_and_who_is_out():
     state = build_position(
         [MonsterSetup("Kraken", tokyo="city", health=7), MonsterSetup("The King", alive=False, health=0),
          MonsterSetup("Alienoid")],
-        first="Alienoid", deck=None, dice=ScriptedDice(["1 1 1 2 2 heart"]),
+        first="Alienoid", deck=None, dice=scripted_dice(["1 1 1 2 2 heart"]),
     )
     text = get_game(state.game).words.table(state)
     assert "Tokyo City: Kraken" in text

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from kotarena.bots.human import HumanBot
 from kotarena.cli import cli
-from kotarena.engine import ScriptedDice
+from kotarena.games.kot.faces import scripted_dice
 from kotarena.games.kot.position import MonsterSetup, build_position
 from kotarena.games.kot.prompt import MOST_LISTED, card_help, legal_help
 from kotarena.games.kot.table import decision_line
@@ -47,7 +47,7 @@ def dice_decision():
     state = build_position(
         [MonsterSetup("Kraken", energy=5, cards=["plot_twist", "stretchy"]),
          MonsterSetup("Meka Dragon", energy=3, tokyo="city", cards=["wings"])],
-        first="Kraken", market=["energize", "heal", "jets"], dice=ScriptedDice(["1 2 3 claw claw heart"]),
+        first="Kraken", market=["energize", "heal", "jets"], dice=scripted_dice(["1 2 3 claw claw heart"]),
     )
     state.apply("stop")
     assert state.kind == "dice"

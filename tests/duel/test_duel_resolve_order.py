@@ -8,7 +8,7 @@ any moment) and, for fame and destruction, "ви миттєво перемага
 
 from __future__ import annotations
 
-from kotarena.engine.outcome import Termination
+from kotarena.games.duel.endings import SPOTLIGHT, VICTORY_SPACE
 
 
 def texts(state):
@@ -39,7 +39,7 @@ def test_the_kings_block_dice_first_then_gigazaurs_power_reaches_the_victory_spa
     play(state, "stop", "resolve fame")  # -5, then the block at -6 stops the pull
     assert state.board.markers[0] == ("king_block_1", 0)
     play(state, "power fame")  # a pull that starts on the block moves normally
-    assert state.outcome.winner == 0 and state.outcome.termination is Termination.VICTORY_SPACE
+    assert state.outcome.winner == 0 and state.outcome.termination is VICTORY_SPACE
 
 
 def test_the_kings_block_power_first_the_dice_stop_on_the_block(duel, play):
@@ -71,7 +71,7 @@ def test_fame_or_destruction_first_decides_a_win_in_the_spotlight(duel, play):
     # Fame waits in the zone at -4: destruction first (-2 to -3) wins at once.
     state = duel(dice=roll, markers=(-4, -2), cards=(["extra_head"], []))
     play(state, "stop", "resolve destruction")
-    assert state.outcome.winner == 0 and state.outcome.termination is Termination.SPOTLIGHT
+    assert state.outcome.winner == 0 and state.outcome.termination is SPOTLIGHT
     # Fame first goes past the zone (-6); destruction then enters it alone.
     state = duel(dice=roll, markers=(-4, -2), cards=(["extra_head"], []))
     play(state, "stop", "resolve fame")
@@ -83,7 +83,7 @@ def test_a_pull_that_crosses_your_spotlight_zone_wins_there(duel, play):
     # comes at -3 and the pull ends there.
     state = duel(dice=["fame fame fame fame fame fame"], markers=(-2, -4))
     play(state, "stop")
-    assert state.outcome.winner == 0 and state.outcome.termination is Termination.SPOTLIGHT
+    assert state.outcome.winner == 0 and state.outcome.termination is SPOTLIGHT
     assert state.board.markers[0] == ("", -3)
 
 
@@ -91,7 +91,7 @@ def test_a_pull_through_the_rivals_spotlight_zone_hands_the_rival_the_win(duel, 
     # "At any moment": fame comes back from +6 through +5 while destruction stands at +4.
     state = duel(dice=["fame fame fame fame heart heart"], markers=(6, 4))
     play(state, "stop")
-    assert state.outcome.winner == 1 and state.outcome.termination is Termination.SPOTLIGHT
+    assert state.outcome.winner == 1 and state.outcome.termination is SPOTLIGHT
     assert state.board.markers[0] == ("", 5)
 
 

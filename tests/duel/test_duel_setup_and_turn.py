@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from kotarena.engine.outcome import IllegalActionError, PositionError, Termination
+from kotarena.engine.outcome import IllegalActionError, PositionError
 from kotarena.games import new_game
+from kotarena.games.duel.endings import LAST_STANDING, SPOTLIGHT, VICTORY_SPACE
 from kotarena.games.duel.monsters import MONSTERS
 from kotarena.games.duel.position import duel_dice
 from kotarena.games.duel.rulings import SECOND_PLAYER_ENERGY, SPOTLIGHT_DISTANCES
@@ -86,7 +87,7 @@ def test_second_seat_pulls_toward_its_own_end(duel, play):
 def test_a_marker_on_your_victory_space_wins_at_once(duel, play):
     state = duel(dice=["fame fame fame claw claw claw"], markers=(-6, 0))
     play(state, "stop", "resolve fame")
-    assert state.outcome.winner == 0 and state.outcome.termination is Termination.VICTORY_SPACE
+    assert state.outcome.winner == 0 and state.outcome.termination is VICTORY_SPACE
     assert state.health[1] == 14  # the game ended before the claws
 
 
@@ -97,13 +98,13 @@ def test_a_victory_space_covered_by_a_hype_token_still_wins(duel, play):
     assert state.outcome is None
     state = duel(dice=["fame fame fame fame heart heart"], markers=(-5, 0), hype={"lizard_smash_dice": "fame -7 -6"})
     play(state, "stop")
-    assert state.outcome.termination is Termination.VICTORY_SPACE and state.outcome.winner == 0
+    assert state.outcome.termination is VICTORY_SPACE and state.outcome.winner == 0
 
 
 def test_both_markers_in_your_spotlight_zone_win(duel, play):
     state = duel(dice=["destruction destruction destruction heart heart heart"], markers=(-4, -2))
     play(state, "stop")
-    assert state.outcome.winner == 0 and state.outcome.termination is Termination.SPOTLIGHT
+    assert state.outcome.winner == 0 and state.outcome.termination is SPOTLIGHT
 
 
 def test_only_spaces_entirely_inside_the_spotlight_zone_count(duel, play):
@@ -118,13 +119,13 @@ def test_only_spaces_entirely_inside_the_spotlight_zone_count(duel, play):
                  hype={"phantom_extend_heal": "destruction -3 -2"})
     play(state, "stop", "resolve destruction")
     assert state.board.markers[1] == ("phantom_extend_heal", 0)  # lies on printed space -3 alone
-    assert state.outcome.termination is Termination.SPOTLIGHT
+    assert state.outcome.termination is SPOTLIGHT
 
 
 def test_health_zero_loses_at_once(duel, play):
     state = duel(dice=["claw claw claw heart heart heart"], health=(14, 3))
     play(state, "stop")
-    assert state.outcome.winner == 0 and state.outcome.termination is Termination.LAST_STANDING
+    assert state.outcome.winner == 0 and state.outcome.termination is LAST_STANDING
     assert state.health[1] == 0
 
 

@@ -4,7 +4,7 @@ only while the other marker stands in a zone (docs/duel.md, "Speed")."""
 
 from __future__ import annotations
 
-from kotarena.engine.outcome import Termination
+from kotarena.games.duel.endings import SPOTLIGHT
 from kotarena.games.duel.faces import FACE_NAMES
 
 
@@ -28,7 +28,7 @@ def test_the_kings_power_is_no_part_to_order_when_no_token_can_move(duel, play):
 def test_a_pull_into_the_zone_the_other_marker_stands_in_wins_at_once(duel, play):
     state = duel(dice=["fame fame fame fame fame heart"], markers=(-2, -4))
     play(state, "stop")  # three spaces: -2 to -3 puts both in seat 0's zone; the pull ends
-    assert state.outcome.winner == 0 and state.outcome.termination is Termination.SPOTLIGHT
+    assert state.outcome.winner == 0 and state.outcome.termination is SPOTLIGHT
     assert state.board.markers[0] == ("", -3)
 
 

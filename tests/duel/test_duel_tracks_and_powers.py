@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kotarena.engine.outcome import Termination
+from kotarena.games.duel.endings import VICTORY_SPACE
 from kotarena.games.duel.rulings import BONUS_ON_SPACES_PASSED
 
 BLANK = "heart heart energy energy claw"
@@ -45,7 +45,7 @@ def test_the_shortcut_token_shortens_a_track(duel, play):
     # Covers -7, -6, -5 and offers 2 spaces: from -4, two pulls reach the victory space.
     state = duel(dice=["fame fame fame fame heart heart"], markers=(-4, 0), hype={"alien_shortcut": "fame -7 -5"})
     play(state, "stop")
-    assert state.outcome.termination is Termination.VICTORY_SPACE
+    assert state.outcome.termination is VICTORY_SPACE
 
 
 def test_an_extension_token_lengthens_a_track(duel, play):

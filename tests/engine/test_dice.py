@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from kotarena.engine import FACE_NAMES, DiceError, IllegalActionError, ScriptedDice, format_faces, parse_faces
-from kotarena.engine.dice import CLAW, ENERGY, HEART
+from kotarena.engine import DiceError, IllegalActionError, ScriptedDice
 from kotarena.games import new_game
+from kotarena.games.kot.faces import CLAW, ENERGY, FACE_NAMES, HEART, format_faces, parse_faces, scripted_dice
 
 
 def test_a_die_has_six_faces_1_2_3_energy_heart_claw():
@@ -108,13 +108,25 @@ def test_a_die_keeps_its_face_whatever_the_other_dice_do():
 
 
 def test_scripted_dice_must_give_as_many_faces_as_dice_rolled():
-    dice = ScriptedDice(["1 2 3"])
-    with pytest.raises(DiceError, match="gives 3 faces .* but 6 dice are rolled"):
+    dice = scripted_dice(["1 2 3"])
+    with pytest.raises(DiceError, match=r"gives 3 faces \(1 2 3\) but 6 dice are rolled"):
         dice.roll(6)
 
 
+def test_the_cores_scripted_dice_are_numbers_any_game_names():
+    dice = ScriptedDice([(5, 0), (9, 9, 9)])
+    assert dice.roll(2) == [5, 0] and dice.copy().remaining == 1
+    with pytest.raises(DiceError, match=r"gives 3 faces \(9 9 9\) but 2 dice"):  # no names: the numbers
+        dice.roll(2)
+    named = ScriptedDice([(5, 0)], names=("one", "two", "three", "energy", "heart", "claw"))
+    with pytest.raises(DiceError, match=r"\(claw one\)"):
+        named.copy().roll(6)
+    with pytest.raises(DiceError, match="face numbers, not text"):
+        ScriptedDice(["1 2 3"])
+
+
 def test_scripted_dice_that_run_out_say_so():
-    dice = ScriptedDice(["1 2 3 1 2 3"])
+    dice = scripted_dice(["1 2 3 1 2 3"])
     dice.roll(6)
     with pytest.raises(DiceError, match="ran out"):
         dice.roll(6)

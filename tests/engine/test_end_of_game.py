@@ -8,7 +8,7 @@ engine's damage step do what the named card would do, and say so.
 
 from __future__ import annotations
 
-from kotarena.engine import Termination
+from kotarena.games.kot.end import ALL_ELIMINATED, LAST_STANDING, STARS
 from kotarena.games.kot.position import MonsterSetup
 
 
@@ -17,7 +17,7 @@ def test_monster_with_20_stars_at_the_end_of_its_turn_wins(table, act, events):
     act(state, "stop")
     assert state.is_over
     assert state.outcome.winner == 0
-    assert state.outcome.termination is Termination.STARS
+    assert state.outcome.termination is STARS
     assert events(state, "over") == [("over", 0, "stars")]
 
 
@@ -40,7 +40,7 @@ def test_victory_by_stars_waits_for_the_end_of_the_turn(table, act):
     assert state.stars[0] == 20
     assert not state.is_over and state.kind == "buy"  # the turn goes on: you must survive it
     act(state, "done")
-    assert state.outcome.winner == 0 and state.outcome.termination is Termination.STARS
+    assert state.outcome.winner == 0 and state.outcome.termination is STARS
 
 
 def test_star_for_taking_tokyo_counts_toward_victory(table, act):
@@ -80,7 +80,7 @@ def test_monster_eliminated_at_20_stars_leaves_the_win_to_the_last_one_standing(
     state.damage(0, 4, 0)
     act(state, "done")
     assert state.outcome.winner == 1
-    assert state.outcome.termination is Termination.LAST_STANDING
+    assert state.outcome.termination is LAST_STANDING
 
 
 def test_everybody_eliminated_at_once_means_nobody_wins(table, act):
@@ -93,7 +93,7 @@ def test_everybody_eliminated_at_once_means_nobody_wins(table, act):
     state.damage(1, 3, 0)
     act(state, "done")
     assert state.outcome.winner is None
-    assert state.outcome.termination is Termination.ALL_ELIMINATED
+    assert state.outcome.termination is ALL_ELIMINATED
     assert state.outcome.ranks == (0, 0)
 
 
@@ -102,7 +102,7 @@ def test_last_monster_standing_wins_at_once(table, act, events):
                   health=0), deck="default", dice=["claw claw 1 2 3 1"])
     act(state, "stop")
     assert state.outcome.winner == 0
-    assert state.outcome.termination is Termination.LAST_STANDING
+    assert state.outcome.termination is LAST_STANDING
     assert state.kind is None and state.legal == ()  # no buy step after the last elimination
     assert events(state, "over") == [("over", 0, "last_standing")]
 
@@ -111,7 +111,7 @@ def test_monster_in_tokyo_wins_by_eliminating_everyone_outside(table, act):
     state = table(MonsterSetup("Alienoid", tokyo="city"), MonsterSetup("Kraken", health=2),
                   MonsterSetup("Meka Dragon", health=1), dice=["claw claw 1 2 3 1"])
     act(state, "stop")
-    assert state.outcome.winner == 0 and state.outcome.termination is Termination.LAST_STANDING
+    assert state.outcome.winner == 0 and state.outcome.termination is LAST_STANDING
     assert state.outcome.ranks == (0, 1, 1)
 
 
@@ -158,7 +158,7 @@ def test_ranks_put_the_eliminated_last_in_reverse_order_of_elimination(table, ac
     act(state, "stop")  # Kraken
     state.next_turn()
     act(state, "stop")  # Alienoid
-    assert state.outcome.winner == 0 and state.outcome.termination is Termination.LAST_STANDING
+    assert state.outcome.winner == 0 and state.outcome.termination is LAST_STANDING
     assert state.outcome.ranks == (0, 2, 2, 1)
     assert state.outcome.turns == 3
 

@@ -13,6 +13,7 @@ from kotarena.engine.game import Game, GameState
 from kotarena.engine.outcome import Outcome, Termination
 from kotarena.engine.words import Words
 from kotarena.games import games, get_game, new_game
+from kotarena.games.kot.end import STARS
 from kotarena.testing import check_game
 
 
@@ -84,7 +85,7 @@ def test_the_default_words_draw_any_view_from_its_seat_facts():
 
 def test_a_termination_is_any_word_a_game_declares():
     assert Termination("checkmate") is Termination("checkmate") and Termination("checkmate") == "checkmate"
-    assert Termination("checkmate").value == "checkmate" and Termination.STARS is Termination("stars")
+    assert Termination("checkmate").value == "checkmate" and STARS is Termination("stars")
     assert pickle.loads(pickle.dumps(Termination("checkmate"))) is Termination("checkmate")
     outcome = Outcome(1, Termination("checkmate"), (1, 0), 40)
     assert Outcome.from_json(outcome.to_json()) == outcome

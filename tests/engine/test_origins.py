@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import pytest
 
-from kotarena.engine import PositionError, ScriptedDice
+from kotarena.engine import PositionError
 from kotarena.games import get_game, new_game
 from kotarena.games.kot import ORIGINS, ORIGINS_GAME, ORIGINS_TWO_PLAYERS
+from kotarena.games.kot.faces import scripted_dice
 from kotarena.games.kot.position import MonsterSetup
 from kotarena.games.kot.rulings import ROLL_OFF_ONLY_THE_TIED_ROLL_AGAIN
 from kotarena.testing import check_game
@@ -51,7 +52,7 @@ def test_first_player_ties_roll_again_until_one_has_the_most_claws():
     # Alienoid and Kraken tie on two claws (Cyber Bunny, with one, is out of it); they
     # roll again and tie on one; then Kraken rolls more.
     assert ROLL_OFF_ONLY_THE_TIED_ROLL_AGAIN is True
-    dice = ScriptedDice(["claw claw 1 2 3 heart", "claw 1 2 3 heart energy", "claw claw 1 1 2 2",
+    dice = scripted_dice(["claw claw 1 2 3 heart", "claw 1 2 3 heart energy", "claw claw 1 1 2 2",
                          "claw 1 2 3 3 3", "claw 1 2 3 3 3",
                          "1 1 2 2 3 3", "claw 1 2 3 3 3",
                          "1 2 3 1 2 3"])  # Kraken's first roll
@@ -64,7 +65,7 @@ def test_first_player_ties_roll_again_until_one_has_the_most_claws():
 
 
 def test_the_very_first_player_enters_tokyo_without_claws(events):
-    state = new_game("origins", 4, seed=1, deck=None, first_player=0, dice=ScriptedDice(["1 2 3 heart energy energy", "1 2 3 1 2 3"]))
+    state = new_game("origins", 4, seed=1, deck=None, first_player=0, dice=scripted_dice(["1 2 3 heart energy energy", "1 2 3 1 2 3"]))
     state.apply("stop")
     assert state.city == 0 and state.stars[0] == 1 and state.energy[0] == 2
     assert events(state, "enter") == [("enter", 0, "city")]

@@ -16,8 +16,8 @@ from collections import Counter
 
 import pytest
 
-from kotarena.engine import Termination
 from kotarena.games import new_game
+from kotarena.games.kot.end import LAST_STANDING, STARS
 from kotarena.testing import DEFAULT_STEP_CAP, InvariantError, StepCapError, invariants, random_game, random_games
 
 PLAYER_COUNTS = (2, 3, 4, 5, 6)
@@ -78,7 +78,7 @@ def test_random_games_with_a_cautious_policy_keep_every_invariant():
         return state.legal[int(rng.random() * len(state.legal))]
 
     games = list(random_games(100, seed=INVARIANT_SEEDS + 950_000, policy=cautious))
-    assert {g.outcome.termination for g in games} == {Termination.STARS, Termination.LAST_STANDING}
+    assert {g.outcome.termination for g in games} == {STARS, LAST_STANDING}
 
 
 def test_random_games_reach_the_interesting_corners_of_the_rules():

@@ -8,13 +8,14 @@ from dataclasses import replace
 
 import pytest
 
-from kotarena.engine import GameSpec, ScriptedDice
+from kotarena.engine import GameSpec
 from kotarena.games.kot import CLASSIC, KingOfTokyo
 from kotarena.games.kot.cards.abilities import Wings
 from kotarena.games.kot.cards.blocks import AttackBonus, CardDamage, Instant, TokensOnHit
 from kotarena.games.kot.cards.deck import Deck
 from kotarena.games.kot.cards.effects import Combined
 from kotarena.games.kot.cards.info import DISCARD, KEEP, CardInfo
+from kotarena.games.kot.faces import scripted_dice
 from kotarena.games.kot.kinds import CITY
 from kotarena.games.kot.rules import CLASSIC_STEPS
 from kotarena.games.kot.tokyo import attacker_moves_in
@@ -45,7 +46,7 @@ def test_a_variant_of_rules_and_deck_keeps_every_promise_of_the_seam():
 
 
 def test_the_variant_plays_by_its_numbers():
-    state = QUICK.new_state(3, seed=5, first_player=0, dice=ScriptedDice(["claw 1 2 3 heart heart", "1 1 2 2 3 3"]))
+    state = QUICK.new_state(3, seed=5, first_player=0, dice=scripted_dice(["claw 1 2 3 heart heart", "1 1 2 2 3 3"]))
     assert state.health == [8, 8, 8] and len(state.market) == 2 and not state.bay_open
     state.apply("stop")
     assert state.city == 0 and state.energy[0] == 1 and state.stars[0] == 0  # taking Tokyo gives energy here
@@ -70,7 +71,7 @@ def test_a_step_of_the_table_is_swapped_by_data():
     rules = replace(CLASSIC, bay_min_players=0, claws_take_tokyo=False,
                     steps=replace(CLASSIC_STEPS, enter_tokyo=enter_when_empty))
     game = KingOfTokyo(GameSpec("entering", "Entering", 2, 6, None, rules_version=1), rules)
-    state = game.new_state(2, seed=1, deck=None, first_player=0, dice=ScriptedDice(["1 2 3 heart energy energy", "1 1 2 2 3 3"]))
+    state = game.new_state(2, seed=1, deck=None, first_player=0, dice=scripted_dice(["1 2 3 heart energy energy", "1 1 2 2 3 3"]))
     state.apply("stop")  # no claw, yet Tokyo was empty
     assert state.city == 0 and state.stars[0] == 1
     assert check_game(game, games=2) > 100

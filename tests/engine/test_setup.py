@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from kotarena.engine import PositionError, ScriptedDice
+from kotarena.engine import PositionError
 from kotarena.games import new_game
 from kotarena.games.kot import MONSTERS
+from kotarena.games.kot.faces import scripted_dice
 from kotarena.games.kot.position import MonsterSetup, build_position
 from kotarena.games.kot.rulings import ROLL_OFF_ONLY_THE_TIED_ROLL_AGAIN
 
@@ -63,7 +64,7 @@ def test_two_monsters_cannot_share_a_name():
 
 
 def test_the_monster_with_most_claws_starts(events):
-    dice = ScriptedDice(["claw 1 2 3 1 2", "claw claw claw 1 2 3", "claw claw 1 2 3 1", NO_CLAWS])
+    dice = scripted_dice(["claw 1 2 3 1 2", "claw claw claw 1 2 3", "claw claw 1 2 3 1", NO_CLAWS])
     game = new_game("kot", 3, seed=1, dice=dice)
     assert game.active == 1 and game.to_move == 1
     assert events(game, "rolloff") == [("rolloff", ((0, 1), (1, 3), (2, 2)))]
@@ -71,7 +72,7 @@ def test_the_monster_with_most_claws_starts(events):
 
 def test_tied_monsters_roll_again_among_themselves_only(events):
     assert ROLL_OFF_ONLY_THE_TIED_ROLL_AGAIN is True
-    dice = ScriptedDice([
+    dice = scripted_dice([
         "claw claw 1 2 3 1", "claw 1 2 3 1 2", "claw claw 1 2 3 1", "1 2 3 1 2 3",  # seats 0 and 2 tie
         "claw 1 2 3 1 2", "claw 1 2 3 1 2",                                      # tie again
         "1 2 3 1 2 3", "claw 1 2 3 1 2",                                         # seat 2 starts

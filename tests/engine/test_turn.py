@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from kotarena.engine import GameOverError, IllegalActionError, format_faces
+from kotarena.engine import GameOverError, IllegalActionError
+from kotarena.games.kot.faces import format_faces
 from kotarena.games.kot.position import MonsterSetup
 
 

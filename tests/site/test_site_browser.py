@@ -200,8 +200,8 @@ def test_the_drawn_table_shows_the_monsters_tokyo_dice_and_tracks_as_the_engine_
         browser, built_site, season_db, ladder, tmp_path):
     from selenium.webdriver.common.by import By
 
-    from kotarena.engine.dice import FACE_NAMES
     from kotarena.games.duel.faces import FACE_NAMES as DUEL_FACES
+    from kotarena.games.kot.faces import FACE_NAMES
 
     match = stored(season_db, ladder)[0]
     ends, _ = turns_replayed(match["replay"])

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from kotarena.engine.game import Game
-from kotarena.engine.outcome import Outcome, Termination
+from kotarena.engine.outcome import Outcome
 from kotarena.games import get_game, new_game
+from kotarena.games.kot.end import ALL_ELIMINATED
 from kotarena.replay import Replay
 from kotarena.site.frames import game_frames, viewer_data
 
@@ -93,7 +94,7 @@ def test_any_game_is_shown_by_its_seat_facts_when_it_draws_no_table_of_its_own()
 
 def test_a_replay_that_does_not_end_as_stored_is_shown_as_far_as_it_goes_with_why():
     replay = played("kot", 4, 61)
-    wrong = replace(replay, outcome=Outcome(None, Termination.ALL_ELIMINATED, (0, 0, 0, 0), 1))
+    wrong = replace(replay, outcome=Outcome(None, ALL_ELIMINATED, (0, 0, 0, 0), 1))
     frames, _, problem = game_frames(wrong)
     assert len(frames) == replay.outcome.turns + 1
     assert problem == "the replay does not play out: the game ends otherwise than stored"

@@ -12,8 +12,9 @@ from sqlmodel import Session, select
 
 from kotarena.bots.random_bot import RandomBot
 from kotarena.cli import cli
-from kotarena.engine.outcome import Outcome, Termination
+from kotarena.engine.outcome import Outcome
 from kotarena.games import new_game
+from kotarena.games.kot.end import STARS
 from kotarena.match import play
 from kotarena.storage import open_db
 from kotarena.storage.models import Match, Seat
@@ -39,11 +40,11 @@ def job(*bots: str, seed: int = 11, trusted: bool = True, **params) -> MatchJob:
 
 
 def test_the_outcome_a_bot_is_shown_cannot_be_changed_even_past_a_frozen_dataclass():
-    outcome = Outcome(1, Termination.STARS, (1, 0), 12)
+    outcome = Outcome(1, STARS, (1, 0), 12)
     for write in (setattr, object.__setattr__):
         with pytest.raises((AttributeError, TypeError)):
             write(outcome, "winner", 0)
-    assert outcome == (1, Termination.STARS, (1, 0), 12) and outcome.winner == 1
+    assert outcome == (1, STARS, (1, 0), 12) and outcome.winner == 1
 
 
 def test_a_bot_rewriting_its_final_view_changes_nothing_of_the_game(failbots):

@@ -16,8 +16,8 @@ from kotarena.bots.random_bot import RandomBot
 from kotarena.bots.registry import get_bot
 from kotarena.conformance import check_bot
 from kotarena.engine.actions import Action
-from kotarena.engine.dice import ScriptedDice
 from kotarena.games import new_game
+from kotarena.games.kot.faces import scripted_dice
 from kotarena.games.kot.position import MonsterSetup, build_position
 from kotarena.match import bot_seed, play
 
@@ -25,7 +25,7 @@ NOTHING = "1 2 3 heart 1 2"  # a roll that scores nothing, hurts nobody, heals n
 
 
 def position(*monsters: MonsterSetup, dice: list[str], first: str | None = None, **options):
-    return build_position(list(monsters), first=first or monsters[0].name, dice=ScriptedDice(dice),
+    return build_position(list(monsters), first=first or monsters[0].name, dice=scripted_dice(dice),
                           deck=options.pop("deck", None), **options)
 
 
@@ -36,7 +36,7 @@ def answer(state, seat: int | None = None) -> str:
 
 def kept(state, text: str) -> list[str]:
     """The faces a roll answer keeps, by name."""
-    from kotarena.engine.dice import FACE_NAMES
+    from kotarena.games.kot.faces import FACE_NAMES
 
     rerolled = {int(word) for word in text.split()[1:]}
     return sorted(FACE_NAMES[f] for p, f in enumerate(state.dice, 1) if p not in rerolled)

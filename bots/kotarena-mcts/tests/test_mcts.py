@@ -18,10 +18,10 @@ from kotarena import plugins
 from kotarena.bots.random_bot import RandomBot
 from kotarena.bots.registry import get_bot
 from kotarena.conformance import check_bot
-from kotarena.engine.actions import reroll_table
-from kotarena.engine.dice import ScriptedDice, parse_faces
 from kotarena.games import new_game
+from kotarena.games.kot.faces import parse_faces, scripted_dice
 from kotarena.games.kot.position import MonsterSetup, build_position
+from kotarena.games.vocabulary import reroll_table
 from kotarena.match import bot_seed, play
 
 
@@ -42,7 +42,7 @@ class TinySearchBot(SearchBot):
 
 
 def position(*monsters: MonsterSetup, dice: list[str], first: str | None = None, **options):
-    return build_position(list(monsters), first=first or monsters[0].name, dice=ScriptedDice(dice),
+    return build_position(list(monsters), first=first or monsters[0].name, dice=scripted_dice(dice),
                           deck=options.pop("deck", None), **options)
 
 

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from kotarena.engine.actions import PASS_ACTION, USE, Action
+from kotarena.engine.actions import Action
 from kotarena.games.duel.cards import BY_ID, DISCARD
 from kotarena.games.duel.faces import CLAW, FACE_NAMES, HEART, POWER
 from kotarena.games.duel.rulings import ADRENALINE_COUNTS_BOTH_SIDES, TESLA_ENERGY_WITHOUT_DISCARD
 from kotarena.games.duel.track import DESTRUCTION_TRACK, FAME_TRACK, HYPE_TOKENS, SMASH, SMASH2
+from kotarena.games.vocabulary import PASS_ACTION, USE
 
 if TYPE_CHECKING:
     from kotarena.games.duel.state import State

@@ -14,7 +14,7 @@ from kotarena.engine.actions import parse_action
 from kotarena.engine.dice import ScriptedDice
 from kotarena.engine.outcome import PositionError
 from kotarena.games.duel.cards import BY_ID, CARDS
-from kotarena.games.duel.faces import parse_faces
+from kotarena.games.duel.faces import FACE_NAMES, parse_faces
 from kotarena.games.duel.invariants import invariants
 from kotarena.games.duel.monsters import find_monster
 from kotarena.games.duel.rules import MARKET_SIZE
@@ -25,7 +25,7 @@ from kotarena.games.duel.turn import advance
 
 def duel_dice(*groups: str | Sequence[str]) -> ScriptedDice:
     """Scripted Duel dice: each group the faces of one roll (``"claw fame power"``)."""
-    return ScriptedDice([parse_faces(group) for group in groups])
+    return ScriptedDice([parse_faces(group) for group in groups], names=FACE_NAMES)
 
 
 def marker_space(state: State, track: int, where: int | str) -> Space:

@@ -28,7 +28,7 @@ from kotarena.engine.scenario import (
 )
 from kotarena.games.duel.cards import card_named
 from kotarena.games.duel.events import event_text
-from kotarena.games.duel.faces import parse_faces
+from kotarena.games.duel.faces import FACE_NAMES, parse_faces
 from kotarena.games.duel.monsters import find_monster
 from kotarena.games.duel.position import build_position
 from kotarena.games.duel.track import TRACK_NAMES
@@ -180,7 +180,7 @@ class Scenarios:
             markers=scenario.track, hype=scenario.hype, dice=dice, game=scenario.game, pause_between_turns=True)
 
     def run(self, scenario: Scenario) -> ScenarioResult:
-        dice = ScriptedDice([parse_faces(group) for turn in scenario.turns for group in turn.dice])
+        dice = ScriptedDice([parse_faces(group) for turn in scenario.turns for group in turn.dice], names=FACE_NAMES)
         result = ScenarioResult(scenario)
         names = tuple(m["name"] for m in scenario.monsters)
         try:

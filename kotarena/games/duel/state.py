@@ -14,12 +14,13 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
 from kotarena.engine import NATIVE
-from kotarena.engine.actions import Action, parse_action
+from kotarena.engine.actions import Action
 from kotarena.engine.decisions import Decision
 from kotarena.engine.dice import ScriptedDice
 from kotarena.engine.outcome import GameOverError, IllegalActionError, Outcome, Termination
 from kotarena.games.duel import effects, turn
 from kotarena.games.duel.cards import BY_ID
+from kotarena.games.duel.endings import ALL_ELIMINATED, LAST_STANDING, SPOTLIGHT, VICTORY_SPACE
 from kotarena.games.duel.faces import FACE_NAMES
 from kotarena.games.duel.monsters import Monster
 from kotarena.games.duel.rules import MARKET_SIZE, MAX_TOKENS
@@ -40,6 +41,7 @@ from kotarena.games.duel.track import (
     toward,
 )
 from kotarena.games.duel.view import View, view_of
+from kotarena.games.vocabulary import read_action
 
 if TYPE_CHECKING:
     from mypy_extensions import i64  # a machine integer when compiled, int from source
@@ -152,7 +154,7 @@ class State:
         if self.to_move < 0:
             raise IllegalActionError("the game is paused between turns; call next_turn()")
         if isinstance(action, str):
-            action = parse_action(action)
+            action = read_action(action)  # the family's verbs with their grammar (reroll 4 1)
         if not _offered(action, self.legal):
             shown = ", ".join(a.text for a in self.legal[:12]) + (", ..." if len(self.legal) > 12 else "")
             raise IllegalActionError(f"{action.text!r} is not legal now ({self.kind}); legal: {shown}")
@@ -287,9 +289,9 @@ class State:
             effects.damage_taken(self, seat, amount)
         down = [seat for seat in (0, 1) if self.health[seat] == 0]
         if len(down) == 2 and BOTH_KNOCKED_OUT_IS_A_DRAW:
-            self.finish(None, Termination.ALL_ELIMINATED)
+            self.finish(None, ALL_ELIMINATED)
         elif down:
-            self.finish(1 - down[0], Termination.LAST_STANDING)
+            self.finish(1 - down[0], LAST_STANDING)
 
     def pull(self, seat: int, track: int, amount: int, why: str) -> int:
         """``seat`` pulls a marker ``amount`` spaces toward its end; returns the spaces moved.
@@ -370,11 +372,11 @@ class State:
             return True
         seat = self.board.winner_by_space()
         if seat is not None:
-            self.finish(seat, Termination.VICTORY_SPACE)
+            self.finish(seat, VICTORY_SPACE)
             return True
         seat = self.board.winner_by_spotlight()
         if seat is not None:
-            self.finish(seat, Termination.SPOTLIGHT)
+            self.finish(seat, SPOTLIGHT)
             return True
         return False
 

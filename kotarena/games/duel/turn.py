@@ -10,15 +10,7 @@ from collections.abc import Callable, Sequence
 from itertools import combinations
 from typing import TYPE_CHECKING, Final
 
-from kotarena.engine.actions import (
-    BUY,
-    DONE_ACTION,
-    PASS_ACTION,
-    REROLL,
-    STOP_ACTION,
-    SWEEP_ACTION,
-    Action,
-)
+from kotarena.engine.actions import Action
 from kotarena.games.duel import effects, start
 from kotarena.games.duel.faces import CLAW, DESTRUCTION, ENERGY, FACE_NAMES, FAME, HEART
 from kotarena.games.duel.faces import POWER as POWER_FACE
@@ -33,6 +25,7 @@ from kotarena.games.duel.track import (
     placement_action,
 )
 from kotarena.games.duel.verbs import BLOCK, BUY_ACTIONS, POWER_ACTIONS, RESOLVE, SPEND_ACTIONS
+from kotarena.games.vocabulary import BUY, DONE_ACTION, PASS_ACTION, REROLL, STOP_ACTION, SWEEP_ACTION
 
 if TYPE_CHECKING:  # (the state calls the steps: importing it here would close a circle)
     from kotarena.games.duel.state import State

@@ -10,9 +10,10 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from kotarena.engine.actions import BUY, PASS_ACTION, SHARED_VERBS, Action, ActionError, Verb
+from kotarena.engine.actions import Action, ActionError, Verb
 from kotarena.games.duel.faces import ADDABLE, FACE_NAMES
 from kotarena.games.duel.rules import MARKET_SIZE, MAX_DICE, MAX_TOKENS
+from kotarena.games.vocabulary import BUY, PASS_ACTION, SHARED_VERBS
 
 SPEND: Final = "spend"
 POWER: Final = "power"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from kotarena.engine.actions import CURE, PASS_ACTION, Action
+from kotarena.engine.actions import Action
 from kotarena.games.kot.damage import drain, resume, settle
 from kotarena.games.kot.end import end_turn, end_turn_effects, finish_last_standing, finish_turn
 from kotarena.games.kot.hooks import offers
@@ -31,6 +31,7 @@ from kotarena.games.kot.market import buy_step, buy_table, card_buy_table
 from kotarena.games.kot.resolve import cure, end_hearts, hearts_table, resolve, resolve_dice
 from kotarena.games.kot.roll import first_roll
 from kotarena.games.kot.tables import NO_LEGAL, YIELD_LEGAL, reroll_legal, with_pass
+from kotarena.games.vocabulary import CURE, PASS_ACTION
 
 if TYPE_CHECKING:
     from kotarena.games.kot.state import State

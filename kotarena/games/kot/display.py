@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from kotarena.engine.dice import FACE_NAMES
 from kotarena.games.kot.cards import DECKS
+from kotarena.games.kot.faces import FACE_NAMES
 
 if TYPE_CHECKING:
     from kotarena.games.kot.state import State

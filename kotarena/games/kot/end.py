@@ -7,7 +7,7 @@ start of a turn lives in a module above this one.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from kotarena.engine.outcome import Outcome, Termination
 from kotarena.games.kot.cards.moments import END_TURN
@@ -18,6 +18,13 @@ from kotarena.games.kot.tables import NO_LEGAL
 
 if TYPE_CHECKING:
     from kotarena.games.kot.state import State
+
+#: How a game of the family ends (its ``Game.endings`` say each in words): a monster
+#: reaches the stars to win at the end of a turn, or is the last one standing, or the
+#: last monsters fall together and nobody wins.
+STARS: Final = Termination("stars")
+LAST_STANDING: Final = Termination("last_standing")
+ALL_ELIMINATED: Final = Termination("all_eliminated")
 
 
 def end_turn(s: State) -> None:
@@ -65,7 +72,7 @@ def finish_turn(s: State) -> None:
             if alive[q] and stars[q] >= goal and stars[q] > (stars[best] if best >= 0 else -1):
                 best = q
         if best >= 0:
-            finish(s, best, Termination.STARS)
+            finish(s, best, STARS)
             return
     if s._extra_turns and alive[p]:
         # Frenzy: the same monster plays again (stars and wins were checked first).
@@ -89,9 +96,9 @@ def finish_turn(s: State) -> None:
 def finish_last_standing(s: State) -> None:
     """One monster is left (it wins), or none (nobody wins)."""
     if s.alive_count == 1:
-        finish(s, s.alive.index(True), Termination.LAST_STANDING)
+        finish(s, s.alive.index(True), LAST_STANDING)
     else:
-        finish(s, None, Termination.ALL_ELIMINATED)
+        finish(s, None, ALL_ELIMINATED)
 
 
 def finish(s: State, winner: int | None, termination: Termination) -> None:

@@ -19,9 +19,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 
 from kotarena.engine.actions import ActionError, parse_action
-from kotarena.engine.dice import FACE_NAMES
 from kotarena.engine.events import event_to_text
 from kotarena.games.kot.action_words import action_phrase, card_name, join_words
+from kotarena.games.kot.faces import FACE_NAMES
 
 __all__ = ["KINDS", "describe_event", "event_data", "event_lines", "format_event"]
 

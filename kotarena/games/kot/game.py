@@ -29,6 +29,7 @@ from kotarena.games.kot.state import State
 from kotarena.games.kot.tokens import PACKED_TOKENS
 from kotarena.games.kot.view import View
 from kotarena.games.kot.words import ENDINGS, KotWords
+from kotarena.games.vocabulary import SHARED_VERBS
 
 #: The classic game. ``rules_version`` changes only when a rule really changes (6: Orb
 #: of Doom, which a deck mixed with Origins cards plays, takes its health at the reroll).
@@ -55,6 +56,7 @@ class KingOfTokyo(Game):
     view_type = View
     decision_kinds = DECISION_KINDS
     seat_fact_names = ("monster", "stars", "health", "alive")
+    verbs = SHARED_VERBS
     endings = ENDINGS
 
     def __init__(self, spec: GameSpec = SPEC, rules: Rules = CLASSIC, decks: Mapping[str, Deck] | None = None,

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import itertools
 
-from kotarena.engine.outcome import EngineError, Termination
+from kotarena.engine.outcome import EngineError
 from kotarena.games.kot.damage import eliminate_losing_energy
+from kotarena.games.kot.end import ALL_ELIMINATED, LAST_STANDING, STARS
 from kotarena.games.kot.kinds import BUY_CARDS, DICE_CARDS, PROBE, ROLL, YIELD_TOKYO
 from kotarena.games.kot.state import State
 
@@ -288,15 +289,15 @@ def _check_outcome(state: State, problems: list[str]) -> None:
         problems.append(f"the outcome says {outcome.turns} turns, the game played {state.turn}")
     alive = [p for p in range(n) if state.alive[p]]
     termination = outcome.termination
-    if termination == Termination.STARS:
+    if termination == STARS:
         if winner is None or not state.alive[winner] or state.stars[winner] < state.rules.stars_to_win:
             problems.append(f"a win on stars by {winner!r}, who is not alive with {state.rules.stars_to_win}+ stars")
         elif any(state.stars[q] > state.stars[winner] for q in alive):
             problems.append(f"a win on stars by {_who(state, winner)}, but a living monster has more stars")
-    elif termination == Termination.LAST_STANDING:
+    elif termination == LAST_STANDING:
         if alive != [winner]:
             problems.append(f"a last-standing win by {winner!r} with monsters {alive} alive")
-    elif termination == Termination.ALL_ELIMINATED:
+    elif termination == ALL_ELIMINATED:
         if winner is not None or alive:
             problems.append(f"everybody eliminated, yet winner={winner!r} and monsters {alive} alive")
     else:
@@ -311,7 +312,7 @@ def _check_outcome(state: State, problems: list[str]) -> None:
             problems.append(f"{_who(state, p)} is ranked {ranks[p]} with {ahead} monsters ahead")
     if winner is not None and [p for p in range(n) if ranks[p] == 0] != [winner]:
         problems.append(f"the winner {_who(state, winner)} is not alone in first place: ranks {ranks}")
-    if winner is None and termination != Termination.ALL_ELIMINATED:
+    if winner is None and termination != ALL_ELIMINATED:
         problems.append(f"no winner although the game ended by {termination.value}")
     for p, q in itertools.permutations(range(n), 2):
         if p == winner or q == winner:

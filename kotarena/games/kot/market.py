@@ -10,7 +10,7 @@ from __future__ import annotations
 import random as _random_module
 from typing import TYPE_CHECKING
 
-from kotarena.engine.actions import DONE_ACTION, SWEEP_ACTION, Action
+from kotarena.engine.actions import Action
 from kotarena.games.kot.cards.info import KEEP
 from kotarena.games.kot.cards.moments import BOUGHT, COST, REVEALED
 from kotarena.games.kot.damage import drain
@@ -24,6 +24,7 @@ from kotarena.games.kot.rulings import (
     SWEPT_CARDS_DISCARDED_BEFORE_REVEALING,
 )
 from kotarena.games.kot.tables import NOTHING_TO_BUY, Table, buy_action, buy_legal
+from kotarena.games.vocabulary import DONE_ACTION, SWEEP_ACTION
 
 if TYPE_CHECKING:
     from kotarena.games.kot.state import State

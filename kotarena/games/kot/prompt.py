@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from kotarena.engine.actions import Action
-from kotarena.engine.dice import FACE_NAMES
 from kotarena.engine.words import help_row as _row
 from kotarena.games.kot.action_words import USE_PHRASES, action_phrase, card_name, join_words
 from kotarena.games.kot.cards import UnknownDeckError, get_deck
+from kotarena.games.kot.faces import FACE_NAMES
 from kotarena.games.kot.view import View
 
 __all__ = ["card_help", "legal_help"]

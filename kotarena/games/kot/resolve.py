@@ -11,15 +11,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from kotarena.engine.actions import CURE, PASS_ACTION, Action
-from kotarena.engine.dice import CLAW, ENERGY, HEART
+from kotarena.engine.actions import Action
 from kotarena.games.kot.cards.moments import ATTACK_BONUS, CARD_DAMAGE, CLAWS, SCORE, TARGETS
 from kotarena.games.kot.damage import drain, settle
+from kotarena.games.kot.faces import CLAW, ENERGY, HEART
 from kotarena.games.kot.hooks import ask, offers
 from kotarena.games.kot.kinds import CITY, DICE_CARDS, HEARTS, PROBE, THEN_ATTACK, THEN_DICE
 from kotarena.games.kot.rulings import CURE_TOKENS_ONLY_OUTSIDE_TOKYO
 from kotarena.games.kot.tables import Table
 from kotarena.games.kot.tokyo import after_attack
+from kotarena.games.vocabulary import CURE, PASS_ACTION
 
 if TYPE_CHECKING:
     from kotarena.games.kot.state import State

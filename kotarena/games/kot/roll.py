@@ -15,11 +15,11 @@ from __future__ import annotations
 import random as _random_module
 from typing import TYPE_CHECKING, Final
 
-from kotarena.engine.dice import CLAW
 from kotarena.games.kot.cards.moments import BONUS_REROLL, REROLLED, START_TURN
 from kotarena.games.kot.cards.moments import DICE_COUNT as DICE_COUNT_MOMENT
 from kotarena.games.kot.damage import drain
 from kotarena.games.kot.end import finish_last_standing
+from kotarena.games.kot.faces import CLAW
 from kotarena.games.kot.hooks import NO_FLAGS, ask
 from kotarena.games.kot.kinds import ROLL, START_CARDS, THEN_REROLL
 from kotarena.games.kot.resolve import resolve

@@ -10,8 +10,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from kotarena.engine.actions import ActionError, parse_action
-from kotarena.engine.dice import DiceError, ScriptedDice, format_faces, parse_faces
+from kotarena.engine.actions import ActionError
+from kotarena.engine.dice import DiceError
 from kotarena.engine.outcome import EngineError, IllegalActionError
 from kotarena.engine.scenario import (
     EMPTY,
@@ -30,10 +30,12 @@ from kotarena.engine.scenario import (
 from kotarena.games import get_game, get_spec
 from kotarena.games.kot.cards import DECKS, UnknownDeckError, find_card
 from kotarena.games.kot.events import event_lines
+from kotarena.games.kot.faces import format_faces, parse_faces, scripted_dice
 from kotarena.games.kot.position import MonsterSetup, build_position
 from kotarena.games.kot.rules import CLASSIC
 from kotarena.games.kot.state import State
 from kotarena.games.kot.words import ENDINGS
+from kotarena.games.vocabulary import read_action
 
 _TOP_KEYS = ("description", "game", "deck", "seed", "first", "market", "deck_top", "monster", "turn", "expect")
 _MONSTER_KEYS = ("name", "health", "max_health", "stars", "energy", "tokyo", "alive", "cards")
@@ -333,7 +335,7 @@ def _read_action(text: str, where: str, reader: _Reader) -> ScriptedAction:
         prefix, body = text.split(":", 1)
         decider = reader.monster(prefix.strip(), where)
     try:
-        action = parse_action(body)
+        action = read_action(body)
     except ActionError as error:
         raise Problem(f"{where}: {error}") from None
     return ScriptedAction(decider, action, text)
@@ -367,7 +369,7 @@ class _Run:
 
     def __init__(self, scenario: Scenario) -> None:
         self.scenario = scenario
-        self.script = ScriptedDice()
+        self.script = scripted_dice()
         self.state: State | None = None
         self.result = ScenarioResult(scenario)
 
@@ -377,7 +379,7 @@ class _Run:
     def run(self) -> ScenarioResult:
         scenario = self.scenario
         turns = scenario.turns
-        self.script.extend(turns[0].dice)  # the first roll happens while the position is set up
+        self.script.extend(map(parse_faces, turns[0].dice))  # the first roll happens while the position is set up
         try:
             self.state = build_position(
                 list(scenario.monsters),
@@ -411,7 +413,7 @@ class _Run:
                 f"the game ended during turn {turn.number - 1} ({_outcome_text(state)}), "
                 f"but the scenario goes on to turn {turn.number}"
             )
-        self.script.extend(turn.dice)  # next_turn() makes the turn's first roll
+        self.script.extend(map(parse_faces, turn.dice))  # next_turn() makes the turn's first roll
         try:
             state.next_turn()
         except DiceError as error:

@@ -29,18 +29,20 @@ import random as _random_module
 from collections.abc import Callable
 from typing import Any, Final, cast
 
-from kotarena.engine.actions import BUY, REROLL, STAY, STOP, SWEEP, YIELD, Action, parse_action
+from kotarena.engine.actions import Action
 from kotarena.engine.decisions import Decision
-from kotarena.engine.dice import FACE_NAMES, ScriptedDice
+from kotarena.engine.dice import ScriptedDice
 from kotarena.engine.outcome import GameOverError, IllegalActionError, Outcome, PositionError
 from kotarena.games.kot import choices, damage, end, hooks, market, roll, tokyo
 from kotarena.games.kot.cards.info import CardInfo
 from kotarena.games.kot.cards.moments import COST, ENERGY_BONUS, ENTERED, HEAL_BONUS, MOMENTS
+from kotarena.games.kot.faces import FACE_NAMES
 from kotarena.games.kot.hooks import NO_FLAGS, NO_HOOKS, NO_OFFERS
 from kotarena.games.kot.kinds import BAY, CITY, THEN_NOTHING
 from kotarena.games.kot.rules import CLASSIC, Rules
 from kotarena.games.kot.tables import Table
 from kotarena.games.kot.view import View, build_view
+from kotarena.games.vocabulary import BUY, REROLL, STAY, STOP, SWEEP, YIELD, read_action
 
 
 class State:
@@ -204,7 +206,7 @@ class State:
         then unchanged.
         """
         if action.__class__ is not Action:
-            action = parse_action(cast(str, action))
+            action = read_action(cast(str, action))
         if action not in self._legal_set:
             if self.outcome is not None:
                 raise GameOverError("the game is over; no action is legal")

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from kotarena.engine.dice import FACE_NAMES
 from kotarena.engine.words import table_text
 from kotarena.games.kot.cards import UnknownDeckError, find_card
+from kotarena.games.kot.faces import FACE_NAMES
 from kotarena.games.kot.rules import Rules
 from kotarena.games.kot.state import State
 from kotarena.games.kot.view import View

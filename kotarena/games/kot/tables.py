@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from kotarena.engine.actions import (
+from kotarena.engine.actions import Action
+from kotarena.games.vocabulary import (
     BUY,
     BUY_ACTIONS,
     DONE_ACTION,
@@ -17,7 +18,6 @@ from kotarena.engine.actions import (
     STAY_ACTION,
     SWEEP_ACTION,
     YIELD_ACTION,
-    Action,
     reroll_table,
 )
 

@@ -14,6 +14,7 @@ from kotarena.engine.actions import Action, ActionError
 from kotarena.engine.outcome import Outcome
 from kotarena.engine.words import CardList, Words, read_answer, table_text
 from kotarena.games.kot.cards import UnknownDeckError, get_deck
+from kotarena.games.kot.end import ALL_ELIMINATED, LAST_STANDING, STARS
 from kotarena.games.kot.prompt import card_help, legal_help
 from kotarena.games.kot.table import card_cost, card_label, question, render_table
 
@@ -24,9 +25,9 @@ if TYPE_CHECKING:
 #: How a King of Tokyo game ends (``Game.endings``): each termination and how the
 #: winner won.
 ENDINGS = {
-    "stars": "by reaching 20 stars",
-    "last_standing": "as the last monster standing",
-    "all_eliminated": "",  # nobody wins: the last monsters fell together
+    STARS: "by reaching 20 stars",
+    LAST_STANDING: "as the last monster standing",
+    ALL_ELIMINATED: "",  # nobody wins: the last monsters fell together
 }
 
 #: Words people type that are not actions, and what to type instead.

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from kotarena.engine.dice import FACE_NAMES, HEART, ONE, THREE
 from kotarena.games.kot.cards.blocks import others
 from kotarena.games.kot.cards.effects import Effect, use_action
+from kotarena.games.kot.faces import FACE_NAMES, HEART, ONE, THREE
 from kotarena.games.kot.kinds import BUY_CARDS, DAMAGE, DICE_CARDS, END_CARDS, HEARTS, PROBE, REVEAL, START_CARDS
 from kotarena.games.kot.rulings import (
     HEALING_RAY_FROM_TOKYO,

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from kotarena.engine.dice import CLAW, ONE, THREE, TWO
 from kotarena.games.kot.cards.effects import Effect
+from kotarena.games.kot.faces import CLAW, ONE, THREE, TWO
 from kotarena.games.kot.kinds import CITY
 from kotarena.games.kot.rulings import UNDERDOG_NEEDS_STRICTLY_FEWEST_STARS
 

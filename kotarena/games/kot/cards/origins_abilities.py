@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from kotarena.engine.dice import ONE, TWO
 from kotarena.games.kot.cards.abilities import DiceCard
 from kotarena.games.kot.cards.blocks import four_of_a_kind, others
 from kotarena.games.kot.cards.effects import Effect, use_action
 from kotarena.games.kot.cards.info import DISCARD
+from kotarena.games.kot.faces import ONE, TWO
 from kotarena.games.kot.kinds import BUY_CARDS, DAMAGE, HEARTS
 from kotarena.games.kot.rulings import BIOFUEL_IN_TOKYO, DRAINING_RAY_ROBS_EVERY_TIED_LEADER
 
