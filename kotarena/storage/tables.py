@@ -1,0 +1,51 @@
+"""The tables as the read-only commands name them: SQLAlchemy Core's lightweight
+``table()``/``column()`` clauses, with only the columns those reads use.
+
+The schema is declared once, by the SQLModel models (:mod:`kotarena.storage.models`):
+they create and upgrade the tables and the writes go through them. But importing them
+costs SQLModel, pydantic and SQLAlchemy's ORM, more CPU than a listing's whole answer
+(about 0.15 s of the 0.35 s ``kotarena matches`` took; ``benchmarks/startup-log.md``).
+So the listings (:mod:`.queries`), the season reads of the site and export
+(:mod:`.season`) and the schema-version check on opening (:mod:`.db`) name the tables
+through these clauses instead, which import nothing past SQLAlchemy Core.
+
+Why clauses and not a Core ``Table`` module the models are built from: a SQLModel
+table model makes its columns from its fields (types from the annotations, keys and
+indexes from ``Field``), and a model given a ready ``__table__`` loses that, and with
+it the one declaration the fields, :class:`~kotarena.storage.models.MatchBase`'s
+inheritance and the worker's result tuples share. A clause holds only a name and a
+type, no keys or constraints to keep in step; ``tests/storage/test_tables.py`` checks
+that each one names a column of the models' metadata with the same type, and reads the
+same values through both.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import JSON, BigInteger, Boolean, DateTime, Float, Integer, String, column, table
+from sqlalchemy.sql.expression import TableClause
+
+__all__ = ["BOT_VERSION", "LADDER", "MATCH", "META", "NIGHT", "RATING", "SEAT", "TABLES"]
+
+
+def _table(table_name: str, /, **columns) -> TableClause:
+    return table(table_name, *(column(key, type_) for key, type_ in columns.items()))
+
+
+META = _table("kotarena_meta", key=String(), value=String())
+BOT_VERSION = _table("bot_version", id=Integer(), name=String(), package=String(), version=String())
+LADDER = _table("ladder", id=Integer(), name=String(), game=String(), created_at=DateTime())
+NIGHT = _table("night", id=Integer(), ladder_id=Integer(), number=Integer(), seed=BigInteger(), sealed=Boolean(),
+               commitment=String(), status=String(), planned=Integer(), started_at=DateTime(),
+               finished_at=DateTime())
+MATCH = _table("match", id=Integer(), night_id=Integer(), index=Integer(), key=String(), game=String(),
+               seed=BigInteger(), first_player=Integer(), rules_version=Integer(), status=String(),
+               termination=String(), winner_seat=Integer(), turns=Integer(), duration=Float(), rated=Boolean(),
+               played_at=DateTime(), replay=String())
+SEAT = _table("seat", id=Integer(), match_id=Integer(), bot_version_id=Integer(), seat=Integer(), entrant=String(),
+              rank=Integer(), forfeit=String(), forfeit_detail=String(), decisions=Integer(), cpu_seconds=Float(),
+              facts=JSON(), times=String(), log=String(), mu=Float(), sigma=Float())
+RATING = _table("rating", ladder_id=Integer(), entrant=String(), mu=Float(), sigma=Float(), games=Integer(),
+                wins=Integer(), forfeits=Integer())
+
+#: Every clause here (the test checks each against the models).
+TABLES: tuple[TableClause, ...] = (META, BOT_VERSION, LADDER, NIGHT, MATCH, SEAT, RATING)
