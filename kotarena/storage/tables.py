@@ -14,17 +14,37 @@ table model makes its columns from its fields (types from the annotations, keys 
 indexes from ``Field``), and a model given a ready ``__table__`` loses that, and with
 it the one declaration the fields, :class:`~kotarena.storage.models.MatchBase`'s
 inheritance and the worker's result tuples share. A clause holds only a name and a
-type, no keys or constraints to keep in step; ``tests/storage/test_tables.py`` checks
-that each one names a column of the models' metadata with the same type, and reads the
-same values through both.
+type, no keys or constraints to keep in step; ``tests/tournament/test_read_tables.py``
+checks that each one names a column of the models' metadata with the same type, and
+that both read the same values (on SQLite and PostgreSQL): the times, for one, come
+back aware and in UTC, as SQLModel's own type returns them.
 """
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from sqlalchemy import JSON, BigInteger, Boolean, DateTime, Float, Integer, String, column, table
 from sqlalchemy.sql.expression import TableClause
+from sqlalchemy.types import TypeDecorator
 
 __all__ = ["BOT_VERSION", "LADDER", "MATCH", "META", "NIGHT", "RATING", "SEAT", "TABLES"]
+
+
+class UTCDateTime(TypeDecorator):
+    """A time read as the models read it (SQLModel's type of the same name): aware, in
+    UTC, also from a database that stores none (SQLite)."""
+
+    impl = DateTime
+    cache_ok = True
+
+    def __init__(self) -> None:
+        super().__init__(timezone=True)
+
+    def process_result_value(self, value: datetime | None, dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.utcoffset() is None else value.astimezone(UTC)
 
 
 def _table(table_name: str, /, **columns) -> TableClause:
@@ -33,15 +53,15 @@ def _table(table_name: str, /, **columns) -> TableClause:
 
 META = _table("kotarena_meta", key=String(), value=String())
 BOT_VERSION = _table("bot_version", id=Integer(), name=String(), package=String(), version=String())
-LADDER = _table("ladder", id=Integer(), name=String(), game=String(), created_at=DateTime())
+LADDER = _table("ladder", id=Integer(), name=String(), game=String(), created_at=UTCDateTime())
 NIGHT = _table("night", id=Integer(), ladder_id=Integer(), number=Integer(), seed=BigInteger(), sealed=Boolean(),
-               commitment=String(), status=String(), planned=Integer(), started_at=DateTime(),
-               finished_at=DateTime())
+               commitment=String(), status=String(), planned=Integer(), started_at=UTCDateTime(),
+               finished_at=UTCDateTime())
 MATCH = _table("match", id=Integer(), night_id=Integer(), index=Integer(), key=String(), game=String(),
                seed=BigInteger(), first_player=Integer(), rules_version=Integer(), status=String(),
                termination=String(), winner_seat=Integer(), turns=Integer(), duration=Float(), rated=Boolean(),
-               played_at=DateTime(), replay=String())
-SEAT = _table("seat", id=Integer(), match_id=Integer(), bot_version_id=Integer(), seat=Integer(), entrant=String(),
+               played_at=UTCDateTime(), replay=String())
+SEAT = _table("seat", match_id=Integer(), bot_version_id=Integer(), seat=Integer(), entrant=String(),
               rank=Integer(), forfeit=String(), forfeit_detail=String(), decisions=Integer(), cpu_seconds=Float(),
               facts=JSON(), times=String(), log=String(), mu=Float(), sigma=Float())
 RATING = _table("rating", ladder_id=Integer(), entrant=String(), mu=Float(), sigma=Float(), games=Integer(),
