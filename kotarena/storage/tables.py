@@ -2,22 +2,25 @@
 ``table()``/``column()`` clauses, with only the columns those reads use.
 
 The schema is declared once, by the SQLModel models (:mod:`kotarena.storage.models`):
-they create and upgrade the tables and the writes go through them. But importing them
-costs SQLModel, pydantic and SQLAlchemy's ORM, more CPU than a listing's whole answer
-(about 0.15 s of the 0.35 s ``kotarena matches`` took; ``benchmarks/startup-log.md``).
+they create the tables, and the writes go through them (the upgrades are SQL steps, in
+:mod:`.db`). But importing them costs SQLModel, pydantic and SQLAlchemy's ORM: about
+0.15 s of the 0.35 s of CPU ``kotarena matches`` took with them
+(``benchmarks/startup-log.md``), against a budget of 0.3 s.
 So the listings (:mod:`.queries`), the season reads of the site and export
 (:mod:`.season`) and the schema-version check on opening (:mod:`.db`) name the tables
 through these clauses instead, which import nothing past SQLAlchemy Core.
 
-Why clauses and not a Core ``Table`` module the models are built from: a SQLModel
-table model makes its columns from its fields (types from the annotations, keys and
-indexes from ``Field``), and a model given a ready ``__table__`` loses that, and with
-it the one declaration the fields, :class:`~kotarena.storage.models.MatchBase`'s
-inheritance and the worker's result tuples share. A clause holds only a name and a
-type, no keys or constraints to keep in step; ``tests/tournament/test_read_tables.py``
-checks that each one names a column of the models' metadata with the same type, and
-that both read the same values (on SQLite and PostgreSQL): the times, for one, come
-back aware and in UTC, as SQLModel's own type returns them.
+Why clauses and not a Core ``Table`` module the models are built from: SQLModel makes a
+table model's columns from its fields, and refuses a model that has both fields and a
+ready ``__table__`` ("Can't add additional column ... when specifying __table__", tried
+with SQLModel 0.0.50); a model without fields would lose its validation and the fields
+:class:`~kotarena.storage.models.MatchBase` and :class:`~kotarena.storage.models.SeatBase`
+give their tables, so each column would be declared twice, in Core and as a field.
+A clause holds only a name and a type, no keys or constraints to keep in step, and
+``tests/tournament/test_read_tables.py`` checks that each one names a column of the
+models' metadata with the same type, and that both read the same values (on SQLite and
+PostgreSQL): the times, for one, come back aware and in UTC, as SQLModel's own type
+returns them.
 """
 
 from __future__ import annotations
