@@ -29,7 +29,8 @@ MODULES = {_module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
 #: layers below, never from one above; ``kotarena`` is the package's ``__init__`` (the
 #: public API, and ``__version__``).
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("engine", "decision_times", "free_for_all", "ladder_names", "ratings", "results", "seeds", "sprt"),  # pure
+    ("engine", "decision_times", "free_for_all", "ladder_names", "plain_table", "ratings", "results", "seeds",
+     "sprt"),  # pure
     ("hookspecs", "plugins"),  # finding plugins: games and bots come through them
     ("games",),
     ("bots",),

@@ -32,7 +32,7 @@ def export(ladder_name: str | None, output: str, no_replays: bool, db: str | Non
     """
     from kotarena.export import export_season
     from kotarena.storage import queries
-    from kotarena.storage.store import UnknownLadderError
+    from kotarena.storage.db import UnknownLadderError
 
     engine = results_db(db)
     names = [_ladder_name(ladder_name)] if ladder_name else queries.ladder_names(engine)

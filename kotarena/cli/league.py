@@ -343,7 +343,7 @@ def _ladder_name(value: str) -> str:
 
 def _known_ladder(query, engine, name: str, *args, **kwargs):
     """``query(engine, name, ...)``, a click error if there is no ladder called ``name``."""
-    from kotarena.storage.store import UnknownLadderError
+    from kotarena.storage.db import UnknownLadderError
 
     try:
         return query(engine, name, *args, **kwargs)

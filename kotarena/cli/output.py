@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 import click
 
-from kotarena.engine.words import table_text
+from kotarena.plain_table import table_text
 
 __all__ = ["csv_text", "echo_json", "table_text"]
 

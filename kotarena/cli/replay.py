@@ -82,19 +82,14 @@ def ending_text(state: GameState) -> str:
 def _stored_match(match_id: int, db: str | None) -> tuple[str, list[dict]]:
     """The replay text of a match stored by a league night, as stored, and its seats
     that forfeited (``queries.match_forfeits``)."""
-    from sqlmodel import Session
-
     from kotarena.cli.league import results_db
-    from kotarena.storage.models import Match
-    from kotarena.storage.queries import match_forfeits
+    from kotarena.storage.queries import match_forfeits, match_replay
 
     engine = results_db(db)
-
-    with Session(engine) as session:
-        match = session.get(Match, match_id)
-        if match is None:
-            raise click.ClickException(f"no stored match with id {match_id} (see 'kotarena matches')")
-        return match.replay, match_forfeits(engine, match_id)
+    text = match_replay(engine, match_id)
+    if text is None:
+        raise click.ClickException(f"no stored match with id {match_id} (see 'kotarena matches')")
+    return text, match_forfeits(engine, match_id)
 
 
 def forfeits_text(forfeits: list[dict]) -> Iterator[str]:

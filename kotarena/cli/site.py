@@ -49,7 +49,7 @@ def build(directory: str, ladders: tuple[str, ...], workers: int | None, full: b
       xdg-open site/index.html
     """
     from kotarena.site import build_site
-    from kotarena.storage.store import UnknownLadderError
+    from kotarena.storage.db import UnknownLadderError
 
     engine = results_db(db)
     started = time.monotonic()

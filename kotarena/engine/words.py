@@ -24,19 +24,11 @@ from typing import Any, Protocol
 
 from kotarena.engine.actions import Action, ActionError, Verb, parse_action
 from kotarena.engine.outcome import Outcome, UnknownDeckError
+from kotarena.plain_table import table_text  # (the games' tables lay theirs out with it too)
 
 #: View fields every view has, which the default table does not show as facts.
 _VIEW_FIELDS = frozenset({"player", "game", "names", "legal", "outcome", "kind", "to_move", "deck", "seed"})
 _WIDTH = 22
-
-
-def table_text(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
-    """A plain aligned table (no box drawing, so it survives any terminal and pipe)."""
-    cells = [[str(h) for h in headers]] + [["" if c is None else str(c) for c in row] for row in rows]
-    widths = [max(len(row[i]) for row in cells) for i in range(len(headers))]
-    lines = ["  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row)).rstrip() for row in cells]
-    lines.insert(1, "  ".join("-" * w for w in widths))
-    return "\n".join(lines)
 
 
 def help_row(text: str, what: str) -> str:

@@ -3,6 +3,10 @@
 The database is any SQLAlchemy URL; the default is a SQLite file in the user's data
 directory (``platformdirs``). ``--db`` or ``KOTARENA_DB`` point elsewhere, with a
 plain file path or a URL such as ``postgresql://host/kotarena``.
+
+Opening a database of the current schema reads its version row through SQLAlchemy
+Core (:mod:`.tables`), so that the read-only commands never import SQLModel; making a
+new database's tables imports the models (:mod:`.models`), which declare them.
 """
 
 from __future__ import annotations
@@ -13,8 +17,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-import platformdirs
-from sqlalchemy import event, inspect, update
+from sqlalchemy import create_engine, event, inspect, select, update
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import (
     ArgumentError,
@@ -24,9 +27,8 @@ from sqlalchemy.exc import (
     ProgrammingError,
     SQLAlchemyError,
 )
-from sqlmodel import Session, SQLModel, create_engine, select
 
-from kotarena.storage.models import Meta  # (and, with it, every table SQLModel.metadata creates)
+from kotarena.storage.tables import META
 
 #: Bump when the tables change, add the step from the version before to ``_STEPS``
 #: and say what changed, for users, in ``SCHEMA_CHANGES``.
@@ -57,7 +59,18 @@ class DatabaseError(RuntimeError):
     """The database cannot be opened or used as it is."""
 
 
+class UnknownLadderError(LookupError):
+    """No ladder of that name in the database."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"no ladder named {name!r} in the database")
+        self.name = name
+
+
 def default_db_path() -> Path:
+    """The results database when neither ``--db`` nor ``KOTARENA_DB`` names one."""
+    import platformdirs  # (only here: a command given --db need not import it)
+
     return platformdirs.user_data_path("kotarena") / "kotarena.db"
 
 
@@ -213,7 +226,7 @@ def _lost_a_race(error: Exception) -> bool:
 
 def _check_results(engine: Engine, url: str) -> None:
     """Refuse a database that kotarena never wrote (it is not made here)."""
-    if not inspect(engine).has_table(Meta.__tablename__):
+    if not inspect(engine).has_table(META.name):
         raise DatabaseError(f"database {shown_url(url)} holds no kotarena results ('kotarena league run' stores "
                             "them; check --db or KOTARENA_DB)")
 
@@ -223,19 +236,35 @@ def _initialize(engine: Engine, url: str) -> int | None:
 
     Returns the version an older database was upgraded from, else ``None``.
     """
-    SQLModel.metadata.create_all(engine, tables=[Meta.__table__])
-    with Session(engine) as session:
-        row = session.get(Meta, "schema_version")
-        if row is None:
-            SQLModel.metadata.create_all(engine)
-            session.add(Meta(key="schema_version", value=str(SCHEMA_VERSION)))
-            session.commit()
-            return None
-        found = int(row.value)
+    found = _stored_version(engine)
+    if found is None:
+        _create_tables(engine)
+        return None
     _check_version(found, url)
     if found == SCHEMA_VERSION:
         return None
     return found if _upgrade(engine, found, url) else None
+
+
+def _stored_version(engine: Engine) -> int | None:
+    """The schema version the database's ``kotarena_meta`` row holds (``None``: no such
+    row or table yet)."""
+    if not inspect(engine).has_table(META.name):
+        return None
+    with engine.connect() as connection:
+        value = connection.execute(select(META.c.value).where(META.c.key == "schema_version")).scalar()
+    return None if value is None else int(value)
+
+
+def _create_tables(engine: Engine) -> None:
+    """Make every table, as the models declare them, then the version row."""
+    from sqlmodel import SQLModel
+
+    from kotarena.storage.models import Meta  # (and, with it, every table SQLModel.metadata creates)
+
+    SQLModel.metadata.create_all(engine)
+    with engine.begin() as connection:
+        connection.execute(Meta.__table__.insert().values(key="schema_version", value=str(SCHEMA_VERSION)))
 
 
 def _check_version(found: int, url: str) -> None:
@@ -262,8 +291,7 @@ def _upgrade(engine: Engine, found: int, url: str) -> bool:
         # write lock): of two processes opening the same old database, one upgrades
         # it and the other, finding the version moved on, has nothing left to do.
         claimed = connection.execute(
-            update(Meta.__table__)
-            .where(Meta.__table__.c.key == "schema_version", Meta.__table__.c.value == str(found))
+            update(META).where(META.c.key == "schema_version", META.c.value == str(found))
             .values(value=str(SCHEMA_VERSION))
         ).rowcount
         if not claimed:
@@ -339,6 +367,5 @@ _STEPS: dict[int, tuple[str | tuple[str, str], ...]] = {
 
 
 def schema_version(engine: Engine) -> int:
-    with Session(engine) as session:
-        row = session.exec(select(Meta).where(Meta.key == "schema_version")).first()
-        return int(row.value) if row else 0
+    """The database's schema version (0: it has none yet)."""
+    return _stored_version(engine) or 0

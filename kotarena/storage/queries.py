@@ -5,6 +5,9 @@ rows (dicts with the keys the commands print). Those that can be long are read a
 at a time (:data:`PAGE` rows): :func:`history` is a generator, and :func:`matches`
 reads at most ``limit`` matches, so what a command holds in memory does not grow with
 the number of games stored.
+
+They name the tables through SQLAlchemy Core (:mod:`.tables`), not the SQLModel
+models, so a listing imports neither SQLModel nor pydantic nor SQLAlchemy's ORM.
 """
 
 from __future__ import annotations
@@ -16,10 +19,10 @@ from typing import Any
 from sqlalchemy import exists, func, select
 from sqlalchemy.engine import Engine
 
-from kotarena.storage.models import LadderRow, Match, Night, Rating, Seat
-from kotarena.storage.store import UnknownLadderError
+from kotarena.storage.db import UnknownLadderError
+from kotarena.storage.tables import LADDER, MATCH, NIGHT, RATING, SEAT
 
-__all__ = ["PAGE", "history", "ladder_names", "leaderboard", "match_forfeits", "matches", "nights"]
+__all__ = ["PAGE", "history", "ladder_names", "leaderboard", "match_forfeits", "match_replay", "matches", "nights"]
 
 #: Rows read from the database at a time by the queries that can return many.
 PAGE = 1000
@@ -28,11 +31,11 @@ PAGE = 1000
 def ladder_names(engine: Engine) -> list[str]:
     """Every stored ladder's name, in alphabetical order."""
     with engine.connect() as connection:
-        return list(connection.scalars(select(LadderRow.name).order_by(LadderRow.name)))
+        return list(connection.scalars(select(LADDER.c.name).order_by(LADDER.c.name)))
 
 
 def _ladder_id(connection, name: str) -> int:
-    found = connection.execute(select(LadderRow.id).where(LadderRow.name == name)).scalar()
+    found = connection.execute(select(LADDER.c.id).where(LADDER.c.name == name)).scalar()
     if found is None:
         raise UnknownLadderError(name)
     return found
@@ -46,7 +49,7 @@ def leaderboard(engine: Engine, ladder_name: str) -> list[dict[str, Any]]:
     last; see :func:`clearly_ahead`)."""
     with engine.connect() as connection:
         ladder_id = _ladder_id(connection, ladder_name)
-        ratings = connection.execute(select(Rating).where(Rating.ladder_id == ladder_id)).all()
+        ratings = connection.execute(select(RATING).where(RATING.c.ladder_id == ladder_id)).all()
     rows = [
         {"entrant": r.entrant, "score": round(r.mu - 3 * r.sigma, 3), "mu": round(r.mu, 3),
          "sigma": round(r.sigma, 3), "games": r.games, "wins": r.wins,
@@ -81,24 +84,24 @@ def matches(engine: Engine, *, ladder: str | None = None, entrant: str | None = 
     entrant at the table), newest first, each with its seats (the game's facts about a
     seat among its keys). Seats and ranks (places) count from 1, as every command shows
     them; the tables keep them from 0."""
-    query = (select(Match.id, Match.index, Match.seed, Match.status, Match.termination, Match.winner_seat,
-                    Match.turns, Match.duration, Night.number, LadderRow.name)
-             .join(Night, Match.night_id == Night.id).join(LadderRow, Night.ladder_id == LadderRow.id))
+    query = (select(MATCH.c.id, MATCH.c.index, MATCH.c.seed, MATCH.c.status, MATCH.c.termination, MATCH.c.winner_seat,
+                    MATCH.c.turns, MATCH.c.duration, NIGHT.c.number, LADDER.c.name)
+             .join(NIGHT, MATCH.c.night_id == NIGHT.c.id).join(LADDER, NIGHT.c.ladder_id == LADDER.c.id))
     if ladder is not None:
-        query = query.where(LadderRow.name == ladder)
+        query = query.where(LADDER.c.name == ladder)
     if night is not None:
-        query = query.where(Night.number == night)
+        query = query.where(NIGHT.c.number == night)
     if entrant is not None:
-        query = query.where(exists().where(Seat.match_id == Match.id, Seat.entrant == entrant))
+        query = query.where(exists().where(SEAT.c.match_id == MATCH.c.id, SEAT.c.entrant == entrant))
     with engine.connect() as connection:
-        found = connection.execute(query.order_by(Match.id.desc()).limit(limit)).all()
+        found = connection.execute(query.order_by(MATCH.c.id.desc()).limit(limit)).all()
         seats: dict[int, list[Any]] = {}
         for start in range(0, len(found), PAGE):
             for seat in connection.execute(
-                    select(Seat.match_id, Seat.seat, Seat.entrant, Seat.rank, Seat.facts, Seat.forfeit,
-                           Seat.forfeit_detail)
-                    .where(Seat.match_id.in_([row.id for row in found[start:start + PAGE]]))
-                    .order_by(Seat.match_id, Seat.seat)):
+                    select(SEAT.c.match_id, SEAT.c.seat, SEAT.c.entrant, SEAT.c.rank, SEAT.c.facts, SEAT.c.forfeit,
+                           SEAT.c.forfeit_detail)
+                    .where(SEAT.c.match_id.in_([row.id for row in found[start:start + PAGE]]))
+                    .order_by(SEAT.c.match_id, SEAT.c.seat)):
                 seats.setdefault(seat.match_id, []).append(seat)
     return [{
         "id": row.id, "ladder": row.name, "night": row.number, "index": row.index, "seed": row.seed,
@@ -113,14 +116,20 @@ def matches(engine: Engine, *, ladder: str | None = None, entrant: str | None = 
     } for row in found]
 
 
+def match_replay(engine: Engine, match_id: int) -> str | None:
+    """The replay of stored match ``match_id``, as stored (``None``: no such match)."""
+    with engine.connect() as connection:
+        return connection.execute(select(MATCH.c.replay).where(MATCH.c.id == match_id)).scalar()
+
+
 def match_forfeits(engine: Engine, match_id: int) -> list[dict[str, Any]]:
     """The seats of stored match ``match_id`` that forfeited, in seat order: seat (from
     1, as shown), entrant, forfeit (its kind) and forfeit_detail (what happened, a
     traceback's last frames for an error)."""
     with engine.connect() as connection:
         found = connection.execute(
-            select(Seat.seat, Seat.entrant, Seat.forfeit, Seat.forfeit_detail)
-            .where(Seat.match_id == match_id, Seat.forfeit.is_not(None)).order_by(Seat.seat)).all()
+            select(SEAT.c.seat, SEAT.c.entrant, SEAT.c.forfeit, SEAT.c.forfeit_detail)
+            .where(SEAT.c.match_id == match_id, SEAT.c.forfeit.is_not(None)).order_by(SEAT.c.seat)).all()
     return [{**row._mapping, "seat": row.seat + 1} for row in found]
 
 
@@ -132,16 +141,16 @@ def history(engine: Engine, entrant: str, *, ladder: str | None = None, newest_f
     limit."""
     with engine.connect() as connection:
         names = [ladder] if ladder is not None else list(connection.scalars(
-            select(LadderRow.name).order_by(LadderRow.name)))
+            select(LADDER.c.name).order_by(LADDER.c.name)))
     for name in names:
-        query = (select(Seat.match_id, Seat.mu, Seat.sigma, Seat.forfeit, Seat.forfeit_detail)
-                 .join(Match, Seat.match_id == Match.id).join(Night, Match.night_id == Night.id)
-                 .join(LadderRow, Night.ladder_id == LadderRow.id)
-                 .where(LadderRow.name == name, Seat.entrant == entrant, Seat.mu.is_not(None)))
+        query = (select(SEAT.c.match_id, SEAT.c.mu, SEAT.c.sigma, SEAT.c.forfeit, SEAT.c.forfeit_detail)
+                 .join(MATCH, SEAT.c.match_id == MATCH.c.id).join(NIGHT, MATCH.c.night_id == NIGHT.c.id)
+                 .join(LADDER, NIGHT.c.ladder_id == LADDER.c.id)
+                 .where(LADDER.c.name == name, SEAT.c.entrant == entrant, SEAT.c.mu.is_not(None)))
         if newest_first:
-            query = query.order_by(Night.number.desc(), Match.index.desc(), Seat.seat)
+            query = query.order_by(NIGHT.c.number.desc(), MATCH.c.index.desc(), SEAT.c.seat)
         else:
-            query = query.order_by(Night.number, Match.index, Seat.seat)
+            query = query.order_by(NIGHT.c.number, MATCH.c.index, SEAT.c.seat)
         with engine.connect() as connection:
             last, count = None, 0
             rows = connection.execution_options(yield_per=min(PAGE, limit or PAGE)).execute(query)
@@ -167,15 +176,15 @@ def nights(engine: Engine, ladder_name: str) -> list[dict[str, Any]]:
     with engine.connect() as connection:
         ladder_id = _ladder_id(connection, ladder_name)
         done = dict(connection.execute(
-            select(Match.night_id, func.count()).join(Night, Match.night_id == Night.id)
-            .where(Night.ladder_id == ladder_id).group_by(Match.night_id)).all())
+            select(MATCH.c.night_id, func.count()).join(NIGHT, MATCH.c.night_id == NIGHT.c.id)
+            .where(NIGHT.c.ladder_id == ladder_id).group_by(MATCH.c.night_id)).all())
         forfeits = dict(connection.execute(
-            select(Match.night_id, func.count()).select_from(Seat).join(Match, Seat.match_id == Match.id)
-            .join(Night, Match.night_id == Night.id)
-            .where(Night.ladder_id == ladder_id, Seat.forfeit.is_not(None)).group_by(Match.night_id)).all())
-        rows = connection.execute(select(Night.id, Night.number, Night.status, Night.seed, Night.sealed,
-                                         Night.commitment, Night.planned)
-                                  .where(Night.ladder_id == ladder_id).order_by(Night.number)).all()
+            select(MATCH.c.night_id, func.count()).select_from(SEAT).join(MATCH, SEAT.c.match_id == MATCH.c.id)
+            .join(NIGHT, MATCH.c.night_id == NIGHT.c.id)
+            .where(NIGHT.c.ladder_id == ladder_id, SEAT.c.forfeit.is_not(None)).group_by(MATCH.c.night_id)).all())
+        rows = connection.execute(select(NIGHT.c.id, NIGHT.c.number, NIGHT.c.status, NIGHT.c.seed, NIGHT.c.sealed,
+                                         NIGHT.c.commitment, NIGHT.c.planned)
+                                  .where(NIGHT.c.ladder_id == ladder_id).order_by(NIGHT.c.number)).all()
     return [{"night": n.number, "status": n.status, "sealed": bool(n.sealed),
              "seed": n.seed if n.status == "done" or not n.sealed else None, "commitment": n.commitment,
              "planned": n.planned,

@@ -30,6 +30,7 @@ from sqlalchemy.exc import IntegrityError
 
 from kotarena.ratings import RatingBook, make_env
 from kotarena.results import MatchResult, SeatResult
+from kotarena.storage.db import UnknownLadderError  # (kept here too: where callers found it before)
 from kotarena.storage.models import BotVersion, LadderRow, Match, MatchBase, Night, Rating, Seat, SeatBase, utcnow
 
 __all__ = [
@@ -43,14 +44,6 @@ PAGE = 500
 #: The fields of a match and of a seat that their tables store as they come.
 _MATCH_FIELDS = tuple(MatchBase.model_fields)
 _SEAT_FIELDS = tuple(SeatBase.model_fields)
-
-
-class UnknownLadderError(LookupError):
-    """No ladder of that name in the database."""
-
-    def __init__(self, name: str) -> None:
-        super().__init__(f"no ladder named {name!r} in the database")
-        self.name = name
 
 
 def lock_ladder(connection: Connection, ladder_id: int) -> None:
