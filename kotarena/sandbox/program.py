@@ -5,7 +5,9 @@ Two sides of a :class:`~kotarena.bots.command.CommandBot`:
 * in the fork server (:mod:`kotarena.sandbox.host`), :func:`exec_program` turns a
   seat's freshly forked process into the bot's program, its standard input and output
   on the seat's connection: the program speaks the protocol itself, in the seat's
-  sandbox and cgroup, so its CPU time is counted from outside like any sandboxed bot's;
+  sandbox and cgroup, so its CPU time is counted from outside like any sandboxed bot's,
+  and its standard error on a pipe the referee reads the game's lines from (step by
+  step, and on to the bot's log: :class:`~kotarena.sandbox.botlog.ProgramLines`);
 * where a command-line bot's class itself is called (the Python API), a
   :class:`ProgramSeat` seats the program through the same fork servers and relays the
   bot object's calls to it (:mod:`kotarena.sandbox.relay`; ``play``, ``match``,
@@ -23,11 +25,18 @@ from typing import Any, NoReturn
 from kotarena.sandbox.relay import Relay
 
 
-def exec_program(conn: socket.socket, argv: list[str], memory_mb: int, file_mb: int) -> NoReturn:
-    """Become the program ``argv``, speaking on ``conn`` (in a seat's forked process)."""
+def exec_program(conn: socket.socket, argv: list[str], memory_mb: int, file_mb: int,
+                 err: int | None = None) -> NoReturn:
+    """Become the program ``argv``, speaking on ``conn`` (in a seat's forked process),
+    its standard error ``err`` where the referee sent one: a pipe it reads the game's
+    lines from, step by step (:class:`kotarena.sandbox.botlog.ProgramLines`); else the
+    host's own, the log."""
     fd = conn.fileno()
     os.dup2(fd, 0)
     os.dup2(fd, 1)
+    if err is not None:
+        os.dup2(err, 2)
+        os.close(err)
     size = memory_mb << 20
     resource.setrlimit(resource.RLIMIT_AS, (size, size))
     resource.setrlimit(resource.RLIMIT_FSIZE, (file_mb << 20, file_mb << 20))

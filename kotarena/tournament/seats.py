@@ -16,6 +16,7 @@ text protocol, with its time counted from outside.
 from __future__ import annotations
 
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -38,6 +39,7 @@ from kotarena.forfeits import (
     BotFailure,
     as_action,
 )
+from kotarena.sandbox.botlog import FINISH, START, SeatLines
 from kotarena.sandbox.seat import DEFAULT_MEMORY_MB  # (where the seats' limits were named before)
 
 #: What a bot is shown: the view its game gives of one seat (``GameState.view``).
@@ -228,9 +230,17 @@ def _failure(error: BaseException, start: float, cpu_limit: float) -> BaseExcept
 
 
 class InProcessSeat:
-    """A trusted bot called directly in the match's process."""
+    """A trusted bot called directly in the match's process.
 
-    __slots__ = ("spec", "time_limit", "info", "bot", "_choose", "cpu", "decisions", "times", "timing")
+    What the bot writes to ``sys.stdout`` and ``sys.stderr`` during its calls (start,
+    each decision, finish) still goes there, and the seat keeps the game's lines, each
+    under the step it was written in (:class:`kotarena.sandbox.botlog.SeatLines`): the
+    streams are swapped for the call only, so nothing written between calls, by the
+    referee or another seat's bot, is this seat's.
+    """
+
+    __slots__ = ("spec", "time_limit", "info", "bot", "_choose", "cpu", "decisions", "times", "timing", "log",
+                 "_lines")
 
     def __init__(self, spec: SeatSpec, time_limit: float) -> None:
         self.spec = spec
@@ -244,6 +254,8 @@ class InProcessSeat:
         self.decisions = 0
         self.times: list[float] = []  #: each decision's CPU time, as measured for the limit
         self.timing = "cpu"  #: how (:mod:`kotarena.decision_times`): ``tick`` while the guard ticks
+        self.log: str | None = None  #: what the bot wrote during the game, once it is over (bounded)
+        self._lines: SeatLines | None = None
 
     def start(self, seed: int, view: View) -> None:
         try:
@@ -255,13 +267,34 @@ class InProcessSeat:
         self._choose = self.bot.choose
         GUARD.arm(self.time_limit)
         self.timing = "tick" if GUARD.installed else "cpu"
-        GUARD.call(self.bot.start, view, self.time_limit * 10)
+        self._lines = SeatLines()
+        self._captured(self.bot.start, view, START)
         self.cpu += GUARD.used
+
+    def _captured(self, method: Callable[[Any], Any], view: View, step: Any) -> None:
+        """``GUARD.call(method, view)`` at ten times the limit (start, finish), with what
+        the bot writes meanwhile kept as ``step``'s."""
+        lines = self._lines
+        lines.book.step = step  # type: ignore[union-attr]
+        out, err = sys.stdout, sys.stderr
+        sys.stdout, sys.stderr = lines.out, lines.err  # type: ignore[union-attr]
+        try:
+            GUARD.call(method, view, self.time_limit * 10)
+        finally:
+            sys.stdout, sys.stderr = out, err
 
     def choose(self, view: View) -> Action:
         guard = GUARD
+        lines = self._lines
+        lines.book.step = self.decisions + 1  # type: ignore[union-attr]
+        # The bot's streams for this call only (four stores: the cost of keeping its lines).
+        out, err = sys.stdout, sys.stderr
+        sys.stdout, sys.stderr = lines.out, lines.err  # type: ignore[union-attr]
         if not guard.installed:
-            answer = guard.call(self._choose, view, self.time_limit)
+            try:
+                answer = guard.call(self._choose, view, self.time_limit)
+            finally:
+                sys.stdout, sys.stderr = out, err
             used = guard.used
         else:
             # guard.call for a ticking guard, written out: this runs for every decision.
@@ -272,8 +305,10 @@ class InProcessSeat:
                 answer = self._choose(view)
             except BaseException as error:
                 guard.call_start = NO_CALL
+                sys.stdout, sys.stderr = out, err
                 raise _failure(error, start, limit) from None
             guard.call_start = NO_CALL
+            sys.stdout, sys.stderr = out, err
             used = guard.cpu_clock - start
             if used != 0.0 and used - guard.tick > limit:
                 raise BotFailure(TIMEOUT, f"took {used:.2f}s of CPU time (limit {limit:g}s)")
@@ -285,12 +320,15 @@ class InProcessSeat:
     def finish(self, view: View) -> None:
         if self.bot is not None:
             try:
-                GUARD.call(self.bot.finish, view, self.time_limit * 10)
+                self._captured(self.bot.finish, view, FINISH)
             except BotFailure:
                 pass  # the game is over; a bot failing to say goodbye changes nothing
 
     def close(self) -> None:
         self.bot = self._choose = None
+        lines, self._lines = self._lines, None
+        if lines is not None:  # (a forfeited game too: the lines up to there)
+            self.log = lines.take()
 
 
 def play_seated(state: GameState, hosts: list[Any], failures: list[BotFailure | None]) -> None:
