@@ -17,10 +17,25 @@ that way is what it says about its own games, which it answers for anyway.)
 What is written by the process's file descriptors directly (a C extension, a child
 process) or between steps (a thread of the bot's) goes to the log file only. The
 referee bounds and cleans what it is handed (:func:`clip_log`) whatever the host sent.
+
+The other bots' lines are kept the same way by the referee itself: a trusted bot's, in
+the referee's process, by its seat (:class:`SeatLines`: the streams are swapped for each
+call of the bot only), and a command-line bot's standard error, which comes to the
+referee down a pipe of its own per game (:class:`ProgramLines`), read after each of the
+program's answers.
+
+**Steps.** Each line is kept with the step of the game it began in: ``start``, the
+seat's ``k``-th decision (from 1, as its decision times count), or ``finish``. In the
+text kept and stored, a line that is :data:`MARK` (a record separator) followed by the
+step begins that step's lines; a bot's own record separators are taken out of its
+text, so nothing it writes moves a line to another step. A text without marks (stored
+before kotarena kept steps) is the game's lines, of no known step; :func:`log_steps`
+reads a stored text back step by step, :func:`log_text` as the lines alone.
 """
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from kotarena.forfeits import _printable
@@ -134,9 +149,12 @@ def _add(kept: _Kept, text: str) -> None:
 
 class GameLines:
     """A text stream that writes through to ``stream`` (the log file; none if ``None``)
-    and gives what is written to ``book`` for the game being played."""
+    and gives what is written to ``book`` for the game being played (a :class:`Book`,
+    or anything with its ``keep``)."""
 
-    def __init__(self, stream: Any, book: Book) -> None:
+    __slots__ = ("_stream", "_book")
+
+    def __init__(self, stream: Any, book: Book | SeatLines) -> None:
         self._stream = stream
         self._book = book
 
@@ -157,8 +175,6 @@ class GameLines:
 def install() -> Book:
     """Put :class:`GameLines` streams in place of ``sys.stdout`` and ``sys.stderr``; the
     book they keep their games' lines in."""
-    import sys
-
     book = Book()
     sys.stdout = GameLines(sys.stdout, book)  # type: ignore[assignment]
     sys.stderr = GameLines(sys.stderr, book)  # type: ignore[assignment]
@@ -169,22 +185,36 @@ class SeatLines:
     """One seat's lines of one game, for a trusted bot called in the referee's process
     (:class:`kotarena.tournament.seats.InProcessSeat`): its :attr:`out` and :attr:`err`
     streams go in place of ``sys.stdout`` and ``sys.stderr`` for each call of the bot
-    only, and write through to the streams that were there when the game began."""
+    only, and write through to the streams that were there when the game began.
 
-    __slots__ = ("book", "out", "err")
+    ``seat`` counts its ``decisions`` so far: a line written while :attr:`phase` is
+    ``None`` is its next decision's. (Read when the bot writes, so that a decision,
+    which is most often silent, costs the seat nothing more than the streams' swap.)
+    """
 
-    def __init__(self) -> None:
-        import sys
+    __slots__ = ("book", "out", "err", "phase", "_seat")
 
-        self.book = Book()
-        self.book.game = 0
-        self.out = GameLines(sys.stdout, self.book)
-        self.err = GameLines(sys.stderr, self.book)
+    def __init__(self, seat: Any) -> None:
+        self.book: Book | None = None  #: made when the bot first writes (most never do)
+        self.phase: Step = START  #: the step that is no decision, or ``None`` while deciding
+        self._seat = seat
+        self.out = GameLines(sys.stdout, self)
+        self.err = GameLines(sys.stderr, self)
+
+    def keep(self, text: str) -> None:
+        book = self.book
+        if book is None:
+            if self._seat is None:
+                return  # (taken: the game is over for this seat)
+            book = self.book = Book()
+            book.game = 0
+        book.step = self.phase if self.phase is not None else self._seat.decisions + 1
+        book.keep(text)
 
     def take(self) -> str | None:
         """The game's lines as stored (:func:`clip_log`); the seat keeps no more."""
-        self.book.game = None
-        return clip_log(self.book.take(0))
+        book, self.book, self._seat = self.book, None, None
+        return None if book is None else clip_log(book.take(0))
 
 
 class ProgramLines:
@@ -292,6 +322,9 @@ def clip_log(text: object) -> str | None:
             if len(body) > LOG_CHARS - chars:
                 body = body[:LOG_CHARS - chars]
                 body = body[:body.rfind("\n")] if "\n" in body else body
+            if not body.strip("\n") and stored:  # (no line of this step kept: the cut ends the last)
+                stored[-1] += "\n" + CUT
+                break
             body = body.rstrip("\n") + "\n" + CUT if body.strip("\n") else CUT
         if stored or step is not None:
             stored.append(f"{MARK}{'' if step is None else step}")

@@ -155,7 +155,8 @@ def play_batches(send: Any, lines: Any, first: dict, bot_name: str, book: Book |
     answered by one ``answers`` message (see :mod:`kotarena.sandbox.batch`).
 
     A batch is a list of steps ``[kind, game, data]``: ``start`` (``data`` as in
-    ``hello``: the game, seat, seed, parameters, limits and whole view), ``decide`` and
+    ``hello``: the game, seat, seed, parameters, limits and whole view, and ``decided``,
+    the seat's decisions before: a game greeted again by a new player goes on), ``decide`` and
     ``finish`` (``data`` the view's changes since the game's last step), ``forget`` (the
     referee gave up on the game). A view's ``legal`` is a list of texts, or the number
     of such a list sent before on the connection (the first is 0): a game's legal sets

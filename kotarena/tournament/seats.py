@@ -240,7 +240,7 @@ class InProcessSeat:
     """
 
     __slots__ = ("spec", "time_limit", "info", "bot", "_choose", "cpu", "decisions", "times", "timing", "log",
-                 "_lines")
+                 "_lines", "_out", "_err")
 
     def __init__(self, spec: SeatSpec, time_limit: float) -> None:
         self.spec = spec
@@ -256,6 +256,8 @@ class InProcessSeat:
         self.timing = "cpu"  #: how (:mod:`kotarena.decision_times`): ``tick`` while the guard ticks
         self.log: str | None = None  #: what the bot wrote during the game, once it is over (bounded)
         self._lines: SeatLines | None = None
+        self._out: Any = None  #: the bot's streams while it is called (``_lines``')
+        self._err: Any = None
 
     def start(self, seed: int, view: View) -> None:
         try:
@@ -267,7 +269,8 @@ class InProcessSeat:
         self._choose = self.bot.choose
         GUARD.arm(self.time_limit)
         self.timing = "tick" if GUARD.installed else "cpu"
-        self._lines = SeatLines()
+        lines = self._lines = SeatLines(self)
+        self._out, self._err = lines.out, lines.err
         self._captured(self.bot.start, view, START)
         self.cpu += GUARD.used
 
@@ -275,21 +278,21 @@ class InProcessSeat:
         """``GUARD.call(method, view)`` at ten times the limit (start, finish), with what
         the bot writes meanwhile kept as ``step``'s."""
         lines = self._lines
-        lines.book.step = step  # type: ignore[union-attr]
+        lines.phase = step  # type: ignore[union-attr]
         out, err = sys.stdout, sys.stderr
-        sys.stdout, sys.stderr = lines.out, lines.err  # type: ignore[union-attr]
+        sys.stdout, sys.stderr = self._out, self._err
         try:
             GUARD.call(method, view, self.time_limit * 10)
         finally:
             sys.stdout, sys.stderr = out, err
+            lines.phase = None  # type: ignore[union-attr]  # (what follows: decisions)
 
     def choose(self, view: View) -> Action:
         guard = GUARD
-        lines = self._lines
-        lines.book.step = self.decisions + 1  # type: ignore[union-attr]
-        # The bot's streams for this call only (four stores: the cost of keeping its lines).
+        # The bot's streams for this call only: the cost of keeping its lines, which
+        # say their decision only when written (SeatLines).
         out, err = sys.stdout, sys.stderr
-        sys.stdout, sys.stderr = lines.out, lines.err  # type: ignore[union-attr]
+        sys.stdout, sys.stderr = self._out, self._err
         if not guard.installed:
             try:
                 answer = guard.call(self._choose, view, self.time_limit)
@@ -325,7 +328,7 @@ class InProcessSeat:
                 pass  # the game is over; a bot failing to say goodbye changes nothing
 
     def close(self) -> None:
-        self.bot = self._choose = None
+        self.bot = self._choose = self._out = self._err = None
         lines, self._lines = self._lines, None
         if lines is not None:  # (a forfeited game too: the lines up to there)
             self.log = lines.take()
