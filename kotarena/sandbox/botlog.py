@@ -154,7 +154,7 @@ class GameLines:
 
     __slots__ = ("_stream", "_book")
 
-    def __init__(self, stream: Any, book: Book | SeatLines) -> None:
+    def __init__(self, stream: Any, book: Book | Calls) -> None:
         self._stream = stream
         self._book = book
 
@@ -183,23 +183,20 @@ def install() -> Book:
 
 class SeatLines:
     """One seat's lines of one game, for a trusted bot called in the referee's process
-    (:class:`kotarena.tournament.seats.InProcessSeat`): its :attr:`out` and :attr:`err`
-    streams go in place of ``sys.stdout`` and ``sys.stderr`` for each call of the bot
-    only, and write through to the streams that were there when the game began.
+    (:class:`kotarena.tournament.seats.InProcessSeat`): what :data:`CALLS` is given
+    while the seat's bot is called.
 
     ``seat`` counts its ``decisions`` so far: a line written while :attr:`phase` is
     ``None`` is its next decision's. (Read when the bot writes, so that a decision,
-    which is most often silent, costs the seat nothing more than the streams' swap.)
+    which is most often silent, costs the seat nothing more than naming whose call it is.)
     """
 
-    __slots__ = ("book", "out", "err", "phase", "_seat")
+    __slots__ = ("book", "phase", "_seat")
 
     def __init__(self, seat: Any) -> None:
         self.book: Book | None = None  #: made when the bot first writes (most never do)
         self.phase: Step = START  #: the step that is no decision, or ``None`` while deciding
         self._seat = seat
-        self.out = GameLines(sys.stdout, self)
-        self.err = GameLines(sys.stderr, self)
 
     def keep(self, text: str) -> None:
         book = self.book
@@ -215,6 +212,66 @@ class SeatLines:
         """The game's lines as stored (:func:`clip_log`); the seat keeps no more."""
         book, self.book, self._seat = self.book, None, None
         return None if book is None else clip_log(book.take(0))
+
+
+class Calls:
+    """Whose lines the trusted bots of this process write: while a trusted bot is
+    called, :attr:`lines` is its seat's :class:`SeatLines`, else ``None``.
+
+    While games with trusted seats are under way (from the first seat's :meth:`open` to
+    the last one's :meth:`close`), ``sys.stdout`` and ``sys.stderr`` are
+    :class:`GameLines` streams that write through to the streams they replaced and give
+    what is written to :attr:`lines`: naming the seat is all a call of a bot costs (a
+    swap of the streams at each call cost a league of fast bots a few per cent of its
+    time). What is written between calls, by the referee or anyone, is nobody's.
+    """
+
+    __slots__ = ("lines", "_seats", "_streams")
+
+    def __init__(self) -> None:
+        self.lines: SeatLines | None = None
+        self._seats = 0  #: seats whose game is under way
+        self._streams: tuple[GameLines, GameLines] | None = None  #: the streams put in place
+
+    def keep(self, text: str) -> None:
+        lines = self.lines
+        if lines is not None:
+            lines.keep(text)
+
+    def open(self) -> None:
+        """A trusted seat's game begins: the streams are put in place, if they are not
+        (or were replaced since: by a test's capture, a command's runner)."""
+        self._seats += 1
+        mine = self._streams
+        if mine is not None and sys.stdout is mine[0] and sys.stderr is mine[1]:
+            return
+        self._streams = (GameLines(self._under(sys.stdout), self), GameLines(self._under(sys.stderr), self))
+        sys.stdout, sys.stderr = self._streams  # type: ignore[assignment]
+
+    def close(self) -> None:
+        """A trusted seat's game is over: after the last one, the streams that were
+        there are put back (unless someone replaced ours since)."""
+        self._seats -= 1
+        mine = self._streams
+        if self._seats > 0 or mine is None:
+            return
+        self._seats = 0
+        self._streams = None
+        if sys.stdout is mine[0]:
+            sys.stdout = mine[0]._stream
+        if sys.stderr is mine[1]:
+            sys.stderr = mine[1]._stream
+
+    def _under(self, stream: Any) -> Any:
+        """The stream under ``stream`` if it is one of ours put in place before (never
+        two of ours, one over the other)."""
+        while isinstance(stream, GameLines) and stream._book is self:
+            stream = stream._stream
+        return stream
+
+
+#: The trusted bots' lines of this process.
+CALLS = Calls()
 
 
 class ProgramLines:
@@ -379,5 +436,5 @@ def log_text(stored: str | None) -> str | None:
     return "\n".join(line for line in stored.split("\n") if not line.startswith(MARK)) or None
 
 
-__all__ = ["CUT", "FINISH", "LOG_CHARS", "LOG_LINES", "MARK", "START", "Book", "GameLines", "ProgramLines", "SeatLines", "Step", "clip_log",
+__all__ = ["CALLS", "CUT", "FINISH", "LOG_CHARS", "LOG_LINES", "MARK", "START", "Book", "Calls", "GameLines", "ProgramLines", "SeatLines", "Step", "clip_log",
            "install", "log_steps", "log_text"]

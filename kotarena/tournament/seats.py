@@ -16,7 +16,6 @@ text protocol, with its time counted from outside.
 from __future__ import annotations
 
 import signal
-import sys
 import threading
 import time
 from collections.abc import Callable
@@ -39,7 +38,7 @@ from kotarena.forfeits import (
     BotFailure,
     as_action,
 )
-from kotarena.sandbox.botlog import FINISH, START, SeatLines
+from kotarena.sandbox.botlog import CALLS, FINISH, START, SeatLines
 from kotarena.sandbox.seat import DEFAULT_MEMORY_MB  # (where the seats' limits were named before)
 
 #: What a bot is shown: the view its game gives of one seat (``GameState.view``).
@@ -235,12 +234,12 @@ class InProcessSeat:
     What the bot writes to ``sys.stdout`` and ``sys.stderr`` during its calls (start,
     each decision, finish) still goes there, and the seat keeps the game's lines, each
     under the step it was written in (:class:`kotarena.sandbox.botlog.SeatLines`): the
-    streams are swapped for the call only, so nothing written between calls, by the
-    referee or another seat's bot, is this seat's.
+    seat names itself as the one called for each call only (:data:`~kotarena.sandbox.botlog.CALLS`),
+    so nothing written between calls, by the referee or another seat's bot, is this seat's.
     """
 
     __slots__ = ("spec", "time_limit", "info", "bot", "_choose", "cpu", "decisions", "times", "timing", "log",
-                 "_lines", "_out", "_err")
+                 "_lines")
 
     def __init__(self, spec: SeatSpec, time_limit: float) -> None:
         self.spec = spec
@@ -256,8 +255,6 @@ class InProcessSeat:
         self.timing = "cpu"  #: how (:mod:`kotarena.decision_times`): ``tick`` while the guard ticks
         self.log: str | None = None  #: what the bot wrote during the game, once it is over (bounded)
         self._lines: SeatLines | None = None
-        self._out: Any = None  #: the bot's streams while it is called (``_lines``')
-        self._err: Any = None
 
     def start(self, seed: int, view: View) -> None:
         try:
@@ -269,8 +266,8 @@ class InProcessSeat:
         self._choose = self.bot.choose
         GUARD.arm(self.time_limit)
         self.timing = "tick" if GUARD.installed else "cpu"
-        lines = self._lines = SeatLines(self)
-        self._out, self._err = lines.out, lines.err
+        self._lines = SeatLines(self)
+        CALLS.open()
         self._captured(self.bot.start, view, START)
         self.cpu += GUARD.used
 
@@ -279,25 +276,24 @@ class InProcessSeat:
         the bot writes meanwhile kept as ``step``'s."""
         lines = self._lines
         lines.phase = step  # type: ignore[union-attr]
-        out, err = sys.stdout, sys.stderr
-        sys.stdout, sys.stderr = self._out, self._err
+        CALLS.lines = lines
         try:
             GUARD.call(method, view, self.time_limit * 10)
         finally:
-            sys.stdout, sys.stderr = out, err
+            CALLS.lines = None
             lines.phase = None  # type: ignore[union-attr]  # (what follows: decisions)
 
     def choose(self, view: View) -> Action:
         guard = GUARD
-        # The bot's streams for this call only: the cost of keeping its lines, which
-        # say their decision only when written (SeatLines).
-        out, err = sys.stdout, sys.stderr
-        sys.stdout, sys.stderr = self._out, self._err
+        # Whose lines are written, for this call only: all that keeping them costs (the
+        # lines say their decision when written, SeatLines).
+        calls = CALLS
+        calls.lines = self._lines
         if not guard.installed:
             try:
                 answer = guard.call(self._choose, view, self.time_limit)
             finally:
-                sys.stdout, sys.stderr = out, err
+                calls.lines = None
             used = guard.used
         else:
             # guard.call for a ticking guard, written out: this runs for every decision.
@@ -308,10 +304,10 @@ class InProcessSeat:
                 answer = self._choose(view)
             except BaseException as error:
                 guard.call_start = NO_CALL
-                sys.stdout, sys.stderr = out, err
+                calls.lines = None
                 raise _failure(error, start, limit) from None
             guard.call_start = NO_CALL
-            sys.stdout, sys.stderr = out, err
+            calls.lines = None
             used = guard.cpu_clock - start
             if used != 0.0 and used - guard.tick > limit:
                 raise BotFailure(TIMEOUT, f"took {used:.2f}s of CPU time (limit {limit:g}s)")
@@ -328,9 +324,10 @@ class InProcessSeat:
                 pass  # the game is over; a bot failing to say goodbye changes nothing
 
     def close(self) -> None:
-        self.bot = self._choose = self._out = self._err = None
+        self.bot = self._choose = None
         lines, self._lines = self._lines, None
         if lines is not None:  # (a forfeited game too: the lines up to there)
+            CALLS.close()
             self.log = lines.take()
 
 

@@ -97,7 +97,9 @@ def test_what_is_written_between_a_bots_calls_is_not_its_and_the_streams_are_giv
     while state.to_move != 0:
         state.apply(state.legal[0])
     seat.choose(state.view(0))
-    assert (sys.stdout, sys.stderr) == before
     seat.close()
+    assert (sys.stdout, sys.stderr) == before
     assert "referee" not in seat.log
     assert [step for step, _ in log_steps(seat.log)] == [START, 1]
+    out, _ = capsys.readouterr()
+    assert "the referee's own line" in out and "starting" in out
