@@ -221,8 +221,7 @@ def _step(step: list, games: dict, info: Any, legals: list[tuple], book: Book) -
             reader = ViewReader(get_game(data["game"]).view_type)
             view = _read(reader, data["view"], legals)
             bot = info.make(seed=data["seed"], **data.get("params", {}))
-            # (a game greeted again, by a new player, goes on from the seat's decisions so far)
-            decided = data.get("decided", 0)
+            decided = data.get("decided", 0)  # (greeted again by a new player: the decisions before)
             games[number] = [bot, reader, decided if type(decided) is int and decided >= 0 else 0]
             bot.start(view)
             return "ready"
@@ -232,11 +231,9 @@ def _step(step: list, games: dict, info: Any, legals: list[tuple], book: Book) -
             return "gone"
         game = games[number]
         bot, reader = game[0], game[1]
-        if kind == "finish":
-            book.at(number, FINISH)
-        else:
+        if kind != "finish":
             game[2] += 1
-            book.at(number, game[2])
+        book.at(number, FINISH if kind == "finish" else game[2])
         view = _read(reader, _view_changes({"view": data}), legals)
         if kind == "finish":
             del games[number]

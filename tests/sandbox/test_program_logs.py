@@ -32,12 +32,12 @@ def programs(monkeypatch, sandbox):
     sys.modules.pop("kotarena_programbots", None)
 
 
-def _match(tmp_path, seed: int):
+def _match(tmp_path, seed: int, *seats: SeatSpec):
     from kotarena.sandbox.instance import close_servers
 
+    seats = seats or (SeatSpec("talker", "program-talker", trusted=False), SeatSpec("random", "random"))
     job = MatchJob(index=0, key=f"talk-{seed}", game="kot", deck=None, seed=seed, first_player=None,
-                   seats=(SeatSpec("talker", "program-talker", trusted=False), SeatSpec("random", "random")),
-                   time_limit=1.0, log_dir=str(tmp_path / "logs"))
+                   seats=seats, time_limit=1.0, log_dir=str(tmp_path / "logs"))
     try:
         return play_match(job)
     finally:
@@ -74,3 +74,23 @@ def test_each_game_of_a_program_keeps_its_own_lines_only(programs, tmp_path):
         said = [line for _, lines in log_steps(talker.log) for line in lines if line.startswith("decision ")]
         assert len(said) == talker.decisions  # (one game's: none of the other's)
         assert said == [f"decision {n}: {line.split(': ', 1)[1]}" for n, line in enumerate(said, start=1)]
+
+
+def test_two_programs_at_one_table_each_keep_their_own_lines(programs, tmp_path):
+    result = _match(tmp_path, 6, SeatSpec("one", "program-talker", trusted=False), SeatSpec("random", "random"),
+                    SeatSpec("two", "program-talker", trusted=False))
+    data, _ = viewer_data(1, result.replay, [s.entrant for s in result.seats], [s.times for s in result.seats],
+                          [s.log for s in result.seats])
+    for seat in (0, 2):
+        chosen = [d["choice"] for frame in data["frames"] for d in frame["decisions"] if d["seat"] == seat]
+        said = [line for step, lines in log_steps(result.seats[seat].log) if type(step) is int
+                for line in lines if line.startswith("decision ")]
+        assert said == [f"decision {n}: {choice}" for n, choice in enumerate(chosen, start=1)]
+
+
+def test_a_program_that_fails_keeps_what_it_wrote_up_to_its_failure(programs, tmp_path):
+    result = _match(tmp_path, 7, SeatSpec("quitter", "program-loud-quitter", trusted=False),
+                    SeatSpec("random", "random"))
+    quitter = result.seats[0]
+    assert quitter.forfeit == "crash"
+    assert log_steps(quitter.log) == [(1, ["giving up now"])]
