@@ -36,6 +36,7 @@ reads a stored text back step by step, :func:`log_text` as the lines alone.
 from __future__ import annotations
 
 import sys
+import threading
 from typing import Any
 
 from kotarena.forfeits import _printable
@@ -191,11 +192,12 @@ class SeatLines:
     which is most often silent, costs the seat nothing more than naming whose call it is.)
     """
 
-    __slots__ = ("book", "phase", "_seat")
+    __slots__ = ("book", "phase", "thread", "_seat")
 
     def __init__(self, seat: Any) -> None:
         self.book: Book | None = None  #: made when the bot first writes (most never do)
         self.phase: Step = START  #: the step that is no decision, or ``None`` while deciding
+        self.thread = threading.get_ident()  #: the thread the seat's game is played in
         self._seat = seat
 
     def keep(self, text: str) -> None:
@@ -223,7 +225,9 @@ class Calls:
     :class:`GameLines` streams that write through to the streams they replaced and give
     what is written to :attr:`lines`: naming the seat is all a call of a bot costs (a
     swap of the streams at each call cost a league of fast bots a few per cent of its
-    time). What is written between calls, by the referee or anyone, is nobody's.
+    time). What is written between calls, by the referee or anyone, is nobody's; so is
+    what another thread writes (a match is played in one thread: where two played at
+    once in one process, a line would be lost, never put with the other's seat).
     """
 
     __slots__ = ("lines", "_seats", "_streams")
@@ -235,7 +239,7 @@ class Calls:
 
     def keep(self, text: str) -> None:
         lines = self.lines
-        if lines is not None:
+        if lines is not None and lines.thread == threading.get_ident():
             lines.keep(text)
 
     def open(self) -> None:
@@ -252,11 +256,12 @@ class Calls:
         """A trusted seat's game is over: after the last one, the streams that were
         there are put back (unless someone replaced ours since)."""
         self._seats -= 1
-        mine = self._streams
-        if self._seats > 0 or mine is None:
+        if self._seats > 0:
             return
         self._seats = 0
-        self._streams = None
+        mine, self._streams = self._streams, None
+        if mine is None:
+            return
         if sys.stdout is mine[0]:
             sys.stdout = mine[0]._stream
         if sys.stderr is mine[1]:

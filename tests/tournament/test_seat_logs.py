@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 from pathlib import Path
 
 import pytest
 
 from kotarena import plugins
 from kotarena.games import new_game
-from kotarena.sandbox.botlog import FINISH, START, log_steps
+from kotarena.sandbox.botlog import CALLS, FINISH, START, SeatLines, log_steps
 from kotarena.site.frames import viewer_data
 from kotarena.tournament.lockstep import play_tables
 from kotarena.tournament.matches import MatchJob, play_match
@@ -103,3 +104,22 @@ def test_what_is_written_between_a_bots_calls_is_not_its_and_the_streams_are_giv
     assert [step for step, _ in log_steps(seat.log)] == [START, 1]
     out, _ = capsys.readouterr()
     assert "the referee's own line" in out and "starting" in out
+
+
+def test_a_line_another_thread_writes_during_a_call_is_nobodys(capsys):
+    class Seat:
+        decisions = 0
+
+    lines = SeatLines(Seat())
+    CALLS.open()
+    CALLS.lines = lines
+    try:
+        other = threading.Thread(target=print, args=("from another thread",))
+        other.start()
+        other.join()
+        print("from the bot")
+    finally:
+        CALLS.lines = None
+        CALLS.close()
+    assert log_steps(lines.take()) == [(START, ["from the bot"])]
+    assert "from another thread" in capsys.readouterr().out  # (written, as ever)
