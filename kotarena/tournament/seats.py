@@ -271,7 +271,7 @@ class InProcessSeat:
         self._captured(self.bot.start, view, START)
         self.cpu += GUARD.used
 
-    def _captured(self, method: Callable[[Any], Any], view: View, step: Any) -> None:
+    def _captured(self, method: Callable[[Any], Any], view: View, step: str) -> None:
         """``GUARD.call(method, view)`` at ten times the limit (start, finish), with what
         the bot writes meanwhile kept as ``step``'s."""
         lines = self._lines
