@@ -5,7 +5,9 @@ Every line is one JSON object whose ``record`` key says what it is: ``ladder`` (
 first), then ``night``, ``bot``, ``match`` (with its ``seats`` nested) and ``rating``
 lines. Seats and places are numbered from 1, as every command shows them (place 1 is
 the winner); the ``replay`` is the replay file as stored (its own format numbers seats
-from 0, see ``docs/replays.md``). ``docs/export.md`` shows how to read it.
+from 0, see ``docs/replays.md``). A seat has each of its decisions' time
+(:mod:`kotarena.decision_times`) and its bot's lines of the game, each with the step it
+was written in (:mod:`kotarena.sandbox.botlog`). ``docs/export.md`` shows how to read it.
 """
 
 from __future__ import annotations
@@ -17,7 +19,9 @@ from typing import Any, TextIO
 
 from sqlalchemy.engine import Engine
 
+from kotarena.decision_times import unpack_times
 from kotarena.forfeits import clean_detail
+from kotarena.sandbox.botlog import FINISH, START, log_steps
 from kotarena.storage import queries, season
 
 __all__ = ["export_season", "season_records"]
@@ -55,8 +59,8 @@ def _match_record(ladder: str, match: dict[str, Any]) -> dict[str, Any]:
         "seats": [{"seat": seat["seat"] + 1, "entrant": seat["entrant"], "place": seat["rank"] + 1,
                    "forfeit": seat["forfeit"], "forfeit_reason": _reason(seat["forfeit_detail"]), "bot": seat["bot"],
                    "package": seat["package"], "version": seat["version"], "decisions": seat["decisions"],
-                   "cpu_seconds": seat["cpu_seconds"], "mu_after": seat["mu"], "sigma_after": seat["sigma"],
-                   "facts": seat["facts"]}
+                   "cpu_seconds": seat["cpu_seconds"], **_times(seat["times"]), "log": _lines(seat["log"]),
+                   "mu_after": seat["mu"], "sigma_after": seat["sigma"], "facts": seat["facts"]}
                   for seat in match["seats"]],
     }
     if "replay" in match:
@@ -73,6 +77,29 @@ def export_season(engine: Engine, ladder_name: str, stream: TextIO, *, replays: 
         stream.write("\n")
         counts[record["record"]] = counts.get(record["record"], 0) + 1
     return counts
+
+
+def _times(packed: str | None) -> dict[str, Any]:
+    """A seat's decision times as exported: how they were measured and each decision's
+    seconds, in order (both ``None`` for a seat stored without them, or that made none)."""
+    unpacked = unpack_times(packed)
+    if unpacked is None:
+        return {"timing": None, "decision_times": None}
+    return {"timing": unpacked[0], "decision_times": unpacked[1]}
+
+
+#: What a line's ``step`` says, by the step of :mod:`kotarena.sandbox.botlog`.
+_STEPS = {START: "start", FINISH: "finish", None: None}
+
+
+def _lines(stored: str | None) -> list[dict[str, Any]] | None:
+    """A seat's stored lines as exported: one object a line, in the order written, with
+    the step it was written in (``start``, ``decision`` with its number, ``finish``;
+    ``None`` where it was not kept); ``None`` where the bot wrote none."""
+    lines = [{"step": "decision" if type(step) is int else _STEPS[step],
+              "decision": step if type(step) is int else None, "line": line}
+             for step, lines in log_steps(stored) for line in lines]
+    return lines or None
 
 
 def _reason(detail: str | None) -> str | None:

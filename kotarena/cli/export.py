@@ -19,8 +19,9 @@ _PLURALS = {"match": "matches"}
 @db_option
 def export(ladder_name: str | None, output: str, no_replays: bool, db: str | None) -> None:
     """Write a season as JSON lines: the ladder, its nights, bot versions, every match
-    with its seats (places, forfeits and why, ratings after the match) and replay, and
-    the final ratings. Every ladder when none is named.
+    with its seats (places, forfeits and why, each decision's time, the bot's lines,
+    ratings after the match) and replay, and the final ratings. Every ladder when none
+    is named.
 
     Each line is a JSON object with a 'record' key (ladder, night, bot, match, rating).
     Seats and places count from 1. docs/export.md shows how to read it with pandas.

@@ -100,11 +100,13 @@ class BatchSeat:
             view = self._first
             self._last = view
             self.started = True
+            # ("decided": a new player's game goes on from the seat's decisions so far,
+            # which number the steps its bot's lines are kept under)
             return (["start", self.number, {
                 "protocol": PROTOCOL, "game": self.game, "seat": self.seat, "players": len(view.names),
                 "seed": self.seed, "params": self.params, "view": self.link.numbered(view_changes(view, None), view),
                 "limits": {"decision_cpu_seconds": limit, "start_cpu_seconds": limit * START_FACTOR,
-                           "memory_mb": self.server.memory_mb}}], limit * START_FACTOR)
+                           "memory_mb": self.server.memory_mb}, "decided": self.decisions}], limit * START_FACTOR)
         changes = self.link.numbered(view_changes(self.view, self._last), self.view)
         if kind == "finish":
             outcome = changes.get("outcome")

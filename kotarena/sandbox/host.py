@@ -16,7 +16,9 @@ The control socket carries one JSON line per message, in both directions:
 * the server says ``{"type": "server"}`` when the bot is imported (or ``{"type":
   "refused", "message": ...}`` if it cannot be seated);
 * ``{"type": "spawn"}`` with a socket attached: play a game on it; answered by
-  ``{"type": "spawned", "pid": ...}``, the process that plays it;
+  ``{"type": "spawned", "pid": ...}``, the process that plays it (for a command-line
+  bot a second descriptor comes with it, the pipe its program's standard error goes to:
+  the referee reads the game's lines there, :class:`kotarena.sandbox.botlog.ProgramLines`);
 * ``{"type": "status", "pid": ...}``: how that process ended;
 * ``{"type": "reset"}`` after a match whose game did not end cleanly here (a forfeit, a
   program's run): end every process of the sandbox but this one, the player included
@@ -34,7 +36,6 @@ import contextlib
 import gc
 import json
 import os
-import resource
 import signal
 import socket
 import stat
@@ -42,10 +43,11 @@ import sys
 import threading
 import time
 import traceback
-from typing import Any, NoReturn
+from typing import Any
 
 from kotarena.engine.actions import Action
-from kotarena.sandbox.botlog import Book, install
+from kotarena.sandbox.botlog import FINISH, START, Book, install
+from kotarena.sandbox.process import exec_program, limit_memory
 from kotarena.sandbox.protocol import LEGAL_LISTS, PROTOCOL, ProtocolError, ViewReader, _actions, decode, encode
 
 #: Frames of a bot's traceback sent after its error's own line (the innermost ones).
@@ -111,8 +113,9 @@ def play_seat(conn: socket.socket, bot_name: str, book: Book | None = None) -> b
     reader = ViewReader(get_game(hello["game"]).view_type)
     book = book or Book()
     book.forget(0)
+    decided = 0
     try:
-        book.at(0)
+        book.at(0, START)
         view = reader.read(hello["view"])
         bot = get_bot(bot_name).make(seed=hello["seed"], **hello.get("params", {}))
         bot.start(view)
@@ -121,6 +124,8 @@ def play_seat(conn: socket.socket, bot_name: str, book: Book | None = None) -> b
             message = decode(line)
             view = reader.read(_view_changes(message))
             if message["type"] == "decide":
+                decided += 1
+                book.at(0, decided)
                 answer = bot.choose(view)
                 text = answer.text if type(answer) is Action else answer
                 if isinstance(text, str):
@@ -129,6 +134,7 @@ def play_seat(conn: socket.socket, bot_name: str, book: Book | None = None) -> b
                     text = f"<an object of type {type(answer).__name__}>"
                 send(encode({"type": "action", "action": text}))
             elif message["type"] == "finish":
+                book.at(0, FINISH)
                 bot.finish(view)
                 book.at(None)
                 log = book.take(0)
@@ -149,13 +155,14 @@ def play_batches(send: Any, lines: Any, first: dict, bot_name: str, book: Book |
     answered by one ``answers`` message (see :mod:`kotarena.sandbox.batch`).
 
     A batch is a list of steps ``[kind, game, data]``: ``start`` (``data`` as in
-    ``hello``: the game, seat, seed, parameters, limits and whole view), ``decide`` and
+    ``hello``: the game, seat, seed, parameters, limits and whole view, and ``decided``,
+    the seat's decisions before: a game greeted again by a new player goes on), ``decide`` and
     ``finish`` (``data`` the view's changes since the game's last step), ``forget`` (the
     referee gave up on the game). A view's ``legal`` is a list of texts, or the number
     of such a list sent before on the connection (the first is 0): a game's legal sets
     are few, and long (a roll's 64 choices of dice). The answer to each step, in order, is ``"ready"``,
     the action's text, ``"bye"`` (``["bye", lines]`` with what the bot wrote during the
-    game, kept by ``book``), ``"gone"``, or ``{"error": message}`` when the bot
+    game, kept by ``book`` under the marks of their steps), ``"gone"``, or ``{"error": message}`` when the bot
     failed in that game (which is then forgotten here; the other games go on). Returns
     ``False`` when the connection ends: the games it carried end with it.
     """
@@ -163,7 +170,7 @@ def play_batches(send: Any, lines: Any, first: dict, bot_name: str, book: Book |
 
     info = get_bot(bot_name)
     book = book or Book()
-    games: dict[int, tuple[Any, ViewReader]] = {}
+    games: dict[int, list] = {}  # number -> [bot, its view reader, its decisions so far]
     legals: list[tuple] = []
     message = first
     while message.get("type") == "batch":
@@ -206,22 +213,27 @@ def _step(step: list, games: dict, info: Any, legals: list[tuple], book: Book) -
     meanwhile is game ``number``'s, in ``book``)."""
     kind, number, data = step
     try:
-        book.at(number)
         if kind == "start":
             book.forget(number)
+            book.at(number, START)
             from kotarena.games import get_game
 
             reader = ViewReader(get_game(data["game"]).view_type)
             view = _read(reader, data["view"], legals)
             bot = info.make(seed=data["seed"], **data.get("params", {}))
-            games[number] = (bot, reader)
+            decided = data.get("decided", 0)  # (greeted again by a new player: the decisions before)
+            games[number] = [bot, reader, decided if type(decided) is int and decided >= 0 else 0]
             bot.start(view)
             return "ready"
         if kind == "forget":
             games.pop(number, None)
             book.forget(number)
             return "gone"
-        bot, reader = games[number]
+        game = games[number]
+        bot, reader = game[0], game[1]
+        if kind != "finish":
+            game[2] += 1
+        book.at(number, FINISH if kind == "finish" else game[2])
         view = _read(reader, _view_changes({"view": data}), legals)
         if kind == "finish":
             del games[number]
@@ -246,31 +258,11 @@ def _step(step: list, games: dict, info: Any, legals: list[tuple], book: Book) -
         book.at(None)
 
 
-def _limit_memory(memory_mb: int, file_mb: int) -> None:
-    """Caps that hold whatever the bot does next: address space, file size, no core."""
-    size = memory_mb << 20
-    resource.setrlimit(resource.RLIMIT_AS, (size, size))
-    resource.setrlimit(resource.RLIMIT_FSIZE, (file_mb << 20, file_mb << 20))
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-
-
-def exec_program(conn: socket.socket, argv: list[str], memory_mb: int, file_mb: int) -> NoReturn:
-    """Become the command-line bot's program ``argv``, its standard input and output on
-    ``conn`` (in a seat's freshly forked process): the program speaks the protocol
-    itself, in the seat's sandbox and cgroup, so its CPU time is counted from outside
-    like any sandboxed bot's."""
-    fd = conn.fileno()
-    os.dup2(fd, 0)
-    os.dup2(fd, 1)
-    _limit_memory(memory_mb, file_mb)
-    os.execv(argv[0], argv)  # (an OSError here: the seat ends, and forfeits as a crash)
-
-
 def _play_games(link: socket.socket, bot_name: str, memory_mb: int, file_mb: int, book: Book | None = None) -> None:
     """A player's life: the games its host hands it, one after the other, until the host
     goes. Each connection carries games until one does not end cleanly (the referee
     keeps a connection whose game ended with the bot's goodbye for its next game)."""
-    _limit_memory(memory_mb, file_mb)
+    limit_memory(memory_mb, file_mb)
     while True:
         try:
             _, fds, _, _ = socket.recv_fds(link, 16, 1)
@@ -339,11 +331,14 @@ class _Host:
         self.player = 0  #: the live player's process (0: none)
         self.link: socket.socket | None = None  #: the socket that hands the player its games
 
-    def spawn(self, control: socket.socket, fd: int) -> int:
+    def spawn(self, control: socket.socket, fd: int, err: int | None = None) -> int:
         """Have ``fd``'s game played: by the player (started if need be), or by a new
-        run of the bot's program. Returns the process that plays it."""
+        run of the bot's program, whose standard error is ``err`` where the referee
+        sent one (it reads the game's lines there). Returns the process that plays it."""
         if self.program is not None:
-            return self._fork(control, fd, None)
+            return self._fork(control, fd, None, err)
+        if err is not None:
+            os.close(err)  # (a player's lines come with its goodbyes: kotarena.sandbox.botlog)
         for _ in range(2):
             if not self._player_alive():
                 self._start_player(control)
@@ -361,7 +356,7 @@ class _Host:
         theirs.close()
         self.link = ours
 
-    def _fork(self, control: socket.socket, fd: int | None, link: socket.socket | None) -> int:
+    def _fork(self, control: socket.socket, fd: int | None, link: socket.socket | None, err: int | None = None) -> int:
         host = os.getpid()
         pid = os.fork()
         if pid == 0:
@@ -380,13 +375,14 @@ class _Host:
                 else:
                     os.setpgid(0, 0)  # (a program's processes are ended by its group)
                     with socket.socket(fileno=fd) as conn:
-                        exec_program(conn, self.program, self.memory_mb, self.file_mb)  # type: ignore[arg-type]
+                        exec_program(conn, self.program, self.memory_mb, self.file_mb, err)  # type: ignore[arg-type]
             except BaseException:  # noqa: BLE001 - the process ends here whatever happened
                 code = 1
             finally:
                 os._exit(code)
-        if fd is not None:
-            os.close(fd)
+        for mine in (fd, err):
+            if mine is not None:
+                os.close(mine)
         self.children.add(pid)
         return pid
 
@@ -505,14 +501,14 @@ def serve(control: socket.socket, bot_name: str, memory_mb: int, file_mb: int, j
     host = _Host(bot_name, program, memory_mb, file_mb, jailed, book)
     while True:
         try:
-            data, fds, _, _ = socket.recv_fds(control, 4096, 1)
+            data, fds, _, _ = socket.recv_fds(control, 4096, 2)
         except OSError:
             return
         if not data:
             return
         message = json.loads(data)
         if message["type"] == "spawn" and fds:
-            reply(encode({"type": "spawned", "pid": host.spawn(control, fds[0])}))
+            reply(encode({"type": "spawned", "pid": host.spawn(control, fds[0], fds[1] if len(fds) > 1 else None)}))
         elif message["type"] == "status":
             reply(encode({"type": "status", **host.status(message.get("pid"))}))
         elif message["type"] == "reset":

@@ -121,6 +121,10 @@ class ForkServer:
         self.control = ours
         self._buffer = bytearray()
         self._requested: socket.socket | None = None
+        #: The read end of the standard error pipe of the program run asked for with
+        #: ``_requested`` (a command-line bot's: :class:`kotarena.sandbox.botlog.ProgramLines`).
+        self._requested_lines: int | None = None
+        self._lines: int | None = None  #: the same, of the run :meth:`start_seat` started last
         self._resetting = False
         #: The connection of the player that finished its last game cleanly, kept for
         #: its next game: ``(conn, pid, inner pid, unread bytes)``.
@@ -201,19 +205,38 @@ class ForkServer:
         """Ask the host for a player (:meth:`start_seat` collects it), unless one waits
         already: a match asks all its instances first, so that they start at once."""
         if self._requested is None and self._kept is None:
-            self._requested = self._request()
+            self._requested, self._requested_lines = self._request()
 
     def start_seat(self) -> tuple[socket.socket, int]:
         """A new seat's connection, and its process's number in the sandbox: the host
         hands the connection to its player (forked if need be) or to a new run of the
         bot's program."""
         requested, self._requested = self._requested, None
-        conn = requested if requested is not None else self._request()
+        requested_lines, self._requested_lines = self._requested_lines, None
+        self._close_lines()  # (a run's that nobody took)
+        if requested is not None:
+            conn, self._lines = requested, requested_lines
+        else:
+            conn, self._lines = self._request()
         reply = self._reply(SERVER_SECONDS)
         if reply.get("type") != "spawned" or type(reply.get("pid")) is not int:
             conn.close()
+            self._close_lines()
             raise BotFailure(SANDBOX, f"its host answered {str(reply)[:200]} to a spawn")
         return conn, reply["pid"]
+
+    def take_lines(self) -> int | None:
+        """The read end of the standard error pipe of the program run :meth:`start_seat`
+        started last, which the caller closes (``None``: taken, or a Python bot's
+        player, whose host keeps its lines)."""
+        lines, self._lines = self._lines, None
+        return lines
+
+    def _close_lines(self) -> None:
+        for lines in (self._lines, self._requested_lines):
+            if lines is not None:
+                os.close(lines)
+        self._lines = self._requested_lines = None
 
     def exit_status(self, pid: int) -> str:
         """How the seat whose process is ``pid`` (in the sandbox) ended, as words."""
@@ -231,19 +254,29 @@ class ForkServer:
             return f"exit code {reply['code']}"
         return "still running, or gone without a trace"
 
-    def _request(self) -> socket.socket:
+    def _request(self) -> tuple[socket.socket, int | None]:
+        """Ask the host for a seat: the seat's connection, and the read end of its
+        program's standard error pipe (``None`` for a Python bot's player)."""
         conn, theirs = socket.socketpair()
         # Credentials must be asked for before the seat's process writes its first line.
         conn.setsockopt(socket.SOL_SOCKET, socket.SO_PASSCRED, 1)
+        # A program's standard error comes to this process, which reads it step by step
+        # (the game's lines: kotarena.sandbox.botlog.ProgramLines) and writes it on to the log.
+        lines = _stderr_pipe() if self.ready and not self.player else None
         try:
-            socket.send_fds(self.control, [encode({"type": "spawn"})], [theirs.fileno()])
+            socket.send_fds(self.control, [encode({"type": "spawn"})],
+                            [theirs.fileno()] if lines is None else [theirs.fileno(), lines[1]])
         except OSError as error:
             conn.close()
+            if lines is not None:
+                os.close(lines[0])
             self.close()
             raise BotFailure(CRASH, f"its host process is gone ({error})") from None
         finally:
             theirs.close()
-        return conn
+            if lines is not None:
+                os.close(lines[1])
+        return conn, None if lines is None else lines[0]
 
     def request_reset(self) -> None:
         """After a match in which the instance's seat did not end cleanly (a forfeit, a
@@ -277,6 +310,7 @@ class ForkServer:
         kept, self._kept = self._kept, None
         if kept is not None:
             kept[0].close()
+        self._close_lines()
         try:
             self.control.close()
         except OSError:
@@ -302,6 +336,23 @@ class ForkServer:
         if self._scratch is not None:
             shutil.rmtree(self._scratch, ignore_errors=True)
             self._scratch = None
+
+
+#: Bytes a program's standard error pipe holds (it writes on while the referee is busy).
+PIPE_BYTES = 1 << 20
+
+
+def _stderr_pipe() -> tuple[int, int]:
+    """A pipe for a program's standard error: ``(read end, write end)``, the read end
+    not inherited by anything this process starts."""
+    read, write = os.pipe()
+    try:
+        import fcntl
+
+        fcntl.fcntl(write, fcntl.F_SETPIPE_SZ, PIPE_BYTES)
+    except (ImportError, AttributeError, OSError):
+        pass  # (the default size: a chatty program waits for the referee a little more)
+    return read, write
 
 
 def _rotate(log_path: Path) -> None:

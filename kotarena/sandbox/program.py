@@ -4,8 +4,10 @@ Where a :class:`~kotarena.bots.command.CommandBot`'s class itself is called (the
 API), a :class:`ProgramSeat` seats the program through the fork servers and relays the
 bot object's calls to it (:mod:`kotarena.sandbox.relay`; ``play``, ``match``,
 ``compare`` and ``bots check`` seat it with a relay of their own, without importing its
-package). In the fork server, :func:`kotarena.sandbox.host.exec_program` turns a seat's
-freshly forked process into the program.
+package). In the fork server, :func:`kotarena.sandbox.process.exec_program` turns a seat's
+freshly forked process into the program, its standard error on a pipe the referee
+reads the game's lines from (step by step, and on to the bot's log:
+:class:`~kotarena.sandbox.botlog.ProgramLines`).
 """
 
 from __future__ import annotations

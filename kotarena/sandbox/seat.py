@@ -31,9 +31,10 @@ from kotarena.forfeits import (
     as_action,
     clean_detail,
 )
-from kotarena.sandbox.botlog import clip_log
+from kotarena.sandbox.botlog import FINISH, START, ProgramLines, Step, clip_log
 from kotarena.sandbox.instance import (  # (the instances' names, as this module gave them before)
     _CREDENTIALS,
+    FILE_MB,
     ForkServer,
     _kill,
     _running,
@@ -82,6 +83,9 @@ class SandboxedSeat:
         self._used = 0.0  #: the last answer's CPU time
         self.timing = "cpu"  #: how the times were measured (:mod:`kotarena.decision_times`)
         self.log: str | None = None  #: what the bot wrote during the game, from its goodbye (bounded)
+        #: A command-line bot's standard error, read step by step (``None`` for a Python bot)
+        self.lines: ProgramLines | None = None
+        self._step: Step = START  #: the step asked for last (the lines read meanwhile are its)
         self.conn: socket.socket | None = None
         self.pid = 0  #: the seat's process, as this process numbers it
         self.inner_pid = 0  #: the seat's process, as its sandbox numbers it
@@ -116,6 +120,10 @@ class SandboxedSeat:
         else:
             conn, self.inner_pid = self.server.start_seat()
             self.conn = conn
+            take_lines = getattr(self.server, "take_lines", None)
+            lines = take_lines() if take_lines is not None else None
+            if lines is not None:
+                self.lines = ProgramLines(lines, self.server.log_path, FILE_MB)
             if not select.select([conn], [], [], limit * 10 * WALL_FACTOR + WALL_GRACE)[0]:
                 raise self._fail(TIMEOUT, "never greeted the referee")
             data, ancillary, _, _ = conn.recvmsg(MAX_LINE, socket.CMSG_SPACE(_CREDENTIALS.size))
@@ -143,7 +151,8 @@ class SandboxedSeat:
         elif due == "bye":
             try:
                 bye = self._handled(self._answer, self.time_limit * 10, "bye")
-                self.log = clip_log(bye.get("log"))
+                lines, self.lines = self.lines, None
+                self.log = clip_log(bye.get("log")) if lines is None else lines.take(FINISH, bye.get("log"))
                 self._clean = True
             except BotFailure:
                 pass  # the game is over: a bot failing to say goodbye changes nothing
@@ -156,6 +165,9 @@ class SandboxedSeat:
             self.settle()
         changes = view_changes(view, self._last)
         self._last = view
+        if self.lines is not None:
+            self.lines.read(self._step)  # (what it wrote after its last answer is that step's)
+        self._step = self.decisions + 1
         self._send({"type": "decide", "view": changes})
         reply = self._answer(self.time_limit, "action")
         self.decisions += 1
@@ -178,6 +190,9 @@ class SandboxedSeat:
                 # (an outcome is a named tuple, which JSON would write as an array)
                 changes["outcome"] = outcome.to_json()
             self._last = view
+            if self.lines is not None:
+                self.lines.read(self._step)
+            self._step = FINISH
             self._handled(self._send, {"type": "finish", "view": changes})
             self._due = "bye"
         except BotFailure:
@@ -197,6 +212,9 @@ class SandboxedSeat:
     def close(self) -> None:
         """The seat's game is over: a player that said goodbye keeps its connection for
         its instance's next game; any other seat's connection is closed."""
+        lines, self.lines = self.lines, None
+        if lines is not None:  # (a game that ended without a goodbye: the lines it wrote up to there)
+            self.log = lines.take(self._step)
         conn, self.conn = self.conn, None
         if conn is None:
             return
@@ -234,6 +252,8 @@ class SandboxedSeat:
         # seat does between decisions (a thread thinking ahead) counts too.
         started = self._mark
         message = self._receive(cpu_limit, started)
+        if self.lines is not None:
+            self.lines.read(self._step)  # (written before the answer: this step's)
         self._mark = now = self._clock()
         used = self._used = now - started
         self.cpu += used
@@ -280,6 +300,8 @@ class SandboxedSeat:
                 except OSError:
                     chunk = b""
                 if chunk is None:
+                    if self.lines is not None:
+                        self.lines.read(self._step)  # (so that a chatty program never waits on its pipe long)
                     if not self._alive():  # gone, though a process it forked holds the connection
                         raise self._ended()
                 elif not chunk:

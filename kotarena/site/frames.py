@@ -19,6 +19,7 @@ from kotarena.engine.actions import Action, parse_action
 from kotarena.engine.outcome import EngineError
 from kotarena.games import get_game, new_game
 from kotarena.replay import Replay, ReplayError, replay_from_text
+from kotarena.sandbox.botlog import log_steps, log_text
 from kotarena.site.boards import board, texts
 
 #: The most legal actions a decision keeps for the viewer (a King of Tokyo roll has 64,
@@ -148,7 +149,8 @@ def viewer_data(match_id: int, replay_text: str, entrants: list[str], times: lis
     and what each seat bought.
 
     Each decision a seat's bot answered gets its ``time`` in seconds
-    (:func:`decision_times`); ``timing`` says per seat how they were measured, ``logs``
+    (:func:`decision_times`) and the lines its bot wrote while deciding it as ``log``
+    (:func:`decision_logs`); ``timing`` says per seat how the times were measured, ``logs``
     holds each seat's lines of the game (``None`` where its bot wrote none, or none was kept)."""
     try:
         replay = replay_from_text(replay_text, source=f"match {match_id}")
@@ -157,6 +159,7 @@ def viewer_data(match_id: int, replay_text: str, entrants: list[str], times: lis
                 "error": str(error)}, []
     frames, bought, problem, cards = _played(replay)
     timing = decision_times(frames, times or [])
+    decision_logs(frames, logs or [])
     try:
         title = get_game(replay.game).spec.title
     except (EngineError, ValueError):
@@ -172,7 +175,7 @@ def viewer_data(match_id: int, replay_text: str, entrants: list[str], times: lis
     return {"match": match_id, "game": title, "seed": str(replay.seed), "deck": replay.deck,
             "players": list(replay.players), "entrants": entrants, "frames": frames, "cards": cards,
             "legal": [list(legal) for legal in lists], "timing": timing,
-            "logs": [log or None for log in logs or [None] * len(entrants)], "error": problem}, bought
+            "logs": [log_text(log) for log in logs or [None] * len(entrants)], "error": problem}, bought
 
 
 def decision_times(frames: list[dict[str, Any]], times: list[str | None]) -> list[str | None]:
@@ -192,6 +195,30 @@ def decision_times(frames: list[dict[str, Any]], times: list[str | None]) -> lis
                     decision["time"] = answered[asked[seat]]
                 asked[seat] += 1
     return [found[0] if found else None for found in unpacked]
+
+
+def decision_logs(frames: list[dict[str, Any]], logs: list[str | None]) -> None:
+    """Give each decision of ``frames`` the lines its seat's bot wrote while deciding it
+    (``logs``: each seat's stored lines, :func:`kotarena.sandbox.botlog.log_steps`) as
+    ``log``, one text, where it wrote any: a seat's k-th decision is its bot's k-th
+    answer, as for the times. Lines stored without their steps (before kotarena kept
+    them) are the game's only."""
+    by_decision: list[dict[int, list[str]]] = []
+    for log in logs:
+        steps: dict[int, list[str]] = {}
+        for step, lines in log_steps(log):
+            if type(step) is int:
+                steps.setdefault(step, []).extend(lines)
+        by_decision.append(steps)
+    asked = [0] * len(by_decision)
+    for frame in frames:
+        for decision in frame["decisions"]:
+            seat = decision["seat"]
+            if 0 <= seat < len(by_decision) and by_decision[seat]:
+                asked[seat] += 1
+                lines = by_decision[seat].get(asked[seat])
+                if lines:
+                    decision["log"] = "\n".join(lines)
 
 
 def _named(frames: list[dict[str, Any]]) -> set[str]:

@@ -97,8 +97,8 @@ class SeatBase(SQLModel):
     facts: dict[str, Any] = Field(default_factory=dict, sa_type=JSON)
     #: Each of the seat's decisions' time, packed (:mod:`kotarena.decision_times`).
     times: str | None = None
-    #: What the bot wrote (stdout, stderr, its logging) while playing this game, bounded
-    #: (:mod:`kotarena.sandbox.botlog`); only a sandboxed Python bot's is kept.
+    #: What the bot wrote (stdout, stderr, its logging) while playing this game, bounded,
+    #: each line under a mark of the step it was written in (:mod:`kotarena.sandbox.botlog`).
     log: str | None = None
 
 

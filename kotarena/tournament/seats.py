@@ -39,6 +39,7 @@ from kotarena.forfeits import (
     BotFailure,
     as_action,
 )
+from kotarena.sandbox.botlog import CALLS, FINISH, START, SeatLines
 from kotarena.sandbox.seat import DEFAULT_MEMORY_MB  # (where the seats' limits were named before)
 
 #: What a bot is shown: the view its game gives of one seat (``GameState.view``).
@@ -244,9 +245,17 @@ def known_package(spec: SeatSpec, info: Any = None) -> tuple[str, str]:
 
 class InProcessSeat:
     """A trusted bot called directly in the match's process (a
-    :class:`~kotarena.tournament.hosts.SeatHost`)."""
+    :class:`~kotarena.tournament.hosts.SeatHost`).
 
-    __slots__ = ("spec", "time_limit", "info", "bot", "_choose", "cpu", "decisions", "times", "timing", "log")
+    What the bot writes to ``sys.stdout`` and ``sys.stderr`` during its calls (start,
+    each decision, finish) still goes there, and the seat keeps the game's lines, each
+    under the step it was written in (:class:`kotarena.sandbox.botlog.SeatLines`): the
+    seat names itself as the one called for each call only (:data:`~kotarena.sandbox.botlog.CALLS`),
+    so nothing written between calls, by the referee or another seat's bot, is this seat's.
+    """
+
+    __slots__ = ("spec", "time_limit", "info", "bot", "_choose", "cpu", "decisions", "times", "timing", "log",
+                 "_lines")
 
     def __init__(self, spec: SeatSpec, time_limit: float) -> None:
         self.spec = spec
@@ -260,7 +269,8 @@ class InProcessSeat:
         self.decisions = 0
         self.times: list[float] = []  #: each decision's CPU time, as measured for the limit
         self.timing = "cpu"  #: how (:mod:`kotarena.decision_times`): ``tick`` while the guard ticks
-        self.log: str | None = None  #: an in-process bot's output is not captured
+        self.log: str | None = None  #: what the bot wrote during the game, once it is over (bounded)
+        self._lines: SeatLines | None = None
 
     def request_seat(self) -> None:
         pass  # (the bot is made in :meth:`start`, in this process)
@@ -275,13 +285,34 @@ class InProcessSeat:
         self._choose = self.bot.choose
         GUARD.arm(self.time_limit)
         self.timing = "tick" if GUARD.installed else "cpu"
-        GUARD.call(self.bot.start, view, self.time_limit * 10)
+        self._lines = SeatLines(self)
+        CALLS.open()
+        self._captured(self.bot.start, view, START)
         self.cpu += GUARD.used
+
+    def _captured(self, method: Callable[[Any], Any], view: View, step: str) -> None:
+        """``GUARD.call(method, view)`` at ten times the limit (start, finish), with what
+        the bot writes meanwhile kept as ``step``'s."""
+        lines = self._lines
+        lines.phase = step  # type: ignore[union-attr]
+        CALLS.lines = lines
+        try:
+            GUARD.call(method, view, self.time_limit * 10)
+        finally:
+            CALLS.lines = None
+            lines.phase = None  # type: ignore[union-attr]  # (what follows: decisions)
 
     def choose(self, view: View) -> Action:
         guard = GUARD
+        # Whose lines are written, for this call only: all that keeping them costs (the
+        # lines say their decision when written, SeatLines).
+        calls = CALLS
+        calls.lines = self._lines
         if not guard.installed:
-            answer = guard.call(self._choose, view, self.time_limit)
+            try:
+                answer = guard.call(self._choose, view, self.time_limit)
+            finally:
+                calls.lines = None
             used = guard.used
         else:
             # guard.call for a ticking guard, written out: this runs for every decision.
@@ -292,8 +323,10 @@ class InProcessSeat:
                 answer = self._choose(view)
             except BaseException as error:
                 guard.call_start = NO_CALL
+                calls.lines = None
                 raise _failure(error, start, limit) from None
             guard.call_start = NO_CALL
+            calls.lines = None
             used = guard.cpu_clock - start
             if used != 0.0 and used - guard.tick > limit:
                 raise BotFailure(TIMEOUT, f"took {used:.2f}s of CPU time (limit {limit:g}s)")
@@ -308,7 +341,7 @@ class InProcessSeat:
     def finish(self, view: View) -> None:
         if self.bot is not None:
             try:
-                GUARD.call(self.bot.finish, view, self.time_limit * 10)
+                self._captured(self.bot.finish, view, FINISH)
             except BotFailure:
                 pass  # the game is over; a bot failing to say goodbye changes nothing
 
@@ -317,6 +350,10 @@ class InProcessSeat:
 
     def close(self) -> None:
         self.bot = self._choose = None
+        lines, self._lines = self._lines, None
+        if lines is not None:  # (a forfeited game too: the lines up to there)
+            CALLS.close()
+            self.log = lines.take()
 
     def instances(self) -> tuple[()]:
         return ()

@@ -10,7 +10,19 @@ from pathlib import Path
 import pytest
 from bot_packages import installed
 
-from kotarena.sandbox.botlog import CUT, LOG_CHARS, LOG_LINES, Book, GameLines, clip_log
+from kotarena.sandbox.botlog import (
+    CUT,
+    FINISH,
+    LOG_CHARS,
+    LOG_LINES,
+    MARK,
+    START,
+    Book,
+    GameLines,
+    clip_log,
+    log_steps,
+    log_text,
+)
 from kotarena.site.frames import viewer_data
 
 LOGBOTS = Path(__file__).parent.parent / "fixtures" / "logbots"
@@ -63,6 +75,12 @@ def _seat_lines(result) -> dict[str, tuple[list[str], str | None, list[float | N
                      if decision["seat"] == seat.seat]
         found[seat.entrant] = ([decision["choice"] for decision in decisions], data["logs"][seat.seat],
                                [decision.get("time") for decision in decisions], data["timing"][seat.seat])
+        if seat.entrant == "honest":
+            # Each decision has its own lines: what the bot logged and printed it chose.
+            logs = [decision.get("log") for decision in decisions]
+            told = [log for log in logs if log is not None]
+            assert told == [f"chose {d['choice']}\nprinted {d['choice']}" for d in decisions[:len(told)]]
+            assert logs[len(told):] == [None] * (len(logs) - len(told))  # (past the bound: none)
     return found
 
 
@@ -183,3 +201,44 @@ def test_the_referee_bounds_and_cleans_whatever_the_host_sends():
     long = clip_log("\n".join(f"line {n}" for n in range(5000)))
     assert long.count("\n") == LOG_LINES and long.endswith(CUT)
     assert len(clip_log("y" * 10**6)) <= LOG_CHARS + len(CUT) + 1
+
+
+def test_each_line_is_kept_under_the_step_it_began_in():
+    book = Book()
+    stream = GameLines(io.StringIO(), book)
+    book.at(7, START)
+    stream.write("setting up\n")
+    book.at(7, 1)
+    stream.write("thinking about ")  # (a line begun in the first decision...)
+    book.at(7, 2)
+    stream.write("the first\nthe second\n")  # (...and ended in the second: the first's)
+    book.at(7, FINISH)
+    stream.write("done\n")
+    assert log_steps(clip_log(book.take(7))) == [(START, ["setting up"]), (1, ["thinking about the first"]),
+                                                 (2, ["the second"]), (FINISH, ["done"])]
+
+
+def test_a_mark_a_bot_writes_moves_none_of_its_lines():
+    book = Book()
+    stream = GameLines(io.StringIO(), book)
+    book.at(1, 3)
+    stream.write(f"{MARK}9\nstill the third\n{MARK}finish\n")
+    assert log_steps(clip_log(book.take(1))) == [(3, ["9", "still the third", "finish"])]
+
+
+def test_the_referee_keeps_the_marks_of_steps_and_no_other():
+    text = f"{MARK}start\nup\n{MARK}1\none\n{MARK}x\n{MARK}1234567890\n{MARK}0\nstill one\n{MARK}finish\nbye"
+    stored = clip_log(text)
+    assert log_steps(stored) == [(START, ["up"]), (1, ["one", "still one"]), (FINISH, ["bye"])]
+    assert log_text(stored) == "up\none\nstill one\nbye"
+    # A step with no line is no step; the bound counts the bot's lines, not the marks.
+    assert log_steps(clip_log(f"{MARK}1\n{MARK}2\ntwo")) == [(2, ["two"])]
+    many = clip_log("".join(f"{MARK}{n}\nline {n}\n" for n in range(1, 400)))
+    assert len(log_steps(many)) == LOG_LINES and log_text(many).count("\n") == LOG_LINES
+    assert log_text(many).endswith(CUT)
+
+
+def test_lines_stored_before_steps_were_kept_read_as_the_games_only():
+    assert log_steps("one\ntwo") == [(None, ["one", "two"])]
+    assert log_text("one\ntwo") == "one\ntwo"
+    assert log_steps(None) == [] and log_text(None) is None

@@ -1,9 +1,14 @@
-"""``kotarena export``: a season as JSON lines, seats and places from 1, replays that play."""
+"""``kotarena export``: a season as JSON lines, seats and places from 1, replays that play,
+each seat's decision times and its bot's lines."""
 
 from __future__ import annotations
 
 import json
+import os
+import sys
+from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from kotarena.cli import cli
@@ -74,3 +79,101 @@ def test_a_forfeit_is_exported_with_its_kind_and_what_happened(season_db):
     assert broken and all(seat["forfeit"] == "error" for seat in broken)
     assert all("broken on purpose" in seat["forfeit_reason"] for seat in broken)
     assert all(match["winner"] != "broken" for match in matches)
+
+
+LOGBOTS = Path(__file__).parent.parent / "fixtures" / "logbots"
+
+TALK = """
+name = "talk"
+players = 3
+games = 2
+seed = 4
+time_limit = 1.0
+
+[[bots]]
+name = "log-steps"
+label = "trusted-steps"
+trusted = true
+
+[[bots]]
+name = "log-steps"
+label = "sandboxed-steps"
+trusted = false
+
+[[bots]]
+name = "random"
+label = "quiet"
+"""
+
+
+@pytest.fixture(scope="module")
+def talk_db(tmp_path_factory, sandbox):
+    """A night of the step-logging bot (tests/fixtures/logbots), trusted at one seat and
+    in the sandbox at another."""
+    from kotarena import plugins
+
+    folder = tmp_path_factory.mktemp("talk")
+    db = str(folder / "talk.db")
+    sealed = os.environ.pop("KOTARENA_TRUST", None)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.syspath_prepend(str(LOGBOTS))
+        patch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(LOGBOTS), os.environ.get("PYTHONPATH")])))
+        plugins.reset()
+        try:
+            path = folder / "talk.toml"
+            path.write_text(TALK)
+            result = CliRunner().invoke(cli, ["league", "run", str(path), "--workers", "0", "-q", "--db", db])
+            assert result.exit_code == 0, result.output
+        finally:
+            os.environ.pop("KOTARENA_TRUST", None)
+            if sealed is not None:
+                os.environ["KOTARENA_TRUST"] = sealed
+            sys.modules.pop("kotarena_logbots", None)
+            from kotarena.sandbox.instance import close_servers
+
+            close_servers()
+    plugins.reset()
+    return db
+
+
+def test_each_seat_has_each_of_its_decisions_time_and_how_it_was_measured(season_db):
+    for flags in ((), ("--no-replays",)):
+        matches = [line for line in records(export("four", "--db", season_db, *flags).stdout)
+                   if line["record"] == "match"]
+        for seat in (seat for match in matches for seat in match["seats"]):
+            assert seat["timing"] == "tick"  # (trusted bots, timed by the referee's guard)
+            assert len(seat["decision_times"]) == seat["decisions"] > 0
+            assert all(type(time) is float and time >= 0 for time in seat["decision_times"])
+            assert seat["log"] is None  # (the random bot writes nothing)
+
+
+def test_each_seat_has_its_bots_lines_with_the_step_each_was_written_in(talk_db):
+    for flags in ((), ("--no-replays",)):
+        result = export("talk", "--db", talk_db, *flags)
+        assert result.exit_code == 0, result.output
+        matches = [line for line in records(result.stdout) if line["record"] == "match"]
+        assert len(matches) == 2
+        for match in matches:
+            for seat in match["seats"]:
+                if seat["entrant"] == "quiet":
+                    assert seat["log"] is None
+                    continue
+                lines = seat["log"]
+                assert lines[0] == {"step": "start", "decision": None, "line": "starting"}
+                assert lines[-1] == {"step": "finish", "decision": None, "line": "finished"}
+                decided = lines[1:-1]
+                # Three lines a decision, each under its number, counted as decision_times are.
+                assert [line["decision"] for line in decided] == [n for n in range(1, seat["decisions"] + 1)
+                                                                  for _ in range(3)]
+                assert all(line["step"] == "decision" for line in decided)
+                assert [line["line"] for line in decided[1::3]] == ["99"] * seat["decisions"]
+                assert len(seat["decision_times"]) == seat["decisions"]
+                assert seat["timing"] == ("tick" if seat["entrant"] == "trusted-steps" else "share")
+
+
+def test_lines_stored_before_their_steps_were_kept_are_exported_without_one():
+    from kotarena.export import _lines
+
+    assert _lines("one\ntwo") == [{"step": None, "decision": None, "line": "one"},
+                                  {"step": None, "decision": None, "line": "two"}]
+    assert _lines(None) is None

@@ -14,6 +14,7 @@ from test_site_browser import browser, console_errors, stored  # noqa: F401 - (b
 
 from kotarena import plugins
 from kotarena.cli import cli
+from kotarena.sandbox.botlog import log_text
 
 LOGBOTS = Path(__file__).parent.parent / "fixtures" / "logbots"
 
@@ -94,13 +95,13 @@ def test_each_game_shows_its_bots_own_lines_as_text_under_their_names(browser, t
         assert sorted(by_seat) == sorted(seat for seat, log in logs.items() if log)
         for seat in match["seats"]:
             if seat["entrant"] == "quiet":
-                assert seat["seat"] not in by_seat  # (a trusted bot's output is not kept)
+                assert seat["seat"] not in by_seat  # (the random bot writes nothing)
                 continue
             block = by_seat[seat["seat"]]
             assert seat["entrant"] in block.find_element(By.TAG_NAME, "h4").text
             assert f"bot {seat['bot']}" in block.find_element(By.TAG_NAME, "h4").text
             # The stored lines, word for word, as text: the forger's HTML is not markup.
-            assert block.find_element(By.TAG_NAME, "pre").get_attribute("textContent") == seat["log"]
+            assert block.find_element(By.TAG_NAME, "pre").get_attribute("textContent") == log_text(seat["log"])
             assert block.find_elements(By.CSS_SELECTOR, "pre *") == []
         assert browser.execute_script("return window.pwned === undefined")
         assert console_errors(browser) == []
@@ -122,3 +123,26 @@ def test_each_decision_of_a_sandboxed_seat_shows_its_share_of_its_batch(browser,
             assert took.endswith("ms CPU (a share of its batch)")
     timing = browser.find_element(By.ID, "timing").text
     assert "its share of the CPU time of the batch that answered it" in timing
+
+
+def test_each_decision_shows_the_lines_its_bot_wrote_while_deciding_it(browser, talk_site):  # noqa: F811
+    from selenium.webdriver.common.by import By
+
+    _, site = talk_site
+    _open(browser, site, 0)
+    seen = 0
+    for _ in range(12):  # (the first turns: every seat decides in them)
+        for item in browser.find_elements(By.CSS_SELECTOR, "#decisions li.decision"):
+            asked = item.find_element(By.CSS_SELECTOR, ".asked").text
+            choice = item.find_element(By.CSS_SELECTOR, ".asked code.choice").text
+            wrote = item.find_elements(By.CSS_SELECTOR, ".wrote pre")
+            if "(quiet)" in asked:
+                assert wrote == []
+                continue
+            # Its own lines of this decision, as text: what it chose (logged and printed).
+            text = wrote[0].get_attribute("textContent").split("\n")
+            assert f"printed {choice}" in text and f"chose {choice}" in text
+            assert wrote[0].find_elements(By.CSS_SELECTOR, "*") == []
+            seen += 1
+        browser.find_element(By.ID, "forward").click()
+    assert seen

@@ -10,7 +10,8 @@
 // The game's cards map the ids the board names to their texts; its legal lists are the
 // decisions' legal actions, each list kept once. A decision's time is in seconds, measured
 // as the game's timing says for its seat (kotarena/decision_times.py); logs are what each
-// seat's bot wrote during the game (bounded by the referee), shown only as text.
+// seat's bot wrote during the game (bounded by the referee), shown only as text, and a
+// decision's log what it wrote while deciding it (kotarena/sandbox/botlog.py).
 "use strict";
 
 (function () {
@@ -315,6 +316,15 @@
       }
       details.appendChild(list);
       item.appendChild(details);
+      // What its bot wrote while deciding (its own text: shown as text only).
+      if (decision.log) {
+        const wrote = el("details", "wrote");
+        wrote.open = true;
+        const count = decision.log.split("\n").length;
+        wrote.appendChild(el("summary", "", `its bot wrote ${count} line${count === 1 ? "" : "s"} while deciding`));
+        wrote.appendChild(el("pre", "", decision.log));
+        item.appendChild(wrote);
+      }
       return item;
     });
     $("decisions").replaceChildren(...items);
