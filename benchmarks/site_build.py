@@ -119,10 +119,25 @@ def copy_nights(db: Path, games: int) -> int:
                 "FROM seat s JOIN match old ON s.match_id = old.id "
                 'JOIN match new ON new.night_id = ? AND new."index" = old."index" WHERE old.night_id = ?',
                 (night, template))
-            connection.commit()
             held += size
             if held >= games:
+                _rating_after_last_match(connection, ladder_id)
+                connection.commit()
                 return held
+            connection.commit()
+
+
+def _rating_after_last_match(connection: sqlite3.Connection, ladder_id: int) -> None:
+    """Make each entrant's current rating its rating after its last copied match, as in
+    a ladder that played them (the site checks its stored charts against it)."""
+    for entrant, in connection.execute("SELECT entrant FROM rating WHERE ladder_id = ?", (ladder_id,)).fetchall():
+        last = connection.execute(
+            'SELECT s.mu, s.sigma FROM seat s JOIN match m ON s.match_id = m.id JOIN night n ON m.night_id = n.id '
+            'WHERE n.ladder_id = ? AND s.entrant = ? AND s.mu IS NOT NULL ORDER BY n.number DESC, m."index" DESC, '
+            's.mu LIMIT 1', (ladder_id, entrant)).fetchone()
+        if last is not None:
+            connection.execute("UPDATE rating SET mu = ?, sigma = ? WHERE ladder_id = ? AND entrant = ?",
+                               (*last, ladder_id, entrant))
 
 
 def build(db: Path, out: Path, workers: int | None) -> tuple[float, float, int, int]:

@@ -51,7 +51,7 @@ from sqlalchemy.engine import Engine
 
 from kotarena import __version__
 from kotarena.site import pages
-from kotarena.site.charts import kept
+from kotarena.site.charts import ThinLine, kept
 from kotarena.site.frames import viewer_data
 from kotarena.site.html import slug
 from kotarena.storage import queries, season
@@ -83,6 +83,9 @@ class BuildReport:
     #: ``(match id, why)`` of the games that did not play out as stored.
     replay_errors: list[tuple[int, str]] = field(default_factory=list)
     files: int = 0
+    #: Entrants whose rating chart was read from the database, not carried on from the
+    #: last build's (see :meth:`_LadderBuild._charts`).
+    charts_read: int = 0
 
 
 def build_site(engine: Engine, out: str | os.PathLike, *, ladders: Sequence[str] | None = None,
@@ -168,6 +171,12 @@ class _LadderBuild:
         self.last = last
         self.record: dict[str, Any] = {"key": key, "blocks": {}, "nights": {}}
         self.waiting: collections.deque = collections.deque()
+        # The rating charts as the last build left them, through its last night; carried
+        # on with the ratings of the nights written now, while those are the nights after
+        # it (else None: the charts are read from the database).
+        self.through: int = last.get("through", 0)
+        self.lines: dict[str, ThinLine] | None = {
+            entrant: ThinLine.from_state(state) for entrant, state in last.get("charts", {}).items()}
 
     def build(self) -> dict[str, Any]:
         self.folder.mkdir(exist_ok=True)
@@ -202,7 +211,11 @@ class _LadderBuild:
         before = self.last["nights"].get(str(number))
         if not stale and before is not None and before["page"] == page_key and self._night_pages_exist(number, before):
             self.record["nights"][str(number)] = before
+            if number > self.through:  # a night the charts have not seen, and not read now
+                self.lines = None
             return
+        if number <= self.through:  # a night the charts have seen, written again
+            self.lines = None
         self.record["nights"][str(number)] = self._write_night(night, stale, page_key)
 
     def _night_pages_exist(self, number: int, record: Mapping[str, Any]) -> bool:
@@ -234,6 +247,10 @@ class _LadderBuild:
             wins += winner is not None
             for entrant in dict.fromkeys(s["entrant"] for s in seated):
                 mine = [s for s in seated if s["entrant"] == entrant]
+                if self.lines is not None and mine[0]["mu"] is not None:
+                    # (An entrant in several seats has one rating after the match, in each.)
+                    self.lines.setdefault(entrant, ThinLine()).add(min(s["mu"] for s in mine),
+                                                                   min(s["sigma"] for s in mine))
                 counts = entrants.setdefault(entrant, [0, 0, 0])
                 counts[0] += 1
                 counts[1] += any(s["seat"] == winner for s in mine)
@@ -285,6 +302,25 @@ class _LadderBuild:
         if self.progress is not None:
             self.progress(self.report.matches)
 
+    def _charts(self, nights: list[dict[str, Any]]) -> dict[str, list[tuple[int, float, float]]]:
+        """What each rated entrant's chart draws: its line as carried on through this
+        build's nights where it ends at the entrant's current rating, else read from the
+        database (a rerate, or a night written again that the last build's charts had
+        counted, changes ratings the line holds). Recorded for the next build."""
+        ratings = season.current_ratings(self.engine, self.info["id"])
+        lines = self.lines or {}
+        charts, states = {}, {}
+        for entrant, (mu, sigma) in ratings.items():
+            line = lines.get(entrant)
+            if line is None or line.last is None or tuple(line.last[1:]) != (mu, sigma):
+                line = read_line(self.engine, self.info["id"], entrant)
+                self.report.charts_read += 1
+            charts[entrant] = line.points()
+            states[entrant] = line.state()
+        self.record["through"] = max((night["night"] for night in nights), default=0)
+        self.record["charts"] = states
+        return charts
+
     def _ladder_pages(self, nights: list[dict[str, Any]]) -> dict[str, Any]:
         """The pages that change every night, from the database and the manifest's counts."""
         engine, ladder_id, folder = self.engine, self.info["id"], self.folder
@@ -295,11 +331,10 @@ class _LadderBuild:
         games = _games_by_night(self.record["nights"])
         forfeits = season.forfeits(engine, ladder_id)
         bundles = {f["match"]: bundle_name(self.name, f["night"], f["index"] // BATCH) for f in forfeits}
-        histories: dict[str, list[tuple[int, float, float]]] = {}
+        histories = self._charts(nights)
         for row in board:
             entrant = row["entrant"]
-            points = season.rating_history(engine, ladder_id, entrant, lambda count: [at + 1 for at in kept(count)])
-            histories[entrant] = points
+            points = histories.get(entrant, [])
             _write(folder / f"bot-{slug(entrant)}.html",
                    pages.bot_page(self.name, entrant, row, points, cross,
                                   [f for f in forfeits if f["entrant"] == entrant], bundles,
@@ -315,6 +350,19 @@ class _LadderBuild:
         _write(folder / "cards.html", pages.cards_page(self.name, card_statistics(
             (json.loads(block["cards"]) for block in blocks), baseline), baseline, MIN_SEATS), self.report)
         return summary
+
+
+def read_line(engine: Engine, ladder_id: int, entrant: str) -> ThinLine:
+    """An entrant's rating chart read from the database: the points of its history that
+    :func:`~kotarena.site.charts.kept` draws, picked by the database."""
+    counted: list[int] = []
+
+    def pick(count: int) -> list[int]:
+        counted.append(count)
+        return [at + 1 for at in kept(count)]
+
+    points = season.rating_history(engine, ladder_id, entrant, pick)
+    return ThinLine.from_points(counted[0], points)
 
 
 def _packed(value: Any) -> str:

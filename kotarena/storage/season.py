@@ -17,7 +17,7 @@ from sqlalchemy import and_, case, func, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import aliased
 
-from kotarena.storage.models import BotVersion, LadderRow, Match, Night, Seat
+from kotarena.storage.models import BotVersion, LadderRow, Match, Night, Rating, Seat
 from kotarena.storage.queries import PAGE
 from kotarena.storage.store import UnknownLadderError
 
@@ -206,3 +206,10 @@ def turn_order_wins(engine: Engine, ladder_id: int, *, night: int | None = None)
             .where(*_nights(ladder_id, night), Match.first_player.is_(None))).scalar_one()
     return {"positions": [{"position": p, "games": games, "wins": int(wins)} for p, games, wins in rows],
             "unknown": unknown}
+
+
+def current_ratings(engine: Engine, ladder_id: int) -> dict[str, tuple[float, float]]:
+    """Each rated entrant's current ``(mu, sigma)`` in the ladder, as stored (unrounded)."""
+    with engine.connect() as connection:
+        return {row.entrant: (row.mu, row.sigma) for row in connection.execute(
+            select(Rating.entrant, Rating.mu, Rating.sigma).where(Rating.ladder_id == ladder_id))}

@@ -284,6 +284,11 @@ def test_a_match_has_one_number_in_every_command_page_and_file(built_site, seaso
     listed = run.invoke(cli, ["matches", "--ladder", "forfeits", "--db", season_db]).stdout.splitlines()
     assert listed[0].split()[0] == "match"
     assert sorted(int(line.split()[0]) for line in listed[2:2 + len(ids)]) == ids
+    as_json = json.loads(run.invoke(cli, ["matches", "--ladder", "forfeits", "--json", "--db", season_db]).stdout)
+    assert sorted(match["match"] for match in as_json) == ids and not any("id" in match for match in as_json)
+    history_json = json.loads(run.invoke(cli, ["history", "broken", "--ladder", "forfeits", "--oldest-first", "--json",
+                                               "--db", season_db]).stdout)
+    assert [row["match"] for row in history_json] == ids
     history = run.invoke(cli, ["history", "broken", "--ladder", "forfeits", "--oldest-first", "--db", season_db]).stdout.splitlines()
     assert history[0].split()[:2] == ["ladder", "match"]
     assert [int(line.split()[1]) for line in history[2:]] == ids
