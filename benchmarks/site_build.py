@@ -179,6 +179,7 @@ def main() -> None:
     parser.add_argument("--rebuilds", type=int, default=1, help="Nights added, each followed by a build.")
     parser.add_argument("--workers", type=int, help="The build's --workers (default: its own, all cores).")
     parser.add_argument("--keep", type=Path, metavar="PATH", help="Play into this database (kept), or reuse it.")
+    parser.add_argument("--site", type=Path, metavar="PATH", help="Build into this folder (kept; default: a temporary one).")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as name:
@@ -193,7 +194,7 @@ def main() -> None:
                 started = time.perf_counter()
                 held = copy_nights(db, args.games)
                 print(f"copied them to {held:,} games in {time.perf_counter() - started:.0f} s", flush=True)
-        out = folder / "site"
+        out = args.site or folder / "site"
         report("first build", build(db, out, args.workers))
         for night in range(1, args.rebuilds + 1):
             with sqlite3.connect(db) as connection:
