@@ -171,12 +171,18 @@ class _LadderBuild:
         self.last = last
         self.record: dict[str, Any] = {"key": key, "blocks": {}, "nights": {}}
         self.waiting: collections.deque = collections.deque()
-        # The rating charts as the last build left them, through its last night; carried
-        # on with the ratings of the nights written now, while those are the nights after
-        # it (else None: the charts are read from the database).
+        # The rating charts as the last build left them, through night ``through`` (the
+        # last before any night still running then): carried on with the ratings of the
+        # nights after it, read with their matches (else None: the charts are read from
+        # the database). ``settled`` is what the next build gets: the lines before the
+        # first night still running now.
         self.through: int = last.get("through", 0)
-        self.lines: dict[str, ThinLine] | None = {
-            entrant: ThinLine.from_state(state) for entrant, state in last.get("charts", {}).items()}
+        self.lines: dict[str, ThinLine] | None = None  # a last build that kept no lines: read them
+        if "charts" in last:
+            self.lines = {entrant: ThinLine.from_state(state) for entrant, state in last["charts"].items()}
+        elif not last["nights"]:  # nothing built before: every line is followed from its first night
+            self.lines = {}
+        self.settled: tuple[int, dict[str, list[Any]]] | None = None
 
     def build(self) -> dict[str, Any]:
         self.folder.mkdir(exist_ok=True)
@@ -186,6 +192,9 @@ class _LadderBuild:
         for block in season.match_blocks(self.engine, ladder_id, BATCH):
             blocks.setdefault(block["night"], []).append(block)
         for night in nights:
+            if (night["status"] != "done" and self.settled is None and self.lines is not None
+                    and night["night"] > self.through):
+                self.settled = (night["night"] - 1, {entrant: line.state() for entrant, line in self.lines.items()})
             self._night(night, blocks.get(night["night"], []))
         while self.waiting:
             self._collect(*self.waiting.popleft())
@@ -211,8 +220,9 @@ class _LadderBuild:
         before = self.last["nights"].get(str(number))
         if not stale and before is not None and before["page"] == page_key and self._night_pages_exist(number, before):
             self.record["nights"][str(number)] = before
-            if number > self.through:  # a night the charts have not seen, and not read now
-                self.lines = None
+            if number > self.through and self.lines is not None:  # a night the charts have not seen
+                for match in season.season_matches(self.engine, self.info["id"], replays=False, night=number):
+                    self._rated(match["seats"])
             return
         if number <= self.through:  # a night the charts have seen, written again
             self.lines = None
@@ -245,12 +255,9 @@ class _LadderBuild:
             winner = next((s["seat"] for s in seated if s["seat"] == match["winner_seat"] and not s["forfeit"]), None)
             seats += len(seated)
             wins += winner is not None
+            self._rated(seated)
             for entrant in dict.fromkeys(s["entrant"] for s in seated):
                 mine = [s for s in seated if s["entrant"] == entrant]
-                if self.lines is not None and mine[0]["mu"] is not None:
-                    # (An entrant in several seats has one rating after the match, in each.)
-                    self.lines.setdefault(entrant, ThinLine()).add(min(s["mu"] for s in mine),
-                                                                   min(s["sigma"] for s in mine))
                 counts = entrants.setdefault(entrant, [0, 0, 0])
                 counts[0] += 1
                 counts[1] += any(s["seat"] == winner for s in mine)
@@ -276,6 +283,16 @@ class _LadderBuild:
                 "cross": _packed([[mine, theirs, c["met"], c["above"], c["tied"]] for (mine, theirs), c in cross.items()]),
                 "order": _packed(season.turn_order_wins(self.engine, ladder_id, night=number)),
                 "versions": _packed(season.bot_versions(self.engine, ladder_id, night=number))}
+
+    def _rated(self, seats: Sequence[Mapping[str, Any]]) -> None:
+        """Carry the charts' lines on with a match's ratings (where it is rated)."""
+        if self.lines is None:
+            return
+        for entrant in dict.fromkeys(s["entrant"] for s in seats):
+            mine = [s for s in seats if s["entrant"] == entrant]
+            if mine[0]["mu"] is not None:
+                # (An entrant in several seats has one rating after the match, in each.)
+                self.lines.setdefault(entrant, ThinLine()).add(min(s["mu"] for s in mine), min(s["sigma"] for s in mine))
 
     def _send(self, number: int, block: int | None, stale: Mapping[int, str], jobs: list[tuple], seats: int,
               wins: int) -> None:
@@ -309,16 +326,19 @@ class _LadderBuild:
         counted, changes ratings the line holds). Recorded for the next build."""
         ratings = season.current_ratings(self.engine, self.info["id"])
         lines = self.lines or {}
-        charts, states = {}, {}
+        charts, states, read = {}, {}, False
         for entrant, (mu, sigma) in ratings.items():
             line = lines.get(entrant)
             if line is None or line.last is None or tuple(line.last[1:]) != (mu, sigma):
-                line = read_line(self.engine, self.info["id"], entrant)
+                line, read = read_line(self.engine, self.info["id"], entrant), True
                 self.report.charts_read += 1
             charts[entrant] = line.points()
             states[entrant] = line.state()
-        self.record["through"] = max((night["night"] for night in nights), default=0)
-        self.record["charts"] = states
+        if self.settled is None:
+            self.record["through"] = max((night["night"] for night in nights), default=0)
+            self.record["charts"] = states
+        elif not read:  # (lines carried on to a rating they did not end at are not kept)
+            self.record["through"], self.record["charts"] = self.settled
         return charts
 
     def _ladder_pages(self, nights: list[dict[str, Any]]) -> dict[str, Any]:
