@@ -19,11 +19,13 @@ leaderboard page, the largest page, the whole site.
     python benchmarks/site_build.py                                  # 10,000 games, all played
     python benchmarks/site_build.py --games 300000 --keep big.db     # 2,000 played, copied to 300,000
     python benchmarks/site_build.py --keep big.db --rebuilds 2       # the same again, two nights more
+    python benchmarks/site_build.py --keep big.db --site big-site --charts 2   # and charts carried vs read
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sqlite3
 import subprocess
@@ -156,6 +158,16 @@ def build(db: Path, out: Path, workers: int | None) -> tuple[float, float, int, 
     return wall, float(cpu), int(memory), int(replayed.group(1)) if replayed else -1
 
 
+def drop_charts(out: Path) -> None:
+    """Make the next build into ``out`` read every chart from the database, as builds did
+    before they carried the charts on."""
+    path = out / ".kotarena-build.json"
+    manifest = json.loads(path.read_text())
+    for record in manifest["ladders"].values():
+        record.pop("charts", None)
+    path.write_text(json.dumps(manifest))
+
+
 def sizes(out: Path) -> tuple[int, tuple[int, str], int, int]:
     """The leaderboard page's bytes, the largest page's (and its name), the site's bytes and files."""
     files = [path for path in out.rglob("*") if path.is_file()]
@@ -179,6 +191,9 @@ def main() -> None:
     parser.add_argument("--rebuilds", type=int, default=1, help="Nights added, each followed by a build.")
     parser.add_argument("--workers", type=int, help="The build's --workers (default: its own, all cores).")
     parser.add_argument("--keep", type=Path, metavar="PATH", help="Play into this database (kept), or reuse it.")
+    parser.add_argument("--charts", type=int, default=0, metavar="N",
+                        help="Then N interleaved pairs of builds with nothing new: the charts carried on from the "
+                             "last build, and read from the database (the manifest's lines dropped).")
     parser.add_argument("--site", type=Path, metavar="PATH", help="Build into this folder (kept; default: a temporary one).")
     args = parser.parse_args()
 
@@ -202,6 +217,10 @@ def main() -> None:
             copy_nights(db, held + 1)
             report(f"after night {night} more", build(db, out, args.workers))
         report("nothing new", build(db, out, args.workers))
+        for _ in range(args.charts):
+            report("nothing new, charts carried on", build(db, out, args.workers))
+            drop_charts(out)
+            report("nothing new, charts read from the database", build(db, out, args.workers))
         board, (largest, largest_name), total, files = sizes(out)
         print(f"leaderboard page {board / 1024:.1f} KiB; largest page {largest_name} {largest / 1024:.0f} KiB; "
               f"site {total / 2**20:.1f} MiB in {files} files")
