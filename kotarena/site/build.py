@@ -28,7 +28,10 @@ of games whose matches are the same as at the last build (:func:`season.match_bl
 whose row and blocks are the same keeps its pages and its counts (per entrant, head to
 head, turn order, bot versions) in the manifest. The pages that change every night
 (the index, leaderboards, rating charts, entrants' pages, card statistics) are written
-every time from the database and the manifest's counts. A different kotarena version,
+every time from the database and the manifest's counts, the charts from each entrant's
+line as the manifest keeps it (:class:`~kotarena.site.charts.ThinLine`) carried on with
+the ratings of the nights after it (see :meth:`_LadderBuild._charts` for when a line is
+read from the database instead). A different kotarena version,
 :data:`FORMAT`, game rules version or database, or ``full=True``, builds everything.
 """
 
