@@ -19,11 +19,13 @@ leaderboard page, the largest page, the whole site.
     python benchmarks/site_build.py                                  # 10,000 games, all played
     python benchmarks/site_build.py --games 300000 --keep big.db     # 2,000 played, copied to 300,000
     python benchmarks/site_build.py --keep big.db --rebuilds 2       # the same again, two nights more
+    python benchmarks/site_build.py --keep big.db --site big-site --charts 2   # and charts carried vs read
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sqlite3
 import subprocess
@@ -119,10 +121,25 @@ def copy_nights(db: Path, games: int) -> int:
                 "FROM seat s JOIN match old ON s.match_id = old.id "
                 'JOIN match new ON new.night_id = ? AND new."index" = old."index" WHERE old.night_id = ?',
                 (night, template))
-            connection.commit()
             held += size
             if held >= games:
+                _rating_after_last_match(connection, ladder_id)
+                connection.commit()
                 return held
+            connection.commit()
+
+
+def _rating_after_last_match(connection: sqlite3.Connection, ladder_id: int) -> None:
+    """Make each entrant's current rating its rating after its last copied match, as in
+    a ladder that played them (the site checks its stored charts against it)."""
+    for entrant, in connection.execute("SELECT entrant FROM rating WHERE ladder_id = ?", (ladder_id,)).fetchall():
+        last = connection.execute(
+            'SELECT s.mu, s.sigma FROM seat s JOIN match m ON s.match_id = m.id JOIN night n ON m.night_id = n.id '
+            'WHERE n.ladder_id = ? AND s.entrant = ? AND s.mu IS NOT NULL ORDER BY n.number DESC, m."index" DESC, '
+            's.mu LIMIT 1', (ladder_id, entrant)).fetchone()
+        if last is not None:
+            connection.execute("UPDATE rating SET mu = ?, sigma = ? WHERE ladder_id = ? AND entrant = ?",
+                               (*last, ladder_id, entrant))
 
 
 def build(db: Path, out: Path, workers: int | None) -> tuple[float, float, int, int]:
@@ -139,6 +156,16 @@ def build(db: Path, out: Path, workers: int | None) -> tuple[float, float, int, 
         raise SystemExit(f"the site build failed: {run.stderr}")
     replayed = re.search(r"(\d+) games? played again", run.stderr)
     return wall, float(cpu), int(memory), int(replayed.group(1)) if replayed else -1
+
+
+def drop_charts(out: Path) -> None:
+    """Make the next build into ``out`` read every chart from the database, as builds did
+    before they carried the charts on."""
+    path = out / ".kotarena-build.json"
+    manifest = json.loads(path.read_text())
+    for record in manifest["ladders"].values():
+        record.pop("charts", None)
+    path.write_text(json.dumps(manifest))
 
 
 def sizes(out: Path) -> tuple[int, tuple[int, str], int, int]:
@@ -164,6 +191,10 @@ def main() -> None:
     parser.add_argument("--rebuilds", type=int, default=1, help="Nights added, each followed by a build.")
     parser.add_argument("--workers", type=int, help="The build's --workers (default: its own, all cores).")
     parser.add_argument("--keep", type=Path, metavar="PATH", help="Play into this database (kept), or reuse it.")
+    parser.add_argument("--charts", type=int, default=0, metavar="N",
+                        help="Then N interleaved pairs of builds with nothing new: the charts carried on from the "
+                             "last build, and read from the database (the manifest's lines dropped).")
+    parser.add_argument("--site", type=Path, metavar="PATH", help="Build into this folder (kept; default: a temporary one).")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as name:
@@ -178,7 +209,7 @@ def main() -> None:
                 started = time.perf_counter()
                 held = copy_nights(db, args.games)
                 print(f"copied them to {held:,} games in {time.perf_counter() - started:.0f} s", flush=True)
-        out = folder / "site"
+        out = args.site or folder / "site"
         report("first build", build(db, out, args.workers))
         for night in range(1, args.rebuilds + 1):
             with sqlite3.connect(db) as connection:
@@ -186,6 +217,10 @@ def main() -> None:
             copy_nights(db, held + 1)
             report(f"after night {night} more", build(db, out, args.workers))
         report("nothing new", build(db, out, args.workers))
+        for _ in range(args.charts):
+            report("nothing new, charts carried on", build(db, out, args.workers))
+            drop_charts(out)
+            report("nothing new, charts read from the database", build(db, out, args.workers))
         board, (largest, largest_name), total, files = sizes(out)
         print(f"leaderboard page {board / 1024:.1f} KiB; largest page {largest_name} {largest / 1024:.0f} KiB; "
               f"site {total / 2**20:.1f} MiB in {files} files")

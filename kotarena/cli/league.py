@@ -410,7 +410,8 @@ def matches(ladder_name, entrant, night, limit, json_, db) -> None:
     rows = queries.matches(results_db(db), ladder=_ladder_name(ladder_name) if ladder_name else None,
                            entrant=entrant, night=night, limit=limit)
     if json_:
-        echo_json(rows)
+        # Its id is 'match' here as in the table, history, export and the site.
+        echo_json([{"match": r["id"], **{key: value for key, value in r.items() if key != "id"}} for r in rows])
         return
     if not rows:
         wanted = [f"of ladder {ladder_name!r}" if ladder_name else "", f"of night {night}" if night is not None else "",

@@ -28,7 +28,10 @@ of games whose matches are the same as at the last build (:func:`season.match_bl
 whose row and blocks are the same keeps its pages and its counts (per entrant, head to
 head, turn order, bot versions) in the manifest. The pages that change every night
 (the index, leaderboards, rating charts, entrants' pages, card statistics) are written
-every time from the database and the manifest's counts. A different kotarena version,
+every time from the database and the manifest's counts, the charts from each entrant's
+line as the manifest keeps it (:class:`~kotarena.site.charts.ThinLine`) carried on with
+the ratings of the nights after it (see :meth:`_LadderBuild._charts` for when a line is
+read from the database instead). A different kotarena version,
 :data:`FORMAT`, game rules version or database, or ``full=True``, builds everything.
 """
 
@@ -51,7 +54,7 @@ from sqlalchemy.engine import Engine
 
 from kotarena import __version__
 from kotarena.site import pages
-from kotarena.site.charts import kept
+from kotarena.site.charts import ThinLine, kept
 from kotarena.site.frames import viewer_data
 from kotarena.site.html import slug
 from kotarena.storage import queries, season
@@ -83,6 +86,9 @@ class BuildReport:
     #: ``(match id, why)`` of the games that did not play out as stored.
     replay_errors: list[tuple[int, str]] = field(default_factory=list)
     files: int = 0
+    #: Entrants whose rating chart was read from the database, not carried on from the
+    #: last build's (see :meth:`_LadderBuild._charts`).
+    charts_read: int = 0
 
 
 def build_site(engine: Engine, out: str | os.PathLike, *, ladders: Sequence[str] | None = None,
@@ -168,6 +174,18 @@ class _LadderBuild:
         self.last = last
         self.record: dict[str, Any] = {"key": key, "blocks": {}, "nights": {}}
         self.waiting: collections.deque = collections.deque()
+        # The rating charts as the last build left them, through night ``through`` (the
+        # last before any night still running then): carried on with the ratings of the
+        # nights after it, read with their matches (else None: the charts are read from
+        # the database). ``settled`` is what the next build gets: the lines before the
+        # first night still running now.
+        self.through: int = last.get("through", 0)
+        self.lines: dict[str, ThinLine] | None = None  # a last build that kept no lines: read them
+        if "charts" in last:
+            self.lines = {entrant: ThinLine.from_state(state) for entrant, state in last["charts"].items()}
+        elif not last["nights"]:  # nothing built before: every line is followed from its first night
+            self.lines = {}
+        self.settled: tuple[int, dict[str, list[Any]]] | None = None
 
     def build(self) -> dict[str, Any]:
         self.folder.mkdir(exist_ok=True)
@@ -177,6 +195,9 @@ class _LadderBuild:
         for block in season.match_blocks(self.engine, ladder_id, BATCH):
             blocks.setdefault(block["night"], []).append(block)
         for night in nights:
+            if (night["status"] != "done" and self.settled is None and self.lines is not None
+                    and night["night"] > self.through):
+                self.settled = (night["night"] - 1, {entrant: line.state() for entrant, line in self.lines.items()})
             self._night(night, blocks.get(night["night"], []))
         while self.waiting:
             self._collect(*self.waiting.popleft())
@@ -202,7 +223,12 @@ class _LadderBuild:
         before = self.last["nights"].get(str(number))
         if not stale and before is not None and before["page"] == page_key and self._night_pages_exist(number, before):
             self.record["nights"][str(number)] = before
+            if number > self.through and self.lines is not None:  # a night the charts have not seen
+                for match in season.season_matches(self.engine, self.info["id"], replays=False, night=number):
+                    self._rated(match["seats"])
             return
+        if number <= self.through:  # a night the charts have seen, written again
+            self.lines = None
         self.record["nights"][str(number)] = self._write_night(night, stale, page_key)
 
     def _night_pages_exist(self, number: int, record: Mapping[str, Any]) -> bool:
@@ -232,6 +258,7 @@ class _LadderBuild:
             winner = next((s["seat"] for s in seated if s["seat"] == match["winner_seat"] and not s["forfeit"]), None)
             seats += len(seated)
             wins += winner is not None
+            self._rated(seated)
             for entrant in dict.fromkeys(s["entrant"] for s in seated):
                 mine = [s for s in seated if s["entrant"] == entrant]
                 counts = entrants.setdefault(entrant, [0, 0, 0])
@@ -260,6 +287,16 @@ class _LadderBuild:
                 "order": _packed(season.turn_order_wins(self.engine, ladder_id, night=number)),
                 "versions": _packed(season.bot_versions(self.engine, ladder_id, night=number))}
 
+    def _rated(self, seats: Sequence[Mapping[str, Any]]) -> None:
+        """Carry the charts' lines on with a match's ratings (where it is rated)."""
+        if self.lines is None:
+            return
+        for entrant in dict.fromkeys(s["entrant"] for s in seats):
+            mine = [s for s in seats if s["entrant"] == entrant]
+            if mine[0]["mu"] is not None:
+                # (An entrant in several seats has one rating after the match, in each.)
+                self.lines.setdefault(entrant, ThinLine()).add(min(s["mu"] for s in mine), min(s["sigma"] for s in mine))
+
     def _send(self, number: int, block: int | None, stale: Mapping[int, str], jobs: list[tuple], seats: int,
               wins: int) -> None:
         """Have a stale block's games played again and written (in a worker, where there
@@ -285,6 +322,28 @@ class _LadderBuild:
         if self.progress is not None:
             self.progress(self.report.matches)
 
+    def _charts(self, nights: list[dict[str, Any]]) -> dict[str, list[tuple[int, float, float]]]:
+        """What each rated entrant's chart draws: its line as carried on through this
+        build's nights where it ends at the entrant's current rating, else read from the
+        database (a rerate, or a night written again that the last build's charts had
+        counted, changes ratings the line holds). Recorded for the next build."""
+        ratings = season.current_ratings(self.engine, self.info["id"])
+        lines = self.lines or {}
+        charts, states, read = {}, {}, False
+        for entrant, (mu, sigma) in ratings.items():
+            line = lines.get(entrant)
+            if line is None or line.last is None or tuple(line.last[1:]) != (mu, sigma):
+                line, read = read_line(self.engine, self.info["id"], entrant), True
+                self.report.charts_read += 1
+            charts[entrant] = line.points()
+            states[entrant] = line.state()
+        if self.settled is None:
+            self.record["through"] = max((night["night"] for night in nights), default=0)
+            self.record["charts"] = states
+        elif not read:  # (lines carried on to a rating they did not end at are not kept)
+            self.record["through"], self.record["charts"] = self.settled
+        return charts
+
     def _ladder_pages(self, nights: list[dict[str, Any]]) -> dict[str, Any]:
         """The pages that change every night, from the database and the manifest's counts."""
         engine, ladder_id, folder = self.engine, self.info["id"], self.folder
@@ -295,11 +354,10 @@ class _LadderBuild:
         games = _games_by_night(self.record["nights"])
         forfeits = season.forfeits(engine, ladder_id)
         bundles = {f["match"]: bundle_name(self.name, f["night"], f["index"] // BATCH) for f in forfeits}
-        histories: dict[str, list[tuple[int, float, float]]] = {}
+        histories = self._charts(nights)
         for row in board:
             entrant = row["entrant"]
-            points = season.rating_history(engine, ladder_id, entrant, lambda count: [at + 1 for at in kept(count)])
-            histories[entrant] = points
+            points = histories.get(entrant, [])
             _write(folder / f"bot-{slug(entrant)}.html",
                    pages.bot_page(self.name, entrant, row, points, cross,
                                   [f for f in forfeits if f["entrant"] == entrant], bundles,
@@ -315,6 +373,19 @@ class _LadderBuild:
         _write(folder / "cards.html", pages.cards_page(self.name, card_statistics(
             (json.loads(block["cards"]) for block in blocks), baseline), baseline, MIN_SEATS), self.report)
         return summary
+
+
+def read_line(engine: Engine, ladder_id: int, entrant: str) -> ThinLine:
+    """An entrant's rating chart read from the database: the points of its history that
+    :func:`~kotarena.site.charts.kept` draws, picked by the database."""
+    counted: list[int] = []
+
+    def pick(count: int) -> list[int]:
+        counted.append(count)
+        return [at + 1 for at in kept(count)]
+
+    points = season.rating_history(engine, ladder_id, entrant, pick)
+    return ThinLine.from_points(counted[0], points)
 
 
 def _packed(value: Any) -> str:

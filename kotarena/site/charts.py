@@ -6,6 +6,12 @@ and a Python one (matplotlib) would be a large dependency for a few polylines; a
 chart with axes, a band and a legend is a page of code, costs nothing to load, and stays
 text a test can read. Long histories are thinned to :data:`MAX_POINTS` points a line, so
 a page's size does not grow with the number of games.
+
+The thinning keeps every ``k``-th point, ``k`` a power of two that doubles as a history
+grows, and the last point: the points a longer history keeps are among those a shorter
+one kept, so a :class:`ThinLine` follows a history point by point holding only what it
+draws, and the site's next build adds a night's ratings to the last build's lines
+instead of reading every entrant's whole history again.
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from html import escape
+from typing import Any
 
 #: Points drawn per line at most; a history longer than this is sampled evenly (its
 #: first and last points always kept).
@@ -29,13 +36,69 @@ def thinned(points: Sequence[tuple[float, ...]], limit: int = MAX_POINTS) -> lis
     return [points[at] for at in kept(len(points), limit)]
 
 
+def stride(count: int, limit: int = MAX_POINTS) -> int:
+    """Every how many points a line of ``count`` points draws one: 1 up to ``limit``
+    points, else the smallest power of two that leaves room for the last point."""
+    step = 1
+    if count > limit:
+        while (count - 1) // step + 2 > limit:
+            step *= 2
+    return step
+
+
 def kept(count: int, limit: int = MAX_POINTS) -> list[int]:
     """Which of ``count`` points (from 0) a line of at most ``limit`` points draws: all,
-    or ``limit`` of them evenly spread, the first and the last among them."""
-    if count <= limit:
-        return list(range(count))
-    step = (count - 1) / (limit - 1)
-    return [round(at * step) for at in range(limit)]
+    or every :func:`stride`-th from the first, and the last."""
+    step = stride(count, limit)
+    at = list(range(0, count, step))
+    if count and at[-1] != count - 1:
+        at.append(count - 1)
+    return at
+
+
+class ThinLine:
+    """A rating history as it grows, holding only the points :func:`kept` draws of it:
+    ``(number, mu, sigma)``, numbered from 1. Its :meth:`state` is short JSON-ready data
+    to store and :meth:`from_state` to carry on from."""
+
+    def __init__(self, count: int = 0, grid: Sequence[Sequence[float]] = (), last: Sequence[float] | None = None,
+                 limit: int = MAX_POINTS) -> None:
+        self.count, self.limit = count, limit
+        self.step = stride(count, limit)
+        self.grid = [tuple(point) for point in grid]  # the points at 1, 1 + step, 1 + 2 step, ...
+        self.last = tuple(last) if last is not None else None
+
+    def add(self, mu: float, sigma: float) -> None:
+        """The rating after the entrant's next rated match."""
+        self.count += 1
+        step = stride(self.count, self.limit)
+        if step != self.step:
+            self.step = step
+            self.grid = [point for point in self.grid if (point[0] - 1) % step == 0]
+        self.last = (self.count, mu, sigma)
+        if (self.count - 1) % step == 0:
+            self.grid.append(self.last)
+
+    def points(self) -> list[tuple[float, float, float]]:
+        """What a chart draws of the history so far."""
+        if self.last is None or (self.grid and self.grid[-1] == self.last):
+            return list(self.grid)
+        return [*self.grid, self.last]
+
+    def state(self) -> list[Any]:
+        return [self.count, [list(point) for point in self.grid], list(self.last) if self.last else None]
+
+    @classmethod
+    def from_state(cls, state: Sequence[Any], limit: int = MAX_POINTS) -> ThinLine:
+        count, grid, last = state
+        return cls(count, grid, last, limit)
+
+    @classmethod
+    def from_points(cls, count: int, points: Sequence[Sequence[float]], limit: int = MAX_POINTS) -> ThinLine:
+        """The line of a history of ``count`` points of which ``points`` are those
+        :func:`kept` draws (as :func:`~kotarena.storage.season.rating_history` picks them)."""
+        step = stride(count, limit)
+        return cls(count, [p for p in points if (p[0] - 1) % step == 0], points[-1] if points else None, limit)
 
 
 def _ticks(low: float, high: float, count: int = 5) -> list[float]:

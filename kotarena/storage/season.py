@@ -19,9 +19,9 @@ from sqlalchemy.engine import Engine
 
 from kotarena.storage.db import UnknownLadderError
 from kotarena.storage.queries import PAGE
-from kotarena.storage.tables import BOT_VERSION, LADDER, MATCH, NIGHT, SEAT
+from kotarena.storage.tables import BOT_VERSION, LADDER, MATCH, NIGHT, RATING, SEAT
 
-__all__ = ["bot_versions", "crosstable", "forfeits", "ladder", "match_blocks", "rating_history", "season_matches",
+__all__ = ["bot_versions", "crosstable", "current_ratings", "forfeits", "ladder", "match_blocks", "rating_history", "season_matches",
            "season_nights", "turn_order_wins"]
 
 
@@ -210,3 +210,10 @@ def turn_order_wins(engine: Engine, ladder_id: int, *, night: int | None = None)
             .where(*_nights(ladder_id, night), MATCH.c.first_player.is_(None))).scalar_one()
     return {"positions": [{"position": p, "games": games, "wins": int(wins)} for p, games, wins in rows],
             "unknown": unknown}
+
+
+def current_ratings(engine: Engine, ladder_id: int) -> dict[str, tuple[float, float]]:
+    """Each rated entrant's current ``(mu, sigma)`` in the ladder, as stored (unrounded)."""
+    with engine.connect() as connection:
+        return {row.entrant: (row.mu, row.sigma) for row in connection.execute(
+            select(RATING.c.entrant, RATING.c.mu, RATING.c.sigma).where(RATING.c.ladder_id == ladder_id))}

@@ -175,7 +175,10 @@ def test_worker_processes_write_the_same_site(season_db, built_site, tmp_path):
     result = CliRunner().invoke(cli, ["site", "build", str(out), "-w", "2", "-q", "--db", season_db])
     assert result.exit_code == 0, result.output
     assert viewer_games(out) == viewer_games(built_site)
-    assert (out / "four" / "night-1.html").read_text() == (built_site / "four" / "night-1.html").read_text()
+    # Every file, byte for byte, and what the next build keeps of it.
+    assert site_files(out) == site_files(built_site)
+    assert (json.loads((out / build_module.MANIFEST).read_text())
+            == json.loads((built_site / build_module.MANIFEST).read_text()))
 
 
 # Incremental builds: a build into a folder that holds an earlier build plays only the
@@ -284,6 +287,11 @@ def test_a_match_has_one_number_in_every_command_page_and_file(built_site, seaso
     listed = run.invoke(cli, ["matches", "--ladder", "forfeits", "--db", season_db]).stdout.splitlines()
     assert listed[0].split()[0] == "match"
     assert sorted(int(line.split()[0]) for line in listed[2:2 + len(ids)]) == ids
+    as_json = json.loads(run.invoke(cli, ["matches", "--ladder", "forfeits", "--json", "--db", season_db]).stdout)
+    assert sorted(match["match"] for match in as_json) == ids and not any("id" in match for match in as_json)
+    history_json = json.loads(run.invoke(cli, ["history", "broken", "--ladder", "forfeits", "--oldest-first", "--json",
+                                               "--db", season_db]).stdout)
+    assert [row["match"] for row in history_json] == ids
     history = run.invoke(cli, ["history", "broken", "--ladder", "forfeits", "--oldest-first", "--db", season_db]).stdout.splitlines()
     assert history[0].split()[:2] == ["ladder", "match"]
     assert [int(line.split()[1]) for line in history[2:]] == ids

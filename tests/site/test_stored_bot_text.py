@@ -57,7 +57,7 @@ def test_matches_shows_a_forfeits_reason_first_and_no_escape(old_db):
 
 
 def test_replay_of_a_match_shows_the_reason_then_the_traceback_without_escapes(old_db):
-    match = json.loads(run("matches", "--json", "--db", old_db).stdout)[0]["id"]
+    match = json.loads(run("matches", "--json", "--db", old_db).stdout)[0]["match"]
     out = run("replay", "--match", str(match), "--db", old_db).stdout
     reason = out.index("error: ValueError: boom")
     assert reason < out.index("Traceback (most recent call last):")

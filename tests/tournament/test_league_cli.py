@@ -131,7 +131,7 @@ def test_a_history_longer_than_a_page_prints_as_one_table_and_one_json_list(nigh
 
 def test_a_stored_match_replays(night):
     _, db = night
-    match_id = json.loads(invoke("matches", "--json", "--db", db).stdout)[0]["id"]
+    match_id = json.loads(invoke("matches", "--json", "--db", db).stdout)[0]["match"]
     result = invoke("replay", "--match", str(match_id), "--db", db)
     assert result.exit_code == 0 and "reproduced: yes" in result.stdout
     missing = invoke("replay", "--match", "999", "--db", db)
@@ -140,7 +140,7 @@ def test_a_stored_match_replays(night):
 
 def test_a_stored_match_is_saved_as_a_replay_file_that_replays(night, tmp_path):
     _, db = night
-    match_id = json.loads(invoke("matches", "--json", "--db", db).stdout)[0]["id"]
+    match_id = json.loads(invoke("matches", "--json", "--db", db).stdout)[0]["match"]
     path = tmp_path / "saved.replay"
     result = invoke("replay", "--match", str(match_id), "-q", "--save", str(path), "--db", db)
     assert result.exit_code == 0, result.output
@@ -157,7 +157,7 @@ def test_save_needs_a_stored_match_and_a_place_it_can_write(night, tmp_path):
     _, db = night
     usage = invoke("replay", str(tmp_path / "x.replay"), "--save", str(tmp_path / "y.replay"))
     assert usage.exit_code == 2 and "--save writes a stored match's replay: give it with --match ID" in usage.output
-    match_id = json.loads(invoke("matches", "--json", "--db", db).stdout)[0]["id"]
+    match_id = json.loads(invoke("matches", "--json", "--db", db).stdout)[0]["match"]
     unwritable = invoke("replay", "--match", str(match_id), "--save", str(tmp_path / "no" / "dir.replay"),
                         "--db", db)
     assert unwritable.exit_code == 1

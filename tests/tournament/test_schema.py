@@ -202,7 +202,7 @@ def test_an_upgraded_schema_2_database_shows_the_same_leaderboard_and_replays_it
     assert set(listed[0]["seats"][0]) == {"seat", "entrant", "rank", "monster", "stars", "health", "alive", "forfeit",
                                          "forfeit_detail"}
     # Shown seats and places count from 1, as every command's; the table keeps them from 0.
-    stored = rows(db, f"select seat, entrant, rank from seat where match_id = {listed[0]['id']} order by seat")
+    stored = rows(db, f"select seat, entrant, rank from seat where match_id = {listed[0]['match']} order by seat")
     assert [(s["seat"], s["entrant"], s["rank"]) for s in listed[0]["seats"]] == [
         (seat + 1, entrant, rank + 1) for seat, entrant, rank in stored]
 
