@@ -399,9 +399,9 @@ def with_rules_version(lines: list[str], version: int) -> list[str]:
 
 @pytest.mark.parametrize("path", sorted((Path(__file__).parent / "replays").glob("*.replay")), ids=lambda p: p.name)
 def test_a_replay_from_older_rules_still_replays_when_its_game_met_no_changed_rule(path):
-    """The golden replays were written under rules version 4 before the rule fixes of
-    version 5 (Even Bigger, Burrowing with Nova Breath, Mimic) and the Origins game;
-    those files differ from today's only in their rules-version line."""
+    """Marked as written under the rules version before today's (version 6 changed only
+    Orb of Doom, an Origins card the classic deck does not hold), the golden replays
+    still play out: their games meet no rule that changed."""
     older = with_rules_version(path.read_text().splitlines(), get_spec("kot").rules_version - 1)
     state = reproduce_text(older)
     assert state.outcome is not None

@@ -31,8 +31,10 @@ head, turn order, bot versions) in the manifest. The pages that change every nig
 every time from the database and the manifest's counts, the charts from each entrant's
 line as the manifest keeps it (:class:`~kotarena.site.charts.ThinLine`) carried on with
 the ratings of the nights after it (see :meth:`_LadderBuild._charts` for when a line is
-read from the database instead). A different kotarena version,
-:data:`FORMAT`, game rules version or database, or ``full=True``, builds everything.
+read from the database instead). A different kotarena version, :data:`FORMAT`,
+database or code of the site's (:func:`~kotarena.site.sources.site_fingerprint`), or
+``full=True``, builds everything; a different rules version or code of a ladder's game
+(:func:`~kotarena.site.sources.game_fingerprint`) builds that ladder's games again.
 """
 
 from __future__ import annotations
@@ -57,6 +59,7 @@ from kotarena.site import pages
 from kotarena.site.charts import ThinLine, kept
 from kotarena.site.frames import viewer_data
 from kotarena.site.html import slug
+from kotarena.site.sources import game_fingerprint, site_fingerprint
 from kotarena.storage import queries, season
 from kotarena.storage.db import shown_url
 
@@ -135,14 +138,18 @@ def build_site(engine: Engine, out: str | os.PathLike, *, ladders: Sequence[str]
 
 def _read_manifest(path: Path, database: str, full: bool) -> dict[str, Any]:
     """The last build's manifest, or an empty one where nothing of it can be kept."""
-    fresh = {"format": FORMAT, "kotarena": __version__, "database": database, "ladders": {}}
+    # The version alone is not enough: it stays the same while kotarena is developed,
+    # when event words and frames change most ("code" is what writes them).
+    fresh = {"format": FORMAT, "kotarena": __version__, "code": site_fingerprint(), "database": database,
+             "ladders": {}}
     if full:
         return fresh
     try:
         found = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return fresh
-    if not isinstance(found, dict) or any(found.get(key) != fresh[key] for key in ("format", "kotarena", "database")):
+    if not isinstance(found, dict) or any(found.get(key) != fresh[key]
+                                          for key in ("format", "kotarena", "code", "database")):
         return fresh
     return found
 
@@ -168,7 +175,7 @@ class _LadderBuild:
         self.report, self.progress = report, progress
         self.name = info["name"]
         self.folder = root / slug(self.name)
-        key = f"{info['id']}/{info['created_at']}/{info['game']}/{_rules_version(info['game'])}"
+        key = f"{info['id']}/{info['created_at']}/{info['game']}/{_game_code(info['game'])}"
         if last is None or last.get("key") != key:
             last = {"blocks": {}, "nights": {}}
         self.last = last
@@ -392,14 +399,17 @@ def _packed(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
-def _rules_version(game: str) -> int | None:
+def _game_code(game: str) -> str | None:
+    """What of a ladder's game makes its games' files: its rules version and the
+    fingerprint of its package (its events' words, its table's pictures)."""
     from kotarena.engine.outcome import EngineError
     from kotarena.games import get_game
 
     try:
-        return get_game(game).spec.rules_version
+        found = get_game(game)
     except (EngineError, ValueError):  # a game no longer installed: its games say so in the viewer
         return None
+    return f"{found.spec.rules_version}/{game_fingerprint(found)}"
 
 
 def _summed_cross(nights: Iterable[Mapping[str, Any]]) -> dict[tuple[str, str], dict[str, int]]:

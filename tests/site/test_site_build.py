@@ -14,10 +14,12 @@ import pytest
 from click.testing import CliRunner
 
 from kotarena.cli import cli
-from kotarena.games import new_game
+from kotarena.games import get_game, new_game
 from kotarena.games.duel.cards import CARDS as DUEL_CARDS
 from kotarena.replay import replay_from_text, reproduce
 from kotarena.site import build as build_module
+from kotarena.site import sources
+from kotarena.site.sources import fingerprint
 from kotarena.storage import open_db, season
 from kotarena.storage.queries import leaderboard
 
@@ -277,6 +279,66 @@ def test_another_kotarena_version_a_missing_file_or_another_database_plays_again
     played.clear()
     build(site, season_db, "--ladder", "duo")  # the same games, another database: nothing of it is kept
     assert sorted(played) == duo
+
+
+def test_a_fingerprint_changes_with_any_byte_file_name_or_file_of_its_sources(tmp_path):
+    sources_dir = tmp_path / "words"
+    (sources_dir / "__pycache__").mkdir(parents=True)
+    (sources_dir / "events.py").write_text("TURN = 'starts its turn'\n")
+    before = fingerprint([sources_dir])
+    (sources_dir / "__pycache__" / "events.cpython-312.pyc").write_bytes(b"bytecode")  # not a source
+    assert fingerprint([sources_dir]) == before
+    (sources_dir / "events.py").write_text("TURN = 'begins its turn'\n")
+    changed = fingerprint([sources_dir])
+    assert changed != before
+    (sources_dir / "frames.py").write_text("")
+    assert fingerprint([sources_dir]) not in (before, changed)
+    (sources_dir / "frames.py").rename(sources_dir / "boards.py")
+    assert fingerprint([sources_dir]) not in (before, changed)
+
+
+def test_the_fingerprints_cover_the_frames_the_boards_the_viewer_and_each_games_words_and_events():
+    site_files = {path for name in sources.SITE_SOURCES for path in (sources.PACKAGE / name).rglob("*")}
+    site = sources.PACKAGE / "site"
+    assert {site / "frames.py", site / "boards.py", site / "static" / "viewer.js"} <= site_files
+    for name in ("kot", "origins", "duel"):
+        package = sources.game_package(get_game(name))
+        assert (package / "events.py").is_file() and (package / "words.py").is_file()
+
+
+def test_a_build_after_the_sites_code_changed_plays_every_game_again_and_one_after_no_change_none(
+        growing_db, tmp_path, monkeypatch):
+    db, _ = growing_db
+    code = tmp_path / "frames.py"  # stands for a module of the site's, changed between two builds
+    code.write_text("FRAME = 1\n")
+    monkeypatch.setattr(sources, "SITE_SOURCES", (*sources.SITE_SOURCES, str(code)))
+    site = tmp_path / "site"
+    build(site, db)
+    played = played_again(monkeypatch)
+    everything = sorted(m["id"] for name in ("four", "duo", "duel", "forfeits") for m in stored_games(db, name))
+    build(site, db)
+    assert played == []
+    code.write_text("FRAME = 2\n")
+    build(site, db)
+    assert sorted(played) == everything
+    played.clear()
+    build(site, db)
+    assert played == []
+
+
+def test_a_build_after_a_games_code_changed_plays_that_games_ladders_again(growing_db, tmp_path, monkeypatch):
+    db, _ = growing_db
+    site = tmp_path / "site"
+    build(site, db)
+    played = played_again(monkeypatch)
+    real = build_module.game_fingerprint
+    monkeypatch.setattr(build_module, "game_fingerprint",
+                        lambda game: real(game) + ("-changed" if sources.game_package(game).name == "duel" else ""))
+    build(site, db)
+    assert sorted(played) == sorted(m["id"] for m in stored_games(db, "duel"))
+    played.clear()
+    build(site, db)
+    assert played == []
 
 
 def test_a_match_has_one_number_in_every_command_page_and_file(built_site, season_db):
