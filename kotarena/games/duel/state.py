@@ -49,6 +49,11 @@ if TYPE_CHECKING:
 
 __all__ = ["State", "shuffle"]
 
+#: ``rulings.RIVAL_WINS_ON_SPACES_PASSED`` as a static of this (compiled) module: the
+#: compiled build looks a name of the uncompiled rulings module up at every read, which
+#: cost a pull about 1% of Duel's turns (docs/duel.md, "Speed").
+_RIVAL_ZONE_ON_THE_WAY: Final[bool] = RIVAL_WINS_ON_SPACES_PASSED
+
 
 class State:
     """A game of Duel: two monsters, seat 0 owning the tracks' negative end."""
@@ -317,7 +322,7 @@ class State:
         # rival's zone counts on the way only under RIVAL_WINS_ON_SPACES_PASSED; else
         # ``check_track`` reads it where the pull ends.
         zone = seat if board.in_spotlight(other, seat) else -1
-        if RIVAL_WINS_ON_SPACES_PASSED and zone < 0 and board.in_spotlight(other, 1 - seat):
+        if zone < 0 and _RIVAL_ZONE_ON_THE_WAY and board.in_spotlight(other, 1 - seat):
             zone = 1 - seat
         left = 0  # times the marker came off a hype token (Scrappy)
         for _ in range(amount):
