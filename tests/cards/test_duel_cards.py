@@ -325,6 +325,38 @@ def test_natural_selection_gives_energy_health_and_a_die_but_four_of_a_face_hurt
     assert state.health[0] == 14 - 10 + 2
 
 
+def test_natural_selection_reads_the_dice_before_xenoid_adds_faces():
+    # Three fame rolled, a fourth added by Alien Technology: the damage came before it.
+    state = duel(["power power fame fame fame heart claw"], monsters=("Xenoid", "Gigazaur"),
+                 health=(10, 14), cards=(["natural_selection"], []))
+    play(state, "stop", "power fame", "resolve fame")
+    assert state.board.markers[0] == ("", -2)  # 3 rolled + 1 added: pulled 2
+    assert state.health == [11, 13]  # no 10 damage; the heart heals 1
+
+
+def test_natural_selection_counts_the_power_faces_xenoid_then_spends():
+    state = duel(["power power power power heart heart claw"], monsters=("Xenoid", "Gigazaur"),
+                 cards=(["natural_selection"], []))
+    play(state, "stop")
+    assert state.kind == "power" and state.health[0] == 14 - 10
+
+
+def test_natural_selection_does_not_count_acid_attacks_extra_claw():
+    # Three claws rolled and Acid Attack's fourth: not four dice of one face.
+    state = duel(["claw claw claw heart heart energy fame"], cards=(["natural_selection", "acid_attack"], []))
+    play(state, "stop")
+    assert state.health == [14, 10]
+
+
+def test_natural_selection_counts_dice_titanic_batteries_sets_aside():
+    # The damage lands before the Resolve Dice phase starts, where the dice may be set aside.
+    state = duel(["heart heart heart heart claw energy fame"], cards=(["natural_selection", "titanic_batteries"], []))
+    play(state, "stop")
+    assert state.kind == "card" and state.health[0] == 4
+    play(state, "use titanic_batteries heart heart")
+    assert state.tokens[0] == 1 and state.health == [6, 13]
+
+
 def test_rebooting_skips_the_dice_for_two_tokens_and_two_energy():
     state = duel(["claw claw claw claw heart heart"], cards=(["rebooting"], []))
     play(state, "stop", "use rebooting")

@@ -9,6 +9,7 @@ any moment) and, for fame and destruction, "ви миттєво перемага
 from __future__ import annotations
 
 from kotarena.games.duel.endings import SPOTLIGHT, VICTORY_SPACE
+from kotarena.games.duel.rulings import RIVAL_WINS_ON_SPACES_PASSED
 
 
 def texts(state):
@@ -87,9 +88,19 @@ def test_a_pull_that_crosses_your_spotlight_zone_wins_there(duel, play):
     assert state.board.markers[0] == ("", -3)
 
 
-def test_a_pull_through_the_rivals_spotlight_zone_hands_the_rival_the_win(duel, play):
-    # "At any moment": fame comes back from +6 through +5 while destruction stands at +4.
-    state = duel(dice=["fame fame fame fame heart heart"], markers=(6, 4))
+def test_a_pull_only_passing_through_the_rivals_spotlight_zone_does_not_make_the_rival_win(duel, play):
+    # The instant win is the puller's ("ви миттєво перемагаєте"): fame comes back from
+    # +6 through +5, +4 and +3 to +2 while destruction stands at +4, and the game goes on.
+    assert RIVAL_WINS_ON_SPACES_PASSED is False
+    state = duel(dice=["fame fame fame fame fame fame"], markers=(6, 4))
+    play(state, "stop")
+    assert state.outcome is None and state.board.markers == [("", 2), ("", 4)]
+
+
+def test_a_pull_ending_in_the_rivals_spotlight_zone_makes_the_rival_win(duel, play):
+    # "Гра може завершитися в будь-який момент": once the marker stands at +5 beside
+    # destruction at +4, both are in the rival's zone, whoever pulled.
+    state = duel(dice=["fame fame fame heart heart heart"], markers=(6, 4))
     play(state, "stop")
     assert state.outcome.winner == 1 and state.outcome.termination is SPOTLIGHT
     assert state.board.markers[0] == ("", 5)

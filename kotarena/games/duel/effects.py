@@ -100,7 +100,12 @@ def before_resolving(state: State, seat: int) -> None:
     """Natural Selection's risk, then the choices to set dice aside or skip resolving."""
     if not state.keeps[seat]:
         return
-    if state.owns(seat, "natural_selection") and max(state.counts()) >= 4:
+    # "Your roll" is the dice left in front of you (seed 002: "це означає саме ці
+    # кубики"), read before resolving begins: not Xenoid's added faces (its superpower
+    # is part of resolving) nor the extra claws of Acid Attack or Adrenaline Augment;
+    # dice Titanic Batteries sets aside later still count (docs/duel.md, "Rulings").
+    dice = state.dice
+    if state.owns(seat, "natural_selection") and any([dice.count(face) >= 4 for face in dice]):
         state.damage(seat, 10, "Natural Selection")
     # After Natural Selection's damage, which Camouflage's choice may hold back.
     if state.owns(seat, "rebooting"):

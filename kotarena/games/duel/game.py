@@ -28,7 +28,7 @@ from kotarena.games.duel.verbs import VERBS
 from kotarena.games.duel.view import View
 from kotarena.games.duel.words import ENDINGS, DuelWords
 
-SPEC = GameSpec("duel", "King of Tokyo: Duel", 2, 2, "duel", rules_version=3,
+SPEC = GameSpec("duel", "King of Tokyo: Duel", 2, 2, "duel", rules_version=4,
                 aliases=("kot-duel", "king-of-tokyo-duel"), decks=("duel",))
 
 #: The deck before shuffling.

@@ -37,6 +37,15 @@ SWEEPS_PER_TURN: Final[int | None] = None
 #: a win is a state of the board, checked at every space ("в будь-який момент").
 BONUS_ON_SPACES_PASSED: Final = False
 
+#: A pull that only passes through the rival's spotlight zone while the other marker
+#: stands there does not make the rival win; ending there does. Seed 002 gives the
+#: instant win to the one who pulls: "Якщо ви дотягнули маркер ... або якщо обидва
+#: маркери розташовані в зонах уваги на вашій стороні ігрового поля, ви миттєво
+#: перемагаєте" (so the puller wins on the first space of its own zone), and "Гра може
+#: завершитися в будь-який момент" holds for the rival once the marker stands still.
+#: Game Park checks only the puller's win at each space.
+RIVAL_WINS_ON_SPACES_PASSED: Final = False
+
 #: Operation Media ("for each claw you resolved in your roll this turn") counts every
 #: claw the roll counted: the faces, Acid Attack's extra claw ("your roll always counts
 #: one extra claw"), Adrenaline Augment's ("add one claw to your roll") and MekaDragon's

@@ -28,6 +28,7 @@ from kotarena.games.duel.rulings import (
     BONUS_ON_SPACES_PASSED,
     BOTH_KNOCKED_OUT_IS_A_DRAW,
     RESHUFFLE_WHEN_DECK_RUNS_OUT,
+    RIVAL_WINS_ON_SPACES_PASSED,
 )
 from kotarena.games.duel.track import (
     DICE,
@@ -47,6 +48,11 @@ if TYPE_CHECKING:
     from mypy_extensions import i64  # a machine integer when compiled, int from source
 
 __all__ = ["State", "shuffle"]
+
+#: ``rulings.RIVAL_WINS_ON_SPACES_PASSED`` as a static of this (compiled) module: the
+#: compiled build looks a name of the uncompiled rulings module up at every read, which
+#: cost a pull about 1% of Duel's turns (docs/duel.md, "Speed").
+_RIVAL_ZONE_ON_THE_WAY: Final[bool] = RIVAL_WINS_ON_SPACES_PASSED
 
 
 class State:
@@ -297,9 +303,11 @@ class State:
         """``seat`` pulls a marker ``amount`` spaces toward its end; returns the spaces moved.
 
         The pull stops at the victory space, on The King's token when the rival of The
-        King pulls, and where both markers stand in one spotlight zone: a win is checked
-        at every space the marker moves onto (seed 002: "в будь-який момент"). The bonus
-        of the space where it ends is gained (``rulings.BONUS_ON_SPACES_PASSED``)."""
+        King pulls, and where both markers stand in the puller's spotlight zone: the
+        puller's win is checked at every space the marker moves onto (seed 002: "ви
+        миттєво перемагаєте"), the rival's only where the pull ends
+        (``rulings.RIVAL_WINS_ON_SPACES_PASSED``). The bonus of the space where it ends
+        is gained (``rulings.BONUS_ON_SPACES_PASSED``)."""
         if amount <= 0 or self.outcome is not None:
             return 0
         board = self.board
@@ -310,8 +318,12 @@ class State:
         king_rival = self.monster_ids[1 - seat] == "the_king"
         other = board.markers[1 - track]
         # The zone the other marker stands in (it does not move): only there can this
-        # pull put both markers in one zone, so the spaces are checked only then.
-        zone = 0 if board.in_spotlight(other, 0) else 1 if board.in_spotlight(other, 1) else -1
+        # pull put both markers in one zone, so the spaces are checked only then. The
+        # rival's zone counts on the way only under RIVAL_WINS_ON_SPACES_PASSED; else
+        # ``check_track`` reads it where the pull ends.
+        zone = seat if board.in_spotlight(other, seat) else -1
+        if zone < 0 and _RIVAL_ZONE_ON_THE_WAY and board.in_spotlight(other, 1 - seat):
+            zone = 1 - seat
         left = 0  # times the marker came off a hype token (Scrappy)
         for _ in range(amount):
             if not 0 <= where + step < len(spaces):
