@@ -96,9 +96,10 @@ class Table:
         self._end()
 
     def answer(self, host: BatchSeat, kind: str, answer: object) -> None:
-        """A batched seat's answer (its text, or its failure) has come back."""
+        """A batched seat's answer (its text, or its failure) has come back, or its
+        goodbye (``finish``), or a forfeited seat's lines (``forget``)."""
         seat = host.seat
-        if kind == "finish":
+        if kind in ("finish", "forget"):
             self.finishing -= 1
             host.leave()
             return
@@ -115,8 +116,8 @@ class Table:
                 self.failures[seat] = failure
             except IllegalActionError:
                 self.failures[seat] = _illegal(action, state)
-            if self.failures[seat] is not None:
-                host.leave()
+            if self.failures[seat] is not None and host.forfeit():
+                self.finishing += 1  # (its player is asked for the game's lines before the table is done)
         if self.failures[seat] is not None and state.outcome is None and state.to_move == seat:
             state.apply(state.legal[0])  # the autopilot
         self.advance()
