@@ -14,8 +14,8 @@ a batch's ``forget`` step, when the referee refused its answer), which are the o
 a game's lines leave: each is the answer to one game's message or step, and the referee
 keeps its lines with that game's seat. Nothing is parsed out of the text, so no line the
 bot prints (a fake ``--- match 3 ---``) can move lines into another game or another
-bot's record. (A player killed, for time or otherwise, takes its copy with it: those
-lines are in the log file only.) (The bot
+bot's record. A player killed (for time, or otherwise) takes its copy with it: those
+lines are in the log file only. (The bot
 runs in the host's process and could rewrite the host's own copies; what it could change
 that way is what it says about its own games, which it answers for anyway.)
 
