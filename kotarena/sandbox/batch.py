@@ -19,7 +19,10 @@ one seat of one game played through it. The rules of one seat carry over to the 
   only.
 * **Whatever a bot sends** is read as a stranger's: a line that is not an answer to
   the batch forfeits the seats the batch asked (``invalid``); a bot's error in one game
-  forfeits that game's seat (``error``), the others go on.
+  forfeits that game's seat (``error``), the others go on. The error brings the game's
+  lines up to it; a seat whose answer the referee refused (:meth:`BatchSeat.forfeit`)
+  has its player asked for them (a ``forget`` step): each kept with the seat its step
+  was for.
 * **A failed player** (over its time, sending garbage, ended) is killed and its
   instance cleaned up (:meth:`~kotarena.sandbox.instance.ForkServer.reset`); the other
   games it was playing are greeted again, from where they stand, by a new player.
@@ -107,6 +110,8 @@ class BatchSeat:
                 "seed": self.seed, "params": self.params, "view": self.link.numbered(view_changes(view, None), view),
                 "limits": {"decision_cpu_seconds": limit, "start_cpu_seconds": limit * START_FACTOR,
                            "memory_mb": self.server.memory_mb}, "decided": self.decisions}], limit * START_FACTOR)
+        if kind == "forget":
+            return ["forget", self.number, None], limit
         changes = self.link.numbered(view_changes(self.view, self._last), self.view)
         if kind == "finish":
             outcome = changes.get("outcome")
@@ -119,6 +124,19 @@ class BatchSeat:
     def leave(self) -> None:
         """The game is over for this seat (finished, or forfeited): the link forgets it."""
         self.link.leave(self)
+
+    def forfeit(self) -> bool:
+        """The seat forfeited on an answer the referee refused (not an action, or not a
+        legal one) while its player still holds the game: the player is asked for the
+        game's lines (a ``forget`` step, queued, whose answer carries them). Whether it
+        was asked; if not, the game is forgotten at once (:meth:`leave`)."""
+        link = self.link
+        if link.seats.get(self.number) is not self or not self.started or self.finished or link.conn is None:
+            self.leave()
+            return False
+        del link.seats[self.number]  # (a player replaced meanwhile answers "gone": the lines died with the old one)
+        link.queue(self, "forget")
+        return True
 
     def package(self) -> tuple[str, str]:
         return self._package
@@ -311,8 +329,10 @@ class Link:
             if kind == "decide":
                 seat.decisions += 1
                 seat.times.append(seat._share)
-            elif kind == "finish" and type(answer) is list and len(answer) == 2 and answer[0] == "bye":
-                answer, seat.log = "bye", clip_log(answer[1])  # (the bot's lines of the game)
+            elif type(answer) is list and len(answer) == 2 and kind in ("finish", "forget") and answer[0] == _DUE[kind]:
+                answer, seat.log = answer[0], clip_log(answer[1])  # (the bot's lines of the game)
+            if type(answer) is dict and "log" in answer:  # (a bot's error in this game: its lines up to it)
+                seat.log = clip_log(answer["log"])
             result = _answer(kind, answer)
             if isinstance(result, BotFailure):
                 self.leave(seat)
@@ -431,7 +451,7 @@ class Link:
 
 
 #: The answer due to each kind of step that is not a decision.
-_DUE = {"start": "ready", "finish": "bye"}
+_DUE = {"start": "ready", "finish": "bye", "forget": "gone"}
 
 
 def _answer(kind: str, answer: object) -> object:

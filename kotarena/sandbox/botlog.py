@@ -8,9 +8,14 @@ sandbox, :mod:`kotarena.sandbox.host`) puts a :class:`GameLines` stream in place
 made at import writes through it too): it still writes everything to the log file, and
 keeps a bounded copy of what is written *while the bot works on one game's step* for
 that game. The copy goes back to the referee with the bot's goodbye to that game (the
-``bye`` message, or the answer to a batch's ``finish`` step), which is the only way a
-game's lines leave: nothing is parsed out of the text, so no line the bot prints (a fake
-``--- match 3 ---``) can move lines into another game or another bot's record. (The bot
+``bye`` message, or the answer to a batch's ``finish`` step), or with the end of a game
+the bot forfeited while its player lives (its ``error``; the answer to ``forfeit``, or to
+a batch's ``forget`` step, when the referee refused its answer), which are the only ways
+a game's lines leave: each is the answer to one game's message or step, and the referee
+keeps its lines with that game's seat. Nothing is parsed out of the text, so no line the
+bot prints (a fake ``--- match 3 ---``) can move lines into another game or another
+bot's record. A player killed (for time, or otherwise) takes its copy with it: those
+lines are in the log file only. (The bot
 runs in the host's process and could rewrite the host's own copies; what it could change
 that way is what it says about its own games, which it answers for anyway.)
 

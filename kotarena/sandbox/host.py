@@ -96,8 +96,8 @@ def _view_changes(message: dict) -> dict:
 def play_seat(conn: socket.socket, bot_name: str, book: Book | None = None) -> bool:
     """One seat of one game: the protocol's bot side, with the installed bot deciding.
     Whether the game ended cleanly (the next one may come on the same connection).
-    ``book`` keeps what the bot writes during the game, sent with its goodbye
-    (:mod:`kotarena.sandbox.botlog`)."""
+    ``book`` keeps what the bot writes during the game, sent with its goodbye, its error,
+    or its answer to ``forfeit`` (:mod:`kotarena.sandbox.botlog`)."""
     from kotarena.bots.registry import get_bot
     from kotarena.games import get_game
 
@@ -122,6 +122,10 @@ def play_seat(conn: socket.socket, bot_name: str, book: Book | None = None) -> b
         send(encode({"type": "ready"}))
         for line in lines:
             message = decode(line)
+            if message["type"] == "forfeit":  # (its last answer was refused: the game's lines, and no more)
+                log = book.take(0)
+                send(encode({"type": "bye", "log": log} if log else {"type": "bye"}))
+                return False
             view = reader.read(_view_changes(message))
             if message["type"] == "decide":
                 decided += 1
@@ -140,10 +144,8 @@ def play_seat(conn: socket.socket, bot_name: str, book: Book | None = None) -> b
                 log = book.take(0)
                 send(encode({"type": "bye", "log": log} if log else {"type": "bye"}))
                 return True
-    except MemoryError:
-        send(encode({"type": "error", "kind": "memory", "message": "ran out of memory"}))
     except Exception as error:  # noqa: BLE001 - every failure of the bot is its forfeit
-        send(encode({"type": "error", "message": _error_message(error)}))
+        send(encode({"type": "error", **_failure(error, book, 0)}))
     finally:
         book.at(None)
     book.forget(0)
@@ -162,7 +164,8 @@ def play_batches(send: Any, lines: Any, first: dict, bot_name: str, book: Book |
     of such a list sent before on the connection (the first is 0): a game's legal sets
     are few, and long (a roll's 64 choices of dice). The answer to each step, in order, is ``"ready"``,
     the action's text, ``"bye"`` (``["bye", lines]`` with what the bot wrote during the
-    game, kept by ``book`` under the marks of their steps), ``"gone"``, or ``{"error": message}`` when the bot
+    game, kept by ``book`` under the marks of their steps), ``"gone"`` (``["gone", lines]``: the
+    game's lines so far), or ``{"error": message}`` (with ``"log"``, the game's lines) when the bot
     failed in that game (which is then forgotten here; the other games go on). Returns
     ``False`` when the connection ends: the games it carried end with it.
     """
@@ -225,10 +228,10 @@ def _step(step: list, games: dict, info: Any, legals: list[tuple], book: Book) -
             games[number] = [bot, reader, decided if type(decided) is int and decided >= 0 else 0]
             bot.start(view)
             return "ready"
-        if kind == "forget":
+        if kind == "forget":  # (the referee gave up on the game, or refused its last answer: its lines)
             games.pop(number, None)
-            book.forget(number)
-            return "gone"
+            log = book.take(number)
+            return ["gone", log] if log else "gone"
         game = games[number]
         bot, reader = game[0], game[1]
         if kind != "finish":
@@ -246,16 +249,22 @@ def _step(step: list, games: dict, info: Any, legals: list[tuple], book: Book) -
         if isinstance(text, str):
             return str.__str__(text)  # (a subclass of str is sent as its text: only data leaves)
         return f"<an object of type {type(answer).__name__}>"
-    except MemoryError:
-        games.pop(number, None)
-        book.forget(number)
-        return {"error": "ran out of memory", "kind": "memory"}
     except Exception as error:  # noqa: BLE001 - every failure of the bot is its forfeit, in this game
         games.pop(number, None)
-        book.forget(number)
-        return {"error": _error_message(error)}
+        failure = _failure(error, book, number)
+        return {"error": failure.pop("message"), **failure}
     finally:
         book.at(None)
+
+
+def _failure(error: Exception, book: Book, game: object) -> dict:
+    """What the host says of the bot's failure in ``game``: its error's ``message`` (and
+    ``kind`` for memory), and ``log``, the game's lines up to it, taken from ``book``."""
+    book.at(None)
+    log = book.take(game)
+    failure = ({"kind": "memory", "message": "ran out of memory"} if isinstance(error, MemoryError)
+               else {"message": _error_message(error)})
+    return {**failure, "log": log} if log else failure
 
 
 def _play_games(link: socket.socket, bot_name: str, memory_mb: int, file_mb: int, book: Book | None = None) -> None:

@@ -82,7 +82,9 @@ class SandboxedSeat:
         self.times: list[float] = []  #: each decision's CPU time, as judged against the limit
         self._used = 0.0  #: the last answer's CPU time
         self.timing = "cpu"  #: how the times were measured (:mod:`kotarena.decision_times`)
-        self.log: str | None = None  #: what the bot wrote during the game, from its goodbye (bounded)
+        #: What the bot wrote during the game (bounded): from its goodbye, or up to its
+        #: forfeit where its player could still hand it over (its error, :meth:`_forfeit_lines`)
+        self.log: str | None = None
         #: A command-line bot's standard error, read step by step (``None`` for a Python bot)
         self.lines: ProgramLines | None = None
         self._step: Step = START  #: the step asked for last (the lines read meanwhile are its)
@@ -95,6 +97,10 @@ class SandboxedSeat:
         self._slice = 0.0  #: the receive timeout set on the connection
         self._mark = 0.0  #: the seat's CPU clock when it last answered
         self._clean = False  #: the bot said goodbye to this game: its connection may serve the next
+        #: A Python bot's player answered its last decision with what the engine refuses
+        #: (not an action, not a legal one) and waits: when the seat is let go of, it is
+        #: asked for the game's lines (:meth:`_forfeit_lines`).
+        self._refused = False
 
     # ------------------------------------------------------------ the game
 
@@ -168,14 +174,19 @@ class SandboxedSeat:
         if self.lines is not None:
             self.lines.read(self._step)  # (what it wrote after its last answer is that step's)
         self._step = self.decisions + 1
+        self._refused = False
         self._send({"type": "decide", "view": changes})
         reply = self._answer(self.time_limit, "action")
         self.decisions += 1
         self.times.append(self._used)
+        # (a refused answer forfeits; its player, alive, is asked for the game's lines at close)
+        self._refused = self.lines is None
         text = reply.get("action")
         if type(text) is not str:
-            raise self._fail(INVALID, f"answered {_shown(reply)}, which names no action")
-        return as_action(text, view)
+            raise BotFailure(INVALID, f"answered {_shown(reply)}, which names no action")
+        action = as_action(text, view)
+        self._refused = self._refused and action not in view.legal  # (the engine refuses it: play_seated)
+        return action
 
     def finish(self, view: Any) -> None:
         """Tell the bot how the game ended (:meth:`settle` waits for its goodbye)."""
@@ -193,6 +204,7 @@ class SandboxedSeat:
             if self.lines is not None:
                 self.lines.read(self._step)
             self._step = FINISH
+            self._refused = False
             self._handled(self._send, {"type": "finish", "view": changes})
             self._due = "bye"
         except BotFailure:
@@ -215,6 +227,9 @@ class SandboxedSeat:
         lines, self.lines = self.lines, None
         if lines is not None:  # (a game that ended without a goodbye: the lines it wrote up to there)
             self.log = lines.take(self._step)
+        elif self._refused and self.conn is not None and self.server.server_alive():
+            self._refused = False
+            self._forfeit_lines()
         conn, self.conn = self.conn, None
         if conn is None:
             return
@@ -224,6 +239,19 @@ class SandboxedSeat:
         else:
             conn.close()
         self._buffer.clear()
+
+    def _forfeit_lines(self) -> None:
+        """Ask a Python bot's player whose last answer was refused (:meth:`close`) for
+        the game's lines (protocol: ``forfeit``, answered ``bye``), within a decision's
+        limit. Its player held this game only, on this connection: the lines are this
+        game's, whatever they say."""
+        try:
+            self._send({"type": "forfeit"})
+            bye = self._receive(self.time_limit)
+            if bye.get("type") == "bye":
+                self.log = clip_log(bye.get("log"))
+        except BotFailure:
+            pass  # (no lines: the game is lost already)
 
     # ------------------------------------------------------------ the wire
 
@@ -263,6 +291,8 @@ class SandboxedSeat:
         if kind == expected:
             return message
         if kind == "error":  # (the bot's own words: cleaned and bounded before anyone shows them)
+            if self.lines is None:  # (a Python bot's host sends the game's lines up to its error)
+                self.log = clip_log(message.get("log"))
             text = message.get("message", "")
             text = clean_detail((text if isinstance(text, str) else _shown(text)) or "gave up")
             raise self._fail(MEMORY if message.get("kind") == "memory" else ERROR, text)
@@ -341,6 +371,7 @@ class SandboxedSeat:
 
     def _fail(self, kind: str, detail: str) -> BotFailure:
         """The forfeit, with the seat's process ended (whatever it was doing)."""
+        self._refused = False
         if self.pid:
             _kill(self.pid)
         self._clean = False

@@ -38,7 +38,7 @@ from kotarena.tournament.matches import (
     sandbox_server,
     seat_slots,
 )
-from kotarena.tournament.seats import Unseated, known_package
+from kotarena.tournament.seats import GUARD, Unseated, known_package
 
 
 class Table:
@@ -96,9 +96,10 @@ class Table:
         self._end()
 
     def answer(self, host: BatchSeat, kind: str, answer: object) -> None:
-        """A batched seat's answer (its text, or its failure) has come back."""
+        """A batched seat's answer (its text, or its failure) has come back, or its
+        goodbye (``finish``), or a forfeited seat's lines (``forget``)."""
         seat = host.seat
-        if kind == "finish":
+        if kind in ("finish", "forget"):
             self.finishing -= 1
             host.leave()
             return
@@ -115,18 +116,24 @@ class Table:
                 self.failures[seat] = failure
             except IllegalActionError:
                 self.failures[seat] = _illegal(action, state)
-            if self.failures[seat] is not None:
-                host.leave()
+            if self.failures[seat] is not None and host.forfeit():
+                self.finishing += 1  # (its player is asked for the game's lines before the table is done)
         if self.failures[seat] is not None and state.outcome is None and state.to_move == seat:
             state.apply(state.legal[0])  # the autopilot
         self.advance()
 
     def _end(self) -> None:
         state, failures = self.state, self.failures
+        # (as play_match does: a seat whose host was killed during the game, batched or
+        # asked directly, answered unvouched for)
         for seat, host in enumerate(self.hosts):
-            if type(host) is BatchSeat and failures[seat] is None and not host.link.server_alive():
+            if failures[seat] is not None:
+                continue
+            batched = type(host) is BatchSeat
+            if not (host.link.server_alive() if batched else host.host_alive()):  # type: ignore[union-attr]
                 failures[seat] = BotFailure(CRASH, "its host process was killed during the game")
-                host.leave()
+                if batched:
+                    host.leave()  # type: ignore[union-attr]
         # The record is taken from the engine before the bots see the final views.
         self.record = game_record(self.job, state, failures)
         for seat, host in enumerate(self.hosts):
@@ -182,9 +189,14 @@ def _illegal(action: Any, state: Any) -> BotFailure:
     return BotFailure(INVALID, f"answered {text!r}, not legal for the {state.kind} decision")
 
 
-def play_tables(jobs: list[MatchJob]) -> list[MatchResult]:
+def play_tables(jobs: list[MatchJob], *, keep_guard: bool = False) -> list[MatchResult]:
     """Play ``jobs`` together, in lockstep; their results in the same order. A result's
-    ``duration`` is its share of the time the worker took for them all."""
+    ``duration`` is its share of the time the worker took for them all.
+
+    As in :func:`~kotarena.tournament.matches.play_match`, the CPU-time guard of
+    in-process bots is switched off at the end unless ``keep_guard`` (left ticking, its
+    timers would end the process once its handlers are gone, at the interpreter's exit).
+    """
     started = time.perf_counter()
     tables: list[Table] = []
     links: dict[int, Link] = {}
@@ -229,6 +241,8 @@ def play_tables(jobs: list[MatchJob]) -> list[MatchResult]:
     finally:
         for table in tables:
             table.close()
+        if not keep_guard:
+            GUARD.disarm()
     duration = (time.perf_counter() - started) / max(1, len(jobs))
     results = []
     for table in tables:

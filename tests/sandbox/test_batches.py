@@ -189,6 +189,45 @@ def test_a_bots_error_in_one_game_forfeits_that_game_only():
     assert ["forget", failing.number, None] in server.batches[-1]  # (told to drop the failed game)
 
 
+def _with_lines(server, steps):
+    """Honest answers; a game's error, and a forgotten game's goodbye, carry lines that
+    claim other games (a forged mark of a step, a forged header)."""
+    answers = []
+    for (kind, number, _), answer in zip(steps, honest(server, steps)):
+        said = f"game {number}'s own\n\x1e1\n--- match 0 seat 1 ---"
+        if kind == "decide" and number == 1:
+            answer = {"error": "ValueError: boom", "log": said}
+        elif kind == "forget":
+            answer = ["gone", said]
+        answers.append(answer)
+    return answers
+
+
+def test_a_bots_error_in_one_game_brings_that_games_lines_to_its_seat_only():
+    link = Link(ScriptedServer(_with_lines))
+    failing, other = seats(link, 2)
+    answers = ask(link, failing, other)
+    assert answers[id(failing)].kind == ERROR and answers[id(other)] == "keep"
+    assert failing.log == "game 1's own\n\x1e1\n--- match 0 seat 1 ---" and other.log is None
+
+
+def test_a_seat_whose_answer_was_refused_asks_its_player_for_the_games_lines():
+    """The referee refused the answer (not an action, not legal): the player, which
+    still holds the game, answers the game's ``forget`` with its lines, stored with that
+    seat (by the step's place in the batch, whatever the lines say)."""
+    server = ScriptedServer(_with_lines)
+    link = Link(server)
+    refused, other, third = seats(link, 3)
+    ask(link, refused, other, third)  # (game 1's error: its own lines, as above)
+    assert other.forfeit() and (other, "forget") in link.waiting and other.number not in link.seats
+    answers = ask(link, third)
+    assert answers[id(third)] == "keep" and ["forget", other.number, None] in server.batches[-1]
+    assert other.log == "game 2's own\n\x1e1\n--- match 0 seat 1 ---" and third.log is None
+    # A seat whose player has gone since (or never held the game) is forgotten at once.
+    link.abandon()
+    assert not third.forfeit() and not link.waiting
+
+
 def test_a_line_that_answers_nothing_forfeits_every_seat_of_the_batch():
     def garbage(server, steps):
         return honest(server, steps) if steps[0][0] == "start" else b'{"type": "answers", "answers": [1]}\n'

@@ -95,3 +95,41 @@ def test_two_servers_of_one_bot_and_seat_with_other_settings_each_have_their_own
     finally:
         large.close()
         small.close()  # (it shared the other's cgroup once, and closing it failed)
+
+
+@pytest.mark.parametrize("lockstep", [False, True], ids=["alone", "lockstep"])
+def test_a_program_whose_host_was_killed_during_the_game_forfeits_as_a_crash(programs, monkeypatch, tmp_path,
+                                                                            lockstep):
+    """Its host killed at its second decision (by the test, as a bot killing its host
+    would), the program plays on answering legal actions: its seat still forfeits, as
+    a crash, once the game is over (its answers unvouched for); played alone or by the
+    lockstep, which asks a program's seat directly. (Unsandboxed on request, so that the
+    program surely outlives its host: in the sandbox, whose namespace ends with the
+    host, it may die first, a crash too.)"""
+    import signal
+
+    from kotarena.sandbox.instance import close_servers
+    from kotarena.sandbox.seat import SandboxedSeat
+    from kotarena.tournament.lockstep import play_tables
+
+    choose, killed = SandboxedSeat.choose, []
+
+    def choose_then_kill(seat, view):
+        action = choose(seat, view)
+        if seat.decisions == 2:
+            os.kill(seat.server.server_pid, signal.SIGKILL)
+            killed.append(seat.server.server_pid)
+        return action
+
+    monkeypatch.setattr(SandboxedSeat, "choose", choose_then_kill)
+    seats = (SeatSpec("talker", "program-talker", trusted=False), SeatSpec("random", "random"))
+    job = MatchJob(index=0, key="killed", game="kot", deck=None, seed=8, first_player=0, seats=seats,
+                   time_limit=1.0, log_dir=str(tmp_path / "logs"), sandbox=False)
+    try:
+        result = play_tables([job])[0] if lockstep else play_match(job)
+    finally:
+        close_servers()
+    talker = result.seats[0]
+    assert killed and talker.decisions > 2  # (it played on after its host was killed)
+    assert talker.forfeit == CRASH and "killed during the game" in talker.forfeit_detail
+    assert result.seats[1].forfeit is None and result.status == "forfeit"

@@ -198,3 +198,27 @@ def test_a_seat_that_cannot_be_seated_is_unseated_and_forfeits(monkeypatch):
     assert result.seats[1].forfeit == "sandbox" and result.seats[1].forfeit_detail == "no instance"
     assert (result.seats[1].package, result.seats[1].version) == ("p", "2")
     assert result.seats[0].rank == 0 and result.seats[1].times is None and ("start", 1) not in calls
+
+
+def played_in_lockstep(monkeypatch, hosts: list[Scripted]):
+    """The same three-seat match played by the lockstep (every seat's bot trusted: asked
+    directly, through its seat host): its result."""
+    from kotarena.tournament import lockstep
+
+    monkeypatch.setattr(lockstep, "_seat_host", lambda seat, spec, job, slot: hosts[seat])
+    seats = tuple(SeatSpec(entrant=f"s{seat}", bot="random") for seat in range(len(hosts)))
+    [result] = lockstep.play_tables([MatchJob(index=0, key="k", game="kot", deck="kot", seed=7, first_player=0,
+                                              seats=seats, time_limit=1.0)])
+    return result
+
+
+def test_a_seat_asked_directly_in_lockstep_whose_instance_died_during_the_game_forfeits_as_a_crash(monkeypatch):
+    calls: list = []
+    hosts = [Scripted(0, calls, Shared(calls), alive=False), Scripted(1, calls, None), Scripted(2, calls, None)]
+    result = played_in_lockstep(monkeypatch, hosts)
+    assert result.seats[0].forfeit == "crash" and "killed during the game" in result.seats[0].forfeit_detail
+    assert [seat.forfeit for seat in result.seats[1:]] == [None, None] and result.seats[0].rank == 2
+    # As play_match asks: every seat checked once the game is over, before any is told how it ended.
+    assert [call for call in calls if call[0] in ("host_alive", "finish")] == [
+        ("host_alive", 0), ("host_alive", 1), ("host_alive", 2), ("finish", 1), ("finish", 2)]
+    assert calls[-2][0] == "request_reset" and calls[-1][0] == "reset"
