@@ -114,7 +114,7 @@ def test_at_every_decision_a_sampled_game_asks_the_same_question():
 
 def test_the_golden_duel_replays_still_play_out_as_recorded():
     # If this fails after a change to Duel's rules, bump its rules_version and write the
-    # files again (kotarena match --game duel ... --replay FILE); if the rules were not
+    # files again (python tests/regenerate_replays.py); if the rules were not
     # meant to change, the engine has a bug.
     from pathlib import Path
 
