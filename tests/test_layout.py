@@ -299,6 +299,13 @@ def test_no_import_circle_inside_a_game_package_even_inside_functions(package):
     assert not cycles, "modules that import each other in a circle: " + "; ".join(" -> ".join(c) for c in cycles)
 
 
+def test_no_import_circle_among_any_modules_even_inside_functions():
+    # Not only the games: the sandbox, the tournament and the rest import one another's
+    # modules in one order too, counting imports inside functions (type-only ones aside).
+    cycles = _cycles(running_graph("kotarena"))
+    assert not cycles, "modules that import each other in a circle: " + "; ".join(" -> ".join(c) for c in cycles)
+
+
 def test_a_function_level_import_closes_a_circle_and_a_type_checking_one_does_not(tmp_path):
     modules = _tree(tmp_path, {
         "__init__.py": "",
