@@ -103,13 +103,16 @@ def bot_project(directory: Path, dist: str, *, bot: str, setup_extra: str = "", 
     return project
 
 
-def installed(monkeypatch, directory: Path, module: str) -> Iterator[Path]:
+def installed(monkeypatch, directory: Path, module: str, *, trust: str | None = None) -> Iterator[Path]:
     """Make the fixture package in ``directory`` (a module beside its ``.dist-info``)
-    visible as an installed third-party package, untrusted, for one test; forget it
-    after (a fixture's body: ``yield from installed(...)``)."""
+    visible as an installed third-party package for one test, untrusted unless ``trust``
+    names its distribution; forget it after (a fixture's body: ``yield from installed(...)``)."""
     monkeypatch.syspath_prepend(str(directory))
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(directory), os.environ.get("PYTHONPATH")])))
-    monkeypatch.delenv("KOTARENA_TRUST", raising=False)
+    if trust is None:
+        monkeypatch.delenv("KOTARENA_TRUST", raising=False)
+    else:
+        monkeypatch.setenv("KOTARENA_TRUST", trust)
     plugins.reset()
     yield directory
     plugins.reset()

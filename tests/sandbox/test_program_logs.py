@@ -5,13 +5,11 @@ line to another step or game (:class:`kotarena.sandbox.botlog.ProgramLines`)."""
 
 from __future__ import annotations
 
-import os
-import sys
 from pathlib import Path
 
 import pytest
+from bot_packages import installed
 
-from kotarena import plugins
 from kotarena.sandbox.botlog import FINISH, START, log_steps, log_text
 from kotarena.site.frames import viewer_data
 from kotarena.tournament.matches import MatchJob, play_match
@@ -23,13 +21,7 @@ PROGRAMS = Path(__file__).parent.parent / "fixtures" / "programbots"
 @pytest.fixture
 def programs(monkeypatch, sandbox):
     """The program bots (tests/fixtures/programbots), as an installed third-party package."""
-    monkeypatch.syspath_prepend(str(PROGRAMS))
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(PROGRAMS), os.environ.get("PYTHONPATH")])))
-    monkeypatch.setenv("KOTARENA_TRUST", "kotarena-programbots")
-    plugins.reset()
-    yield
-    plugins.reset()
-    sys.modules.pop("kotarena_programbots", None)
+    yield from installed(monkeypatch, PROGRAMS, "kotarena_programbots", trust="kotarena-programbots")
 
 
 def _match(tmp_path, seed: int, *seats: SeatSpec):

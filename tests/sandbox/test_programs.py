@@ -8,13 +8,12 @@ CPU and its process is judged from outside, whatever language it is written in.
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 
 import pytest
+from bot_packages import installed
 from click.testing import CliRunner
 
-from kotarena import plugins
 from kotarena.bots.registry import get_bot
 from kotarena.cli import cli
 from kotarena.forfeits import CRASH, SANDBOX, TIMEOUT, BotFailure
@@ -29,13 +28,7 @@ PROGRAMS = Path(__file__).parent.parent / "fixtures" / "programbots"
 def programs(monkeypatch, sandbox):
     """Make the program bots visible (as an installed third-party package), trusted: the
     tests make its bot objects here (a program still plays only in the sandbox)."""
-    monkeypatch.syspath_prepend(str(PROGRAMS))
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(PROGRAMS), os.environ.get("PYTHONPATH")])))
-    monkeypatch.setenv("KOTARENA_TRUST", "kotarena-programbots")
-    plugins.reset()
-    yield
-    plugins.reset()
-    sys.modules.pop("kotarena_programbots", None)
+    yield from installed(monkeypatch, PROGRAMS, "kotarena_programbots", trust="kotarena-programbots")
 
 
 def _first_decision(bot_name: str, time_limit: float = 0.2):

@@ -5,14 +5,12 @@ session)."""
 
 from __future__ import annotations
 
-import os
-import sys
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from site_nights import play_nights
 
-from kotarena import plugins
 from kotarena.cli import cli
 
 FAILBOTS = Path(__file__).parent.parent / "fixtures" / "failbots"
@@ -109,27 +107,12 @@ def season_db(tmp_path_factory) -> str:
     'duel' and 'forfeits'."""
     folder = tmp_path_factory.mktemp("season")
     db = str(folder / "season.db")
-    # A night seals the bot registry through KOTARENA_TRUST (see the top conftest's
-    # _plugins_as_found, which a session fixture comes before): put it back afterwards.
-    sealed = os.environ.pop("KOTARENA_TRUST", None)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.syspath_prepend(str(FAILBOTS))
-        plugins.reset()
-        try:
-            for name, text, nights in (("four", FOUR, 2), ("duo", TWO, 1), ("duel", DUEL, 1),
-                                        ("forfeits", FORFEITS, 1)):
-                path = folder / f"{name}.toml"
-                path.write_text(text)
-                for _ in range(nights):
-                    result = CliRunner().invoke(cli, ["league", "run", str(path), "--workers", "0", "-q", "--fresh",
-                                                      "--db", db])
-                    assert result.exit_code == 0, result.output
-        finally:
-            os.environ.pop("KOTARENA_TRUST", None)
-            if sealed is not None:
-                os.environ["KOTARENA_TRUST"] = sealed
-            sys.modules.pop("kotarena_failbots", None)
-    plugins.reset()
+    ladders = []
+    for name, text, nights in (("four", FOUR, 2), ("duo", TWO, 1), ("duel", DUEL, 1), ("forfeits", FORFEITS, 1)):
+        path = folder / f"{name}.toml"
+        path.write_text(text)
+        ladders.append((path, nights))
+    play_nights(db, ladders, FAILBOTS, "kotarena_failbots")
     return db
 
 

@@ -4,12 +4,11 @@ each seat's decision times and its bot's lines."""
 from __future__ import annotations
 
 import json
-import os
-import sys
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from site_nights import play_nights
 
 from kotarena.cli import cli
 from kotarena.replay import replay_from_text, reproduce
@@ -110,29 +109,11 @@ label = "quiet"
 def talk_db(tmp_path_factory, sandbox):
     """A night of the step-logging bot (tests/fixtures/logbots), trusted at one seat and
     in the sandbox at another."""
-    from kotarena import plugins
-
     folder = tmp_path_factory.mktemp("talk")
     db = str(folder / "talk.db")
-    sealed = os.environ.pop("KOTARENA_TRUST", None)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.syspath_prepend(str(LOGBOTS))
-        patch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(LOGBOTS), os.environ.get("PYTHONPATH")])))
-        plugins.reset()
-        try:
-            path = folder / "talk.toml"
-            path.write_text(TALK)
-            result = CliRunner().invoke(cli, ["league", "run", str(path), "--workers", "0", "-q", "--db", db])
-            assert result.exit_code == 0, result.output
-        finally:
-            os.environ.pop("KOTARENA_TRUST", None)
-            if sealed is not None:
-                os.environ["KOTARENA_TRUST"] = sealed
-            sys.modules.pop("kotarena_logbots", None)
-            from kotarena.sandbox.instance import close_servers
-
-            close_servers()
-    plugins.reset()
+    path = folder / "talk.toml"
+    path.write_text(TALK)
+    play_nights(db, [(path, 1)], LOGBOTS, "kotarena_logbots")
     return db
 
 

@@ -4,15 +4,13 @@ bots that write to their logs, its site built, its games opened in headless Chro
 
 from __future__ import annotations
 
-import os
-import sys
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from site_nights import play_nights
 from test_site_browser import browser, console_errors, stored  # noqa: F401 - (browser: a fixture)
 
-from kotarena import plugins
 from kotarena.cli import cli
 from kotarena.sandbox.botlog import log_text
 
@@ -47,25 +45,9 @@ def talk_site(tmp_path_factory, sandbox):
     its site: the database's path and the site's folder."""
     folder = tmp_path_factory.mktemp("talk")
     db, out = str(folder / "talk.db"), folder / "site"
-    sealed = os.environ.pop("KOTARENA_TRUST", None)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.syspath_prepend(str(LOGBOTS))
-        patch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(LOGBOTS), os.environ.get("PYTHONPATH")])))
-        plugins.reset()
-        try:
-            path = folder / "talk.toml"
-            path.write_text(LADDER)
-            result = CliRunner().invoke(cli, ["league", "run", str(path), "--workers", "0", "-q", "--db", db])
-            assert result.exit_code == 0, result.output
-        finally:
-            os.environ.pop("KOTARENA_TRUST", None)
-            if sealed is not None:
-                os.environ["KOTARENA_TRUST"] = sealed
-            sys.modules.pop("kotarena_logbots", None)
-            from kotarena.sandbox.instance import close_servers
-
-            close_servers()
-    plugins.reset()
+    path = folder / "talk.toml"
+    path.write_text(LADDER)
+    play_nights(db, [(path, 1)], LOGBOTS, "kotarena_logbots")
     result = CliRunner().invoke(cli, ["site", "build", str(out), "--workers", "0", "-q", "--db", db])
     assert result.exit_code == 0, result.output
     return db, out
